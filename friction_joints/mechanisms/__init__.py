@@ -1,0 +1,7 @@
+"""The catalogue: each seed mechanism as a ready model with the paper's data as defaults."""
+
+from .base import Mechanism
+from .dupont import dupont_two_mass
+from .slider_crank import offset_slider_crank, slider_crank
+
+__all__ = ["Mechanism", "dupont_two_mass", "offset_slider_crank", "slider_crank"]
