@@ -57,12 +57,14 @@ class JointTerms:
 
 
 def _law_coefficients(laws, sd, direction, static):
-    """Signed coefficients -dir mu for each free coordinate; ``laws`` may contain None (frictionless)."""
+    """Signed coefficients -dir mu for each free coordinate; ``laws`` may contain None (frictionless);
+    ``static`` is a bool or one bool per free coordinate."""
     signs = np.sign(sd) if direction is None else np.asarray(direction, dtype=float)
+    static = np.broadcast_to(static, (len(laws),))
     out = np.zeros(len(laws))
     for k, law in enumerate(laws):
         if law is not None and signs[k] != 0.0:
-            mu = law.mu_s if static else float(law.coefficient(sd[k]))
+            mu = law.mu_s if static[k] else float(law.coefficient(sd[k]))
             out[k] = -signs[k] * mu
     return out
 
@@ -83,7 +85,7 @@ class Joint:
 
         f: (n_z,) ideal reaction components; sd: (n_s,) slip velocities; direction: (n_s,) signs to
         use instead of sgn(sd) (the intended sliding direction at sd = 0); static: use mu_s instead of
-        the kinetic mu(sd). Returns f_mu (n_s,) and its Jacobian df_mu/df (n_s, n_z).
+        the kinetic mu(sd) (a bool or one per free coordinate). Returns f_mu (n_s,) and its Jacobian df_mu/df (n_s, n_z).
         """
         raise NotImplementedError
 

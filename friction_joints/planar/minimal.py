@@ -89,14 +89,14 @@ class MinimalForm:
     def choose_partition(self, q, current=None):
         """Indices of q whose velocities are independent (u). Keeps ``current`` while cond(V) stays
         below MAX_CONDITION, else picks the best-conditioned V by QR with column pivoting of C2'."""
+        if self.m2 == 0:
+            return tuple(range(self.k1))
         _, _, _, C2p = self.closing_jacobian(q)
         if current is not None:
             current = tuple(int(i) for i in current)
             v_idx = [i for i in range(self.k1) if i not in current]
             if len(current) == self.k and np.linalg.cond(C2p[:, v_idx]) <= MAX_CONDITION:
                 return current
-        if self.m2 == 0:
-            return tuple(range(self.k1))
         _, _, piv = sla.qr(C2p, pivoting=True)
         return tuple(sorted(int(i) for i in piv[self.m2:]))
 
@@ -172,12 +172,10 @@ class MinimalForm:
         return dict(x=x, xd=xd, qd=qd, C=C, Cmu=Cmu, xi=xi, D1=D1, D2=D2, nu2=nu2,
                     D=D1 @ D2, gamma=D1 @ nu2 + D1dot_qd, sd=Cmu @ xd)
 
-    def evaluate(self, q, u, tau, partition, *, direction=None, static=False) -> MinimalSolution:
-        """Solve eqs (5.4)_2-(5.4)_3 at (q (k1,), u (k,), tau (n_drives,)) for udot and f.
-
-        direction: optional (l,) slip signs used instead of sgn(sd); static: friction with the static
-        coefficients (the stick-slip test of seed 000 Sect. 5).
-        """
+    def linear_terms(self, q, u, tau, partition):
+        """The minimal form with friction as an unknown: dict of ``kinematics`` plus M2, h2, the
+        Cholesky factor M2_cho, Cpp = C_mu D (l, k) (eq. 5.5: sd = Cpp u), and f0 (m,), B (m, l)
+        such that f = f0 + B f_mu and udot = M2^-1 (h2 + Cpp^T f_mu) for any friction f_mu."""
         model = self.model
         kin = self.kinematics(q, u, partition)
         D, gamma, C, Cmu = kin["D"], kin["gamma"], kin["C"], kin["Cmu"]
@@ -186,18 +184,31 @@ class MinimalForm:
         M2 = D.T @ MD  # M'' = D2^T M' D2 (eq. 5.4)
         h2 = D.T @ (h - model.M @ gamma)  # h'' = D2^T (h' - M' nu2)
         try:
-            M2_lu = sla.cho_factor(M2)
+            M2_cho = sla.cho_factor(M2)
         except np.linalg.LinAlgError:
             raise SingularConfigurationError("the reduced mass matrix M'' is not positive definite") from None
+        Cpp = Cmu @ D
         L = np.linalg.solve(C @ C.T, C)  # left inverse of C^T
-        f0 = L @ (MD @ sla.cho_solve(M2_lu, h2) + model.M @ gamma - h)
-        B = L @ (MD @ sla.cho_solve(M2_lu, D.T @ Cmu.T) - Cmu.T)
-        sd = kin["sd"]
-        coupled = solve_coupled(f0, B, lambda f: model.friction(f, sd, direction, static),
+        f0 = L @ (MD @ sla.cho_solve(M2_cho, h2) + model.M @ gamma - h)
+        B = L @ (MD @ sla.cho_solve(M2_cho, Cpp.T) - Cmu.T)
+        return dict(kin, M2=M2, h2=h2, M2_cho=M2_cho, Cpp=Cpp, f0=f0, B=B)
+
+    def solution(self, lin, f, f_mu, kappa=0.0, iterations=0) -> MinimalSolution:
+        """Assemble the MinimalSolution of ``linear_terms`` for given reactions and friction."""
+        h2_mu = lin["Cpp"].T @ f_mu  # h''_mu = D2^T C_mu'^T f_mu
+        udot = sla.cho_solve(lin["M2_cho"], lin["h2"] + h2_mu)
+        return MinimalSolution(udot, lin["qd"], lin["D2"] @ udot + lin["nu2"], lin["x"], lin["xd"],
+                               lin["D"] @ udot + lin["gamma"], f, f_mu, lin["sd"], lin["M2"], lin["h2"],
+                               h2_mu, lin["D2"], lin["nu2"], kappa, iterations)
+
+    def evaluate(self, q, u, tau, partition, *, direction=None, static=False) -> MinimalSolution:
+        """Solve eqs (5.4)_2-(5.4)_3 at (q (k1,), u (k,), tau (n_drives,)) for udot and f.
+
+        direction: optional (l,) slip signs used instead of sgn(sd); static: friction with the static
+        coefficients (the stick-slip test of seed 000 Sect. 5).
+        """
+        lin = self.linear_terms(q, u, tau, partition)
+        model, sd = self.model, lin["sd"]
+        coupled = solve_coupled(lin["f0"], lin["B"], lambda f: model.friction(f, sd, direction, static),
                                 model.lipschitz, joint_groups(model))
-        h2_mu = D.T @ (Cmu.T @ coupled.f_mu)  # h''_mu = D2^T C_mu'^T f_mu
-        udot = sla.cho_solve(M2_lu, h2 + h2_mu)
-        qdd = kin["D2"] @ udot + kin["nu2"]
-        return MinimalSolution(udot, kin["qd"], qdd, kin["x"], kin["xd"], D @ udot + gamma,
-                               coupled.f, coupled.f_mu, sd, M2, h2, h2_mu, kin["D2"], kin["nu2"],
-                               coupled.kappa, coupled.iterations)
+        return self.solution(lin, coupled.f, coupled.f_mu, coupled.kappa, coupled.iterations)

@@ -66,6 +66,7 @@ class PlanarModel:
                                      for bd in self.bodies])
         self.H = (np.column_stack([d.generalized_force(self.n) for d in self.drives])
                   if self.drives else np.zeros((self.n, 0)))
+        self.frictional = np.array([law is not None for j in self.joints for law in j.friction_laws()], dtype=bool)
         self.lipschitz = np.concatenate([np.full(j.n_s, j.lipschitz()) for j in self.joints]) \
             if self.joints else np.zeros(0)
 
@@ -104,12 +105,14 @@ class PlanarModel:
     def friction(self, f, sd, direction=None, static=False):
         """f_mu (l,) from the ideal reactions f (m,) and slip velocities sd (l,), and df_mu/df (l, m).
 
-        direction: optional (l,) signs used instead of sgn(sd); static: use the static coefficients.
+        direction: optional (l,) signs used instead of sgn(sd); static: use the static coefficients
+        (a bool, or an (l,) bool array per free coordinate).
         """
         f_mu, J = np.zeros(self.l), np.zeros((self.l, self.m))
+        static = np.broadcast_to(static, (self.l,))
         for joint, zs, ss in zip(self.joints, self.z_slices, self.s_slices):
             dj = None if direction is None else direction[ss]
-            f_mu[ss], J[ss, zs] = joint.friction(f[zs], sd[ss], dj, static)
+            f_mu[ss], J[ss, zs] = joint.friction(f[zs], sd[ss], dj, static[ss])
         return f_mu, J
 
     def kinetic_energy(self, xd) -> float:
