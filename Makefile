@@ -18,7 +18,7 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	touch $@
 
 demo: $(VENV)/.installed-demo
-	$(BIN)/python examples/programmed_motion.py --out out
+	$(BIN)/python examples/dupont_two_mass.py --out out
 
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -q

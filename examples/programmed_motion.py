@@ -9,13 +9,16 @@ to the output folder (default: out/) and prints a summary.
 from __future__ import annotations
 
 import argparse
-import csv
+import sys
 from pathlib import Path
 
 import numpy as np
 
-from friction_joints.mechanisms import slider_crank
-from friction_joints.planar import programmed_motion
+sys.path.insert(0, str(Path(__file__).parent))
+from _output import pyplot, write_csv  # noqa: E402
+
+from friction_joints.mechanisms import slider_crank  # noqa: E402
+from friction_joints.planar import programmed_motion  # noqa: E402
 
 A, W = 0.8, 2.0  # rad, rad/s
 
@@ -42,23 +45,17 @@ def main(out: Path):
     times = np.linspace(0.0, 2 * np.pi / W, 401)
     with_mu, without = run(times, True), run(times, False)
     friction_work = np.trapezoid(with_mu[:, 2], times)
-    with open(out / "programmed_motion.csv", "w", newline="") as fh:
-        w = csv.writer(fh)
-        w.writerow(["time_s", "th1_rad", "tau_friction_Nm", "tau_no_friction_Nm", "reaction_O_N", "friction_power_W"])
-        for t, a, b in zip(times, with_mu, without):
-            w.writerow([f"{t:.6g}", f"{programme(t)[0]:.9g}", f"{a[0]:.9g}", f"{b[0]:.9g}", f"{a[1]:.9g}", f"{a[2]:.9g}"])
+    write_csv(out / "programmed_motion.csv", {
+        "time_s": times, "th1_rad": programme(times)[0], "tau_friction_Nm": with_mu[:, 0],
+        "tau_no_friction_Nm": without[:, 0], "reaction_O_N": with_mu[:, 1], "friction_power_W": with_mu[:, 2]})
     print("Slider-crank of seed 000 Example 2, programmed crank motion th1 = 0.8 (1 - cos 2t) rad")
     print(f"  peak drive torque with friction    : {np.abs(with_mu[:, 0]).max():8.4f} N.m")
     print(f"  peak drive torque without friction : {np.abs(without[:, 0]).max():8.4f} N.m")
     print(f"  largest torque difference          : {np.abs(with_mu[:, 0] - without[:, 0]).max():8.4f} N.m")
     print(f"  work dissipated by joint friction  : {-friction_work:8.4f} J over one period")
     print(f"  peak reaction at joint O           : {with_mu[:, 1].max():8.3f} N")
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("  (matplotlib not installed: no plot)")
+    plt = pyplot()
+    if plt is None:
         return
     fig, ax = plt.subplots(2, 1, sharex=True, figsize=(7, 5.5))
     ax[0].plot(times, with_mu[:, 0], label="with friction")

@@ -59,6 +59,9 @@ class HybridSystem:
         """Times of input discontinuities (time events)."""
         return np.zeros(0)
 
+    def begin_segment(self, t_start, t_end):
+        """Called before integrating [t_start, t_end]: inputs must take their left limits at t_end."""
+
 
 @dataclass
 class Results:
@@ -140,6 +143,7 @@ class HybridIntegrator:
                 fn = (lambda e: lambda t, y: e.fn(t, y))(ev)
                 fn.direction, fn.terminal = ev.direction, True
                 fns.append(fn)
+            self.system.begin_segment(s.t, seg_end)
             sol = solve_ivp(lambda t, y: self.system.rhs(t, y, s.mode), (s.t, seg_end), s.y,
                             method="DOP853", rtol=self.rtol, atol=self.atol, max_step=self.max_step,
                             events=fns or None, dense_output=True,
@@ -167,6 +171,7 @@ class HybridIntegrator:
                 if seg_end in grid:
                     self._record(seg_end, s.y, s.mode)
                 if seg_end < t_end:  # time event at an input breakpoint
+                    self.system.begin_segment(seg_end, np.inf)
                     y_new, mode, kind = self._settle(seg_end, s.y, s.mode, None)
                     if kind:
                         self.results.events.append((seg_end, kind))

@@ -66,6 +66,7 @@ class MechanismSystem(HybridSystem):
             raise ValueError(f"inputs must give {self.model.n_drives} signals (one per drive), got {len(self.inputs)}")
         self.k1, self.k = self.minimal.k1, self.minimal.k
         self.contacts = np.flatnonzero(self.model.frictional)
+        self.segment_end = np.inf
 
     # --- helpers ----------------------------------------------------------------------------------
     def initial_state(self, q, u):
@@ -74,7 +75,12 @@ class MechanismSystem(HybridSystem):
         return np.concatenate((q, np.atleast_1d(np.asarray(u, float)), [0.0, 0.0]))
 
     def tau(self, t):
-        return np.array([s(t) for s in self.inputs])
+        """Drive inputs at t; at the end of the current segment, their left limits."""
+        left = t >= self.segment_end
+        return np.array([s(t, left) for s in self.inputs])
+
+    def begin_segment(self, t_start, t_end):
+        self.segment_end = t_end
 
     def breakpoints(self):
         bps = [s.breakpoints for s in self.inputs]
@@ -103,6 +109,19 @@ class MechanismSystem(HybridSystem):
         static[list(Z)] = True
         a_s = g @ self._slip(t, y, mode, trial, static).udot
         return d, (d * a_s if a0 != 0 else -abs(a_s) - 1.0), trial
+
+    def _direction_off_zero(self, t, y, partition, c):
+        """Sign the slip of contact c takes as the mechanism moves off a kinematic zero of its row
+        Cpp_c: sd_c at q moved a little along the motion (u, or udot when at rest)."""
+        q, u = self._split(y)
+        if not np.any(u):
+            probe = Mode(tuple([0] * self.model.l), (), None, partition)
+            u = self._slip(t, y, probe).udot
+        if not np.any(u):
+            return 0
+        qd = self.minimal.velocities(q, u, partition)
+        eps = 1e-6 / max(1.0, np.abs(qd).max())
+        return int(np.sign(self.minimal.kinematics(q + eps * qd, u, partition)["sd"][c]))
 
     def _stuck(self, t, y, mode):
         """MinimalSolution in a stuck mode: udot with g . udot = 0, f and the holding friction."""
@@ -196,7 +215,7 @@ class MechanismSystem(HybridSystem):
         kinematic = [c for c in zero if row_scale[c] <= 1e-9]
         Z = [c for c in zero if row_scale[c] > 1e-9]
         for c in kinematic:  # friction reverses as the joint passes a kinematic zero of its slip
-            direction[c] = -old[c] if old[c] else 0
+            direction[c] = -old[c] if old[c] else self._direction_off_zero(t, y, partition, c)
         kind = "reversal:" + ",".join(map(str, kinematic)) if kinematic and event else None
         if not Z:
             new = Mode(tuple(int(v) for v in direction), (), None, partition)
@@ -214,7 +233,7 @@ class MechanismSystem(HybridSystem):
         if margin > 0:
             new = Mode(tuple(int(v) for v in trial), (), None, partition)
             passed = mode is not None and all(new.direction[c] == -old[c] for c in Z)
-            return y, new, ("reversal" if passed else "start") if (mode is None or new != mode) else None
+            return y, new, ("reversal" if passed else "slip") if (mode is None or new != mode) else None
         direction[Z] = 0
         return y, Mode(tuple(int(v) for v in direction), tuple(Z), tuple(g), partition), "stick"
 

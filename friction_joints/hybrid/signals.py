@@ -11,7 +11,8 @@ class Signal:
 
     breakpoints: np.ndarray = np.zeros(0)
 
-    def __call__(self, t: float) -> float:
+    def __call__(self, t: float, left: bool = False) -> float:
+        """The value at t; ``left``: the left limit (the value held up to a jump at t)."""
         raise NotImplementedError
 
 
@@ -23,7 +24,7 @@ class FunctionSignal(Signal):
             raise ValueError(f"an input signal must be callable or a number, got {fn!r}")
         self.fn = fn
 
-    def __call__(self, t):
+    def __call__(self, t, left=False):
         return float(self.fn(t))
 
 
@@ -41,15 +42,15 @@ class _Table(Signal):
 class PiecewiseConstant(_Table):
     """values[i] on [times[i], times[i+1]); values[0] before times[0]; jumps are time events."""
 
-    def __call__(self, t):
-        i = np.searchsorted(self.times, t, side="right") - 1
+    def __call__(self, t, left=False):
+        i = np.searchsorted(self.times, t, side="left" if left else "right") - 1
         return float(self.values[max(i, 0)])
 
 
 class PiecewiseLinear(_Table):
     """Linear interpolation between the table points, held constant outside; kinks are time events."""
 
-    def __call__(self, t):
+    def __call__(self, t, left=False):
         return float(np.interp(t, self.times, self.values))
 
 

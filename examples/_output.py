@@ -1,0 +1,37 @@
+"""Shared output helpers of the examples: CSV writing and a headless matplotlib import."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import numpy as np
+
+
+def write_csv(path: Path, columns: dict):
+    """Write equal-length columns (name with unit -> 1-D array) to a CSV file."""
+    names = list(columns)
+    data = np.column_stack([np.asarray(columns[n], dtype=float) for n in names])
+    with open(path, "w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(names)
+        w.writerows([[f"{v:.10g}" for v in row] for row in data])
+
+
+def pyplot():
+    """matplotlib.pyplot with the Agg backend, or None if matplotlib is not installed."""
+    try:
+        import matplotlib
+    except ImportError:
+        print("  (matplotlib not installed: no plot; install the 'plot' extra)")
+        return None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def shade_stiction(ax, t, stuck):
+    """Grey bands over the stick phases."""
+    edges = np.flatnonzero(np.diff(np.concatenate(([0], stuck.astype(int), [0]))))
+    for a, b in zip(edges[::2], edges[1::2]):
+        ax.axvspan(t[a], t[b - 1], color="0.85", lw=0)
