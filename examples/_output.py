@@ -35,3 +35,17 @@ def shade_stiction(ax, t, stuck):
     edges = np.flatnonzero(np.diff(np.concatenate(([0], stuck.astype(int), [0]))))
     for a, b in zip(edges[::2], edges[1::2]):
         ax.axvspan(t[a], t[b - 1], color="0.85", lw=0)
+
+
+def stacked_plot(plt, t, panels, title, path, xlabel="time [s]", stuck=None):
+    """One panel per (ylabel, y) over time t, stick phases shaded if ``stuck`` is given; saved to path."""
+    fig, axes = plt.subplots(len(panels), 1, sharex=True, figsize=(7, 2 * len(panels) + 1))
+    for ax, (label, y) in zip(axes, panels):
+        if stuck is not None:
+            shade_stiction(ax, t, stuck)
+        ax.plot(t, y)
+        ax.set_ylabel(label)
+    axes[-1].set_xlabel(xlabel)
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)

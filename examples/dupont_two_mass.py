@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _output import pyplot, shade_stiction, write_csv  # noqa: E402
+from _output import pyplot, stacked_plot, write_csv  # noqa: E402
 
 from friction_joints.hybrid import simulate  # noqa: E402
 from friction_joints.mechanisms import dupont_two_mass  # noqa: E402
@@ -37,15 +37,9 @@ def main(out: Path):
     plt = pyplot()
     if plt is None:
         return
-    fig, axes = plt.subplots(4, 1, sharex=True, figsize=(7, 8))
-    for ax, y, label in zip(axes, (x, xd, xdd, f_mu), ("x [m]", "xd [m/s]", "xdd [m/s^2]", "friction on m1 [N]")):
-        shade_stiction(ax, t, stuck)
-        ax.plot(t, y)
-        ax.set_ylabel(label)
-    axes[-1].set_xlabel("time [s] (grey: stiction)")
-    fig.suptitle("Dupont two-mass problem (seed 000 Fig. 4c)")
-    fig.tight_layout()
-    fig.savefig(out / "dupont.png", dpi=120)
+    stacked_plot(plt, t, [("x [m]", x), ("xd [m/s]", xd), ("xdd [m/s^2]", xdd), ("friction on m1 [N]", f_mu)],
+                 "Dupont two-mass problem (seed 000 Fig. 4c)", out / "dupont.png",
+                 xlabel="time [s] (grey: stiction)", stuck=stuck)
     print(f"  wrote {out / 'dupont.csv'} and {out / 'dupont.png'}")
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _output import pyplot, shade_stiction, write_csv  # noqa: E402
+from _output import pyplot, stacked_plot, write_csv  # noqa: E402
 
 from friction_joints.hybrid import simulate  # noqa: E402
 from friction_joints.mechanisms import offset_slider_crank, slider_crank  # noqa: E402
@@ -47,15 +47,9 @@ def example2(out: Path, plt):
                                          "stuck": stuck})
     if plt is None:
         return
-    fig, axes = plt.subplots(3, 1, sharex=True, figsize=(7, 7))
-    for ax, y, label in zip(axes, (res["tau"][:, 0], u, f_O), ("tau [N.m]", "u = dth1/dt [rad/s]", "|f_O| [N]")):
-        shade_stiction(ax, t, stuck)
-        ax.plot(t, y)
-        ax.set_ylabel(label)
-    axes[-1].set_xlabel("time [s] (grey: stiction; the reaction is indeterminate there)")
-    fig.suptitle("Slider-crank of seed 000 Example 2: stick-slip")
-    fig.tight_layout()
-    fig.savefig(out / "slider_crank.png", dpi=120)
+    stacked_plot(plt, t, [("tau [N.m]", res["tau"][:, 0]), ("u = dth1/dt [rad/s]", u), ("|f_O| [N]", f_O)],
+                 "Slider-crank of seed 000 Example 2: stick-slip", out / "slider_crank.png",
+                 xlabel="time [s] (grey: stiction; the reaction is indeterminate there)", stuck=stuck)
 
 
 def example1(out: Path, plt):

@@ -34,7 +34,6 @@ import scipy.linalg as sla
 
 from ..errors import FrictionJointsError
 from ..mechanisms import Mechanism
-from ..planar.absolute import joint_groups
 from ..planar.coupling import solve_coupled
 from .integrator import Event, HybridSystem
 from .signals import as_signal
@@ -67,6 +66,7 @@ class MechanismSystem(HybridSystem):
         self.k1, self.k = self.minimal.k1, self.minimal.k
         self.contacts = np.flatnonzero(self.model.frictional)
         self.segment_end = np.inf
+        self._sd_cache = (None, None)
 
     # --- helpers ----------------------------------------------------------------------------------
     def initial_state(self, q, u):
@@ -99,12 +99,11 @@ class MechanismSystem(HybridSystem):
         """Seed 000 Sect. 5 for the contacts Z locking direction g: (d, d * a_s, slip directions of Z)."""
         base = np.array(mode.direction, dtype=float)
         base[list(Z)] = 0.0
-        a0 = g @ self._slip(t, y, mode, base).udot
+        tendency = self._slip(t, y, mode, base)
+        a0 = g @ tendency.udot
         d = 1.0 if a0 >= 0 else -1.0  # a0 = 0 sticks: then d a_s < 0 below
-        q, _ = self._split(y)
-        Cpp = self.minimal.linear_terms(q, np.zeros(self.k), self.tau(t), mode.partition)["Cpp"]
         trial = base.copy()
-        trial[list(Z)] = np.sign(Cpp[list(Z)] @ g * d)
+        trial[list(Z)] = np.sign(tendency.Cpp[list(Z)] @ g * d)
         static = np.zeros(self.model.l, dtype=bool)
         static[list(Z)] = True
         a_s = g @ self._slip(t, y, mode, trial, static).udot
@@ -131,9 +130,6 @@ class MechanismSystem(HybridSystem):
         S = list(mode.stuck)
         direction = np.array(mode.direction, dtype=float)
         direction[S] = 0.0
-        Minv_Cpp = sla.cho_solve(lin["M2_cho"], lin["Cpp"].T)  # (k, l)
-        b = g @ Minv_Cpp  # effect of each friction on g . udot
-        b0 = g @ sla.cho_solve(lin["M2_cho"], lin["h2"])
         nan = np.full(self.model.m, np.nan)
         if len(S) > 1:  # several joints hold one direction: their shares are indeterminate (Sect. 5)
             if np.any(direction != 0):
@@ -143,13 +139,15 @@ class MechanismSystem(HybridSystem):
             sol = self.minimal.solution(lin, nan, np.zeros(self.model.l))
             udot = sol.udot - g * (g @ sol.udot)
             return sol, udot, nan, f_mu
+        b = g @ sla.cho_solve(lin["M2_cho"], lin["Cpp"].T)  # (l,) effect of each friction on g . udot
+        b0 = g @ sla.cho_solve(lin["M2_cho"], lin["h2"])
         a = b[S[0]]
         # holding force lambda = -(b0 + b f_mu_slide) / a, eliminated from f = f0 + B f_mu
         f0 = lin["f0"] - lin["B"][:, S[0]] * b0 / a
         B = lin["B"] - np.outer(lin["B"][:, S[0]], b) / a
         sd = lin["sd"]
         coupled = solve_coupled(f0, B, lambda f: self.model.friction(f, sd, direction), self.model.lipschitz,
-                                joint_groups(self.model))
+                                self.model.z_groups)
         f_mu = coupled.f_mu.copy()
         f_mu[S[0]] = -(b0 + b @ coupled.f_mu) / a
         sol = self.minimal.solution(lin, coupled.f, f_mu)
@@ -158,7 +156,6 @@ class MechanismSystem(HybridSystem):
 
     # --- HybridSystem -----------------------------------------------------------------------------
     def rhs(self, t, y, mode):
-        q, u = self._split(y)
         if mode.stuck:
             sol, udot, _, f_mu = self._stuck(t, y, mode)
             friction_power = np.nansum(np.where(np.isin(np.arange(self.model.l), mode.stuck), 0.0, f_mu * sol.sd))
@@ -169,8 +166,12 @@ class MechanismSystem(HybridSystem):
         return np.concatenate((sol.qd, udot, [drive_power, friction_power]))
 
     def _sd(self, y, mode):
-        q, u = self._split(y)
-        return self.minimal.kinematics(q, u, mode.partition)["sd"]
+        """Slip velocities at y; the event functions of all contacts share one evaluation per state."""
+        key = (y.tobytes(), mode.partition)
+        if self._sd_cache[0] != key:
+            q, u = self._split(y)
+            self._sd_cache = (key, self.minimal.kinematics(q, u, mode.partition)["sd"])
+        return self._sd_cache[1]
 
     def events(self, mode):
         evs = []
@@ -185,20 +186,16 @@ class MechanismSystem(HybridSystem):
 
     def update(self, t, y, mode, event):
         q, u = self._split(y)
-        partition = self.minimal.choose_partition(q, mode.partition if mode else self.mech.partition)
-        if mode is None or partition != mode.partition:
-            qd = self.minimal.velocities(q, u, mode.partition) if mode else None
-            u = qd[list(partition)] if qd is not None else u
+        current = mode.partition if mode else self.mech.partition  # the partition u is given in
+        partition = self.minimal.choose_partition(q, current)
+        if partition != current:
+            u = self.minimal.velocities(q, u, current)[list(partition)]
             y = np.concatenate((q, u, y[self.k1 + self.k :]))
-        if mode is not None and mode.stuck and event == "breakaway":
-            g = np.array(mode.g)
-            _, _, trial = self._stick_test(t, y, mode, mode.stuck, g)
-            new = Mode(tuple(int(v) for v in trial), (), None, partition)
-            return y, new, "breakaway"
         if mode is not None and mode.stuck:
-            g = np.array(mode.g)
-            if self._stick_test(t, y, mode, mode.stuck, g)[1] > 0:  # e.g. an input jump at a time event
-                _, _, trial = self._stick_test(t, y, mode, mode.stuck, g)
+            _, margin, trial = self._stick_test(t, y, mode, mode.stuck, np.array(mode.g))
+            # the located breakaway event is itself the decision (its margin is zero to rounding);
+            # at a time event (an input jump) the margin decides
+            if event == "breakaway" or margin > 0:
                 return y, Mode(tuple(int(v) for v in trial), (), None, partition), "breakaway"
             return y, Mode(mode.direction, mode.stuck, mode.g, partition), None
         lin = self.minimal.linear_terms(q, u, self.tau(t), partition)

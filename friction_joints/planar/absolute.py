@@ -33,11 +33,6 @@ class AbsoluteSolution:
     iterations: int
 
 
-def joint_groups(model: PlanarModel):
-    """Index arrays of f, one per joint (used for the sign patterns of the coupled solver)."""
-    return [np.arange(s.start, s.stop) for s in model.z_slices]
-
-
 def absolute_dynamics(model: PlanarModel, x, xd, tau, *, direction=None, static=False) -> AbsoluteSolution:
     """Solve eq. (2.9) at the state (x (n,), xd (n,), tau (n_drives,)).
 
@@ -63,6 +58,6 @@ def absolute_dynamics(model: PlanarModel, x, xd, tau, *, direction=None, static=
     f0, B = sol[n:, 0], sol[n:, 1:]
     sd = Cmu @ xd
     coupled = solve_coupled(f0, B, lambda f: model.friction(f, sd, direction, static),
-                            model.lipschitz, joint_groups(model))
+                            model.lipschitz, model.z_groups)
     return AbsoluteSolution(a0 + A @ coupled.f_mu, coupled.f, coupled.f_mu, sd, coupled.kappa,
                             coupled.iterations)

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import SingularConfigurationError
-from .absolute import joint_groups
 from .coupling import solve_coupled
 from .minimal import MinimalForm
 
@@ -49,6 +48,6 @@ def programmed_motion(minimal: MinimalForm, q, u, udot, partition) -> Programmed
     nd = model.n_drives
     sd = kin["sd"]
     coupled = solve_coupled(sol[nd:, 0], sol[nd:, 1:], lambda f: model.friction(f, sd),
-                            model.lipschitz, joint_groups(model))
+                            model.lipschitz, model.z_groups)
     tau = sol[:nd, 0] + sol[:nd, 1:] @ coupled.f_mu
     return ProgrammedMotion(tau, coupled.f, coupled.f_mu, sd, kin["qd"], kin["D2"] @ udot + kin["nu2"])

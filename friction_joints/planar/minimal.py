@@ -24,7 +24,6 @@ import numpy as np
 import scipy.linalg as sla
 
 from ..errors import SingularConfigurationError
-from .absolute import joint_groups
 from .coupling import solve_coupled
 from .tree import JointCoordinates
 
@@ -37,7 +36,8 @@ class MinimalSolution:
     """The minimal form solved at (q, u, tau).
 
     udot: (k,); qd, qdd: (k1,); x, xd, xdd: (n,); f: (m,); f_mu, sd: (l,); M2: (k, k) M'';
-    h2, h2_mu: (k,) h'' and h''_mu; D2: (k1, k); nu2: (k1,); kappa, iterations: of the coupled solve.
+    h2, h2_mu: (k,) h'' and h''_mu; D2: (k1, k); nu2: (k1,); Cpp: (l, k) C_mu D (sd = Cpp u, eq. 5.5);
+    kappa, iterations: of the coupled solve.
     """
 
     udot: np.ndarray
@@ -54,6 +54,7 @@ class MinimalSolution:
     h2_mu: np.ndarray
     D2: np.ndarray
     nu2: np.ndarray
+    Cpp: np.ndarray
     kappa: float
     iterations: int
 
@@ -199,7 +200,7 @@ class MinimalForm:
         udot = sla.cho_solve(lin["M2_cho"], lin["h2"] + h2_mu)
         return MinimalSolution(udot, lin["qd"], lin["D2"] @ udot + lin["nu2"], lin["x"], lin["xd"],
                                lin["D"] @ udot + lin["gamma"], f, f_mu, lin["sd"], lin["M2"], lin["h2"],
-                               h2_mu, lin["D2"], lin["nu2"], kappa, iterations)
+                               h2_mu, lin["D2"], lin["nu2"], lin["Cpp"], kappa, iterations)
 
     def evaluate(self, q, u, tau, partition, *, direction=None, static=False) -> MinimalSolution:
         """Solve eqs (5.4)_2-(5.4)_3 at (q (k1,), u (k,), tau (n_drives,)) for udot and f.
@@ -210,5 +211,5 @@ class MinimalForm:
         lin = self.linear_terms(q, u, tau, partition)
         model, sd = self.model, lin["sd"]
         coupled = solve_coupled(lin["f0"], lin["B"], lambda f: model.friction(f, sd, direction, static),
-                                model.lipschitz, joint_groups(model))
+                                model.lipschitz, model.z_groups)
         return self.solution(lin, coupled.f, coupled.f_mu, coupled.kappa, coupled.iterations)

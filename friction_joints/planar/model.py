@@ -59,6 +59,8 @@ class PlanarModel:
             self.z_slices.append(slice(zi, zi + j.n_z))
             self.s_slices.append(slice(si, si + j.n_s))
             zi, si = zi + j.n_z, si + j.n_s
+        # index arrays of f, one per joint (the sign patterns of the coupled solver)
+        self.z_groups = [np.arange(s.start, s.stop) for s in self.z_slices]
         masses = np.array([[bd.m, bd.m, bd.J] for bd in self.bodies]).ravel()
         self.M = np.diag(masses)  # seed 000 eq. (6.1)
         self.masses = np.array([bd.m for bd in self.bodies])
