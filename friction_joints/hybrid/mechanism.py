@@ -8,21 +8,25 @@ Mode: each contact slips forward (+1), backward (-1) or is stuck. In slip the fr
 are those of the mode, so the right-hand side is smooth within a mode, and the event
 ``direction_c * sd_c`` falling through zero is located on the dense output.
 
-At such an event the contacts with zero slip whose rows Cpp_c are not zero form the candidate stuck
-set Z (a contact with Cpp_c = 0 passes a kinematic zero of its slip while the mechanism moves: its
-friction just reverses). Z constrains u along the direction g spanning the rows of Cpp_Z. The
-stick test of seed 000 Sect. 5 decides: udot with the friction of Z off gives the tendency
-d = sgn(g . udot); udot with the static friction of Z at its maximum opposing d gives a_s; motion
-continues (in direction d, a reversal passing straight through) if d a_s > 0, else Z sticks. While
-stuck, the holding friction keeps g . udot = 0 exactly, and the breakaway event is d a_s rising
-through zero, a_s recomputed with the current reactions: the instant the friction needed to hold
-exceeds the static limit. In a 1-DOF mechanism a stuck state freezes the whole mechanism (u = 0)
-and the distribution of the holding friction over the joints, hence the reactions, is
-indeterminate (seed 000 Sect. 5): they are reported as NaN. A single stuck contact in a multi-DOF
-system (Dupont's mass) has a unique holding force, computed from the reaction equations.
+Decision at zero slip. The contacts with zero slip whose rows Cpp_c are not zero form the
+candidate set Z (a contact with Cpp_c = 0 passes a kinematic zero of its slip while the mechanism
+moves: its friction just reverses). If the rows of Z span one direction g of u (every contact of
+a 1-DOF mechanism, or a single contact), the stick test of seed 000 Sect. 5 decides: udot with the
+friction of Z off gives the tendency d = sgn(g . udot); udot with the static friction of Z at its
+maximum opposing d gives a_s; motion continues (in direction d, a reversal passing straight through)
+if d a_s > 0, else Z sticks. If they span several directions, the Gauss principle decides
+(``stiction.gauss_friction``, seed 001 Sect. 3-4): a bounded least-squares problem for the static
+friction of Z, iterated with the reactions on which the static limits depend.
 
-Several independent stuck directions (the general multi-contact LCP of the Gauss principle) are
-not supported yet and raise FrictionJointsError.
+Stuck modes. A stuck contact is an added constraint Cpp_c udot = 0 whose reaction is the holding
+friction (seed 000 Sect. 3, seed 004 Sect. 2); the locked rows are frozen at the stick instant
+(exact for slips that are differences of tree-joint coordinates and for a frozen 1-DOF mechanism).
+The locked velocities are set to exactly zero and stay so. If the stuck rows are independent the
+holding forces are unique, eliminated from the reaction equations, and each contact breaks away at
+the located event |lambda_c| = static limit (which depends on the current reactions). If several
+contacts hold one direction (a stuck 1-DOF mechanism) the distribution of the holding friction,
+hence the reactions, is indeterminate (seed 000 Sect. 5): they are reported as NaN and the
+breakaway event is d a_s of the Sect. 5 test rising through zero.
 """
 
 from __future__ import annotations
@@ -32,25 +36,55 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.linalg as sla
 
-from ..errors import FrictionJointsError
+from ..errors import ConvergenceError, FrictionJointsError
 from ..mechanisms import Mechanism
 from ..planar.coupling import solve_coupled
 from .integrator import Event, HybridSystem
 from .signals import as_signal
+from .stiction import gauss_friction
 
 ZERO_SLIP = 1e-8  # |sd| below which a contact counts as not slipping at an event (m/s or rad/s)
+ZERO_ROW = 1e-9  # |Cpp_c| below which a contact is at a kinematic zero of its slip
+MAX_BOUND_ITERATIONS = 50  # fixed-point iterations of the Gauss problem on its reaction-dependent bounds
 
 
 @dataclass(frozen=True)
 class Mode:
     """direction: (l,) friction direction of every free coordinate (+1, -1, 0); stuck: indices of the
-    stuck contacts; g: (k,) unit direction of u locked by them (None when nothing sticks);
-    partition: independent velocities (indices of q)."""
+    stuck contacts; lock: independent rows (r, k) of Cpp locked by them, frozen at the stick instant
+    (empty when nothing sticks); partition: independent velocities (indices of q)."""
 
     direction: tuple
     stuck: tuple
-    g: tuple | None
+    lock: tuple
     partition: tuple
+
+    @property
+    def shared(self) -> bool:
+        """Several contacts hold the same direction (their shares are indeterminate)."""
+        return len(self.stuck) > len(self.lock)
+
+
+def _independent_rows(R, tol=1e-9):
+    """Indices of a maximal set of independent rows of R (QR with column pivoting of R^T)."""
+    if R.shape[0] == 0:
+        return []
+    _, r, piv = sla.qr(R.T, pivoting=True, mode="economic")
+    diag = np.abs(np.diag(r))
+    return sorted(int(i) for i in piv[: int(np.sum(diag > tol * max(diag[0], 1e-300)))])
+
+
+def lock_velocity(v, lock):
+    """v (k,) with the locked combinations lock @ v exactly zero: the pivot components of lock are
+    solved from the others (exact for rows like e_j or e_i - e_j)."""
+    R = np.array(lock, dtype=float)
+    if R.size == 0:
+        return v
+    _, _, piv = sla.qr(R, pivoting=True)
+    p, o = piv[: R.shape[0]], piv[R.shape[0] :]
+    v = np.array(v, dtype=float)
+    v[p] = -np.linalg.solve(R[:, p], R[:, o] @ v[o]) if len(o) else 0.0
+    return v
 
 
 class MechanismSystem(HybridSystem):
@@ -66,7 +100,7 @@ class MechanismSystem(HybridSystem):
         self.k1, self.k = self.minimal.k1, self.minimal.k
         self.contacts = np.flatnonzero(self.model.frictional)
         self.segment_end = np.inf
-        self._sd_cache = (None, None)
+        self._cache = {}
 
     # --- helpers ----------------------------------------------------------------------------------
     def initial_state(self, q, u):
@@ -89,33 +123,69 @@ class MechanismSystem(HybridSystem):
     def _split(self, y):
         return y[: self.k1], y[self.k1 : self.k1 + self.k]
 
-    def _slip(self, t, y, mode, direction=None, static=False):
-        """MinimalSolution with the given friction directions (default: the mode's)."""
-        q, u = self._split(y)
-        d = np.array(mode.direction if direction is None else direction, dtype=float)
-        return self.minimal.evaluate(q, u, self.tau(t), mode.partition, direction=d, static=static)
+    def _memo(self, name, t, y, mode, compute):
+        """One evaluation per (t, y, mode) shared by the right-hand side and all event functions."""
+        key = (t, y.tobytes(), mode)
+        hit = self._cache.get(name)
+        if hit is None or hit[0] != key:
+            hit = self._cache[name] = (key, compute())
+        return hit[1]
 
-    def _stick_test(self, t, y, mode, Z, g):
-        """Seed 000 Sect. 5 for the contacts Z locking direction g: (d, d * a_s, slip directions of Z)."""
-        base = np.array(mode.direction, dtype=float)
-        base[list(Z)] = 0.0
-        tendency = self._slip(t, y, mode, base)
+    def _slip(self, t, y, partition, direction, static=False):
+        """MinimalSolution with the given friction directions (l,) and static flags."""
+        q, u = self._split(y)
+        return self.minimal.evaluate(q, u, self.tau(t), partition, direction=np.asarray(direction, float),
+                                     static=static)
+
+    def _sect5(self, t, y, partition, direction, Z, g):
+        """Seed 000 Sect. 5 for the contacts Z locking direction g: (d * a_s, slip directions)."""
+        base = np.array(direction, dtype=float)
+        base[Z] = 0.0
+        tendency = self._slip(t, y, partition, base)
         a0 = g @ tendency.udot
-        d = 1.0 if a0 >= 0 else -1.0  # a0 = 0 sticks: then d a_s < 0 below
+        d = 1.0 if a0 >= 0 else -1.0  # a0 = 0 sticks: then the margin is negative below
         trial = base.copy()
-        trial[list(Z)] = np.sign(tendency.Cpp[list(Z)] @ g * d)
+        trial[Z] = np.sign(tendency.Cpp[Z] @ g * d)
         static = np.zeros(self.model.l, dtype=bool)
-        static[list(Z)] = True
-        a_s = g @ self._slip(t, y, mode, trial, static).udot
-        return d, (d * a_s if a0 != 0 else -abs(a_s) - 1.0), trial
+        static[Z] = True
+        a_s = g @ self._slip(t, y, partition, trial, static).udot
+        return (d * a_s if a0 != 0 else -abs(a_s) - 1.0), trial.astype(int)
+
+    def _static_limits(self, f, Z):
+        """Static friction limits (|Z|,) of the contacts Z with the reactions f."""
+        ones = np.ones(self.model.l)
+        return np.abs(self.model.friction(f, np.zeros(self.model.l), ones, True)[0][Z])
+
+    def _gauss(self, lin, direction, Z):
+        """Gauss-principle static friction of the contacts Z (seed 001): (lambda, slip accelerations)."""
+        model, Cpp, sd = self.model, lin["Cpp"], lin["sd"]
+        base = np.array(direction, dtype=float)
+        base[Z] = 0.0
+        L = np.linalg.cholesky(lin["M2"])
+        A = sla.solve_triangular(L, Cpp[Z].T, lower=True)
+        lam = np.zeros(len(Z))
+        for _ in range(MAX_BOUND_ITERATIONS):
+            def friction(f, lam=lam):
+                f_mu, J = model.friction(f, sd, base)
+                f_mu[Z], J[Z] = lam, 0.0
+                return f_mu, J
+            coupled = solve_coupled(lin["f0"], lin["B"], friction, model.lipschitz, model.z_groups)
+            bound = self._static_limits(coupled.f, Z)
+            f_mu = coupled.f_mu.copy()
+            f_mu[Z] = 0.0
+            b = sla.solve_triangular(L, lin["h2"] + Cpp.T @ f_mu, lower=True)
+            new, a = gauss_friction(A, b, bound)
+            if np.allclose(new, lam, rtol=1e-13, atol=1e-13 * (1.0 + bound.max())):
+                return new, a
+            lam = new
+        raise ConvergenceError(f"the static friction of contacts {Z} does not settle with its reactions")
 
     def _direction_off_zero(self, t, y, partition, c):
         """Sign the slip of contact c takes as the mechanism moves off a kinematic zero of its row
         Cpp_c: sd_c at q moved a little along the motion (u, or udot when at rest)."""
         q, u = self._split(y)
         if not np.any(u):
-            probe = Mode(tuple([0] * self.model.l), (), None, partition)
-            u = self._slip(t, y, probe).udot
+            u = self._slip(t, y, partition, np.zeros(self.model.l)).udot
         if not np.any(u):
             return 0
         qd = self.minimal.velocities(q, u, partition)
@@ -123,65 +193,74 @@ class MechanismSystem(HybridSystem):
         return int(np.sign(self.minimal.kinematics(q + eps * qd, u, partition)["sd"][c]))
 
     def _stuck(self, t, y, mode):
-        """MinimalSolution in a stuck mode: udot with g . udot = 0, f and the holding friction."""
+        """(MinimalSolution, udot, f, f_mu) in a stuck mode: the locked accelerations are zero."""
         q, u = self._split(y)
         lin = self.minimal.linear_terms(q, u, self.tau(t), mode.partition)
-        g = np.array(mode.g)
         S = list(mode.stuck)
         direction = np.array(mode.direction, dtype=float)
         direction[S] = 0.0
-        nan = np.full(self.model.m, np.nan)
-        if len(S) > 1:  # several joints hold one direction: their shares are indeterminate (Sect. 5)
-            if np.any(direction != 0):
-                raise FrictionJointsError("stiction of several contacts while others slip is not supported yet")
+        if mode.shared:  # several joints hold one direction: their shares are indeterminate (Sect. 5)
+            nan = np.full(self.model.m, np.nan)
             f_mu = np.zeros(self.model.l)
             f_mu[S] = np.nan
             sol = self.minimal.solution(lin, nan, np.zeros(self.model.l))
-            udot = sol.udot - g * (g @ sol.udot)
-            return sol, udot, nan, f_mu
-        b = g @ sla.cho_solve(lin["M2_cho"], lin["Cpp"].T)  # (l,) effect of each friction on g . udot
-        b0 = g @ sla.cho_solve(lin["M2_cho"], lin["h2"])
-        a = b[S[0]]
-        # holding force lambda = -(b0 + b f_mu_slide) / a, eliminated from f = f0 + B f_mu
-        f0 = lin["f0"] - lin["B"][:, S[0]] * b0 / a
-        B = lin["B"] - np.outer(lin["B"][:, S[0]], b) / a
+            return sol, lock_velocity(sol.udot, mode.lock), nan, f_mu
+        # R udot = R M''^-1 (h'' + Cpp^T f_mu) = 0 with R the stuck rows gives the holding friction
+        # lambda = -W^-1 (b0 + P f_mu_slip), W = P[:, S]; eliminated from f = f0 + B f_mu
+        R = lin["Cpp"][S]
+        P = R @ sla.cho_solve(lin["M2_cho"], lin["Cpp"].T)
+        b0 = R @ sla.cho_solve(lin["M2_cho"], lin["h2"])
+        lu = sla.lu_factor(P[:, S])
+        Wb0, WP = sla.lu_solve(lu, b0), sla.lu_solve(lu, P)
+        f0 = lin["f0"] - lin["B"][:, S] @ Wb0
+        B = lin["B"] - lin["B"][:, S] @ WP
         sd = lin["sd"]
         coupled = solve_coupled(f0, B, lambda f: self.model.friction(f, sd, direction), self.model.lipschitz,
                                 self.model.z_groups)
         f_mu = coupled.f_mu.copy()
-        f_mu[S[0]] = -(b0 + b @ coupled.f_mu) / a
+        f_mu[S] = -(Wb0 + WP @ coupled.f_mu)
         sol = self.minimal.solution(lin, coupled.f, f_mu)
-        udot = sol.udot - g * (g @ sol.udot)  # exact zero along an axis-aligned g
-        return sol, udot, coupled.f, f_mu
+        return sol, lock_velocity(sol.udot, mode.lock), coupled.f, f_mu
+
+    def _holding_margins(self, t, y, mode):
+        """|lambda_c| - static limit_c (|S|,) of the stuck contacts (independent rows)."""
+        def compute():
+            _, _, f, f_mu = self._stuck(t, y, mode)
+            return np.abs(f_mu[list(mode.stuck)]) - self._static_limits(f, list(mode.stuck))
+        return self._memo("margins", t, y, mode, compute)
+
+    def _sd(self, t, y, mode):
+        q, u = self._split(y)
+        return self._memo("sd", t, y, mode, lambda: self.minimal.kinematics(q, u, mode.partition)["sd"])
 
     # --- HybridSystem -----------------------------------------------------------------------------
     def rhs(self, t, y, mode):
         if mode.stuck:
             sol, udot, _, f_mu = self._stuck(t, y, mode)
-            friction_power = np.nansum(np.where(np.isin(np.arange(self.model.l), mode.stuck), 0.0, f_mu * sol.sd))
+            slipping = np.ones(self.model.l, dtype=bool)
+            slipping[list(mode.stuck)] = False
+            friction_power = float(f_mu[slipping] @ sol.sd[slipping])
         else:
-            sol = self._slip(t, y, mode)
+            sol = self._slip(t, y, mode.partition, mode.direction)
             udot, friction_power = sol.udot, sol.f_mu @ sol.sd
         drive_power = (self.model.H @ self.tau(t)) @ sol.xd
         return np.concatenate((sol.qd, udot, [drive_power, friction_power]))
 
-    def _sd(self, y, mode):
-        """Slip velocities at y; the event functions of all contacts share one evaluation per state."""
-        key = (y.tobytes(), mode.partition)
-        if self._sd_cache[0] != key:
-            q, u = self._split(y)
-            self._sd_cache = (key, self.minimal.kinematics(q, u, mode.partition)["sd"])
-        return self._sd_cache[1]
-
     def events(self, mode):
-        evs = []
-        for c in self.contacts:
-            if c not in mode.stuck and mode.direction[c] != 0:
-                sign = mode.direction[c]
-                evs.append(Event(f"slip_zero:{c}", (lambda c, sign: lambda t, y: sign * self._sd(y, mode)[c])(c, sign), -1))
-        if mode.stuck:
-            g = np.array(mode.g)
-            evs.append(Event("breakaway", lambda t, y: self._stick_test(t, y, mode, mode.stuck, g)[1], +1))
+        def slip_zero(c, sign):
+            return Event(f"slip_zero:{c}", lambda t, y: sign * self._sd(t, y, mode)[c], -1)
+
+        def breakaway(i, c):
+            return Event(f"breakaway:{c}", lambda t, y: self._holding_margins(t, y, mode)[i], +1)
+
+        evs = [slip_zero(c, mode.direction[c]) for c in self.contacts
+               if c not in mode.stuck and mode.direction[c] != 0]
+        if mode.shared:
+            g = np.array(mode.lock[0])
+            S = list(mode.stuck)
+            evs.append(Event("breakaway", lambda t, y: self._sect5(t, y, mode.partition, mode.direction, S, g)[0], +1))
+        else:
+            evs += [breakaway(i, c) for i, c in enumerate(mode.stuck)]
         return evs
 
     def update(self, t, y, mode, event):
@@ -191,48 +270,82 @@ class MechanismSystem(HybridSystem):
         if partition != current:
             u = self.minimal.velocities(q, u, current)[list(partition)]
             y = np.concatenate((q, u, y[self.k1 + self.k :]))
-        if mode is not None and mode.stuck:
-            _, margin, trial = self._stick_test(t, y, mode, mode.stuck, np.array(mode.g))
-            # the located breakaway event is itself the decision (its margin is zero to rounding);
-            # at a time event (an input jump) the margin decides
-            if event == "breakaway" or margin > 0:
-                return y, Mode(tuple(int(v) for v in trial), (), None, partition), "breakaway"
-            return y, Mode(mode.direction, mode.stuck, mode.g, partition), None
+        old = np.array(mode.direction) if mode else np.zeros(self.model.l, dtype=int)
+        stuck = list(mode.stuck) if mode else []
+        event = event or ""
+        if event == "breakaway":  # shared stiction ends: the located event is itself the decision
+            _, trial = self._sect5(t, y, partition, mode.direction, stuck, np.array(mode.lock[0]))
+            return y, Mode(tuple(int(v) for v in trial), (), (), partition), "breakaway"
+
         lin = self.minimal.linear_terms(q, u, self.tau(t), partition)
         sd, Cpp = lin["sd"], lin["Cpp"]
-        old = np.array(mode.direction) if mode else np.zeros(self.model.l, dtype=int)
         row_scale = np.linalg.norm(Cpp, axis=1)
-        zero = [c for c in self.contacts if abs(sd[c]) <= ZERO_SLIP * (1.0 + row_scale[c])]
         direction = np.where(self.model.frictional, np.sign(sd), 0).astype(int)
-        if mode is not None and not (event or "").startswith("slip_zero"):
-            # settling after a breakaway or at a time event: a contact that has just been given a
-            # direction keeps it; only undecided contacts are tested
+        zero = [c for c in self.contacts if abs(sd[c]) <= ZERO_SLIP * (1.0 + row_scale[c])]
+        if event.startswith("breakaway:"):  # the contact slips against its holding force
+            c = int(event.split(":")[1])
+            _, _, _, f_mu = self._stuck(t, y, mode)
+            direction[c] = -int(np.sign(f_mu[c]))
+            stuck.remove(c)
+            zero.remove(c)
+        if mode is not None and not event.startswith("slip_zero"):
+            # settling after a change or at a time event: a slipping contact that has just been
+            # given a direction keeps it; the stuck and undecided contacts are decided again
             direction[zero] = old[zero]
-            zero = [c for c in zero if old[c] == 0]
-        kinematic = [c for c in zero if row_scale[c] <= 1e-9]
-        Z = [c for c in zero if row_scale[c] > 1e-9]
+            zero = [c for c in zero if c in stuck or old[c] == 0]
+        kinematic = [c for c in zero if row_scale[c] <= ZERO_ROW]
+        Z = [c for c in zero if row_scale[c] > ZERO_ROW]
         for c in kinematic:  # friction reverses as the joint passes a kinematic zero of its slip
             direction[c] = -old[c] if old[c] else self._direction_off_zero(t, y, partition, c)
-        kind = "reversal:" + ",".join(map(str, kinematic)) if kinematic and event else None
-        if not Z:
-            new = Mode(tuple(int(v) for v in direction), (), None, partition)
-            return y, new, kind if (mode is None or new != mode) else None
-        _, sv, Vt = np.linalg.svd(Cpp[Z])
-        if np.sum(sv > 1e-9 * sv[0]) > 1:
-            raise FrictionJointsError(f"contacts {Z} lock {np.sum(sv > 1e-9 * sv[0])} independent directions "
-                                      "at once: the multi-contact stick problem is not supported yet")
-        g = Vt[0]
-        g = np.where(np.abs(g) < 1e-15, 0.0, g)
-        u = u - g * (g @ u)  # the locked velocity is exactly zero from here
-        y = np.concatenate((q, u, y[self.k1 + self.k :]))
-        probe = Mode(tuple(int(v) for v in direction), (), None, partition)
-        d, margin, trial = self._stick_test(t, y, probe, tuple(Z), g)
-        if margin > 0:
-            new = Mode(tuple(int(v) for v in trial), (), None, partition)
-            passed = mode is not None and all(new.direction[c] == -old[c] for c in Z)
-            return y, new, ("reversal" if passed else "slip") if (mode is None or new != mode) else None
+        new_stuck, direction = self._decide(t, y, lin, partition, direction, Z)
+        lock = tuple(tuple(Cpp[c]) for c in np.array(new_stuck)[_independent_rows(Cpp[new_stuck])]) \
+            if new_stuck else ()
+        if new_stuck:
+            y = np.concatenate((q, lock_velocity(u, lock), y[self.k1 + self.k :]))
+        new = Mode(tuple(int(v) for v in direction), tuple(new_stuck), lock, partition)
+        if len(new_stuck) > len(lock) and (len(lock) > 1 or np.any(direction)):
+            raise FrictionJointsError(f"contacts {new_stuck} stick with dependent slip rows while others move: "
+                                      "their holding forces are indeterminate (not supported)")
+        return y, new, self._kind(mode, new, Z, kinematic, event)
+
+    def _decide(self, t, y, lin, partition, direction, Z):
+        """Stuck subset of Z and the friction directions after the decision at zero slip."""
+        direction = direction.copy()
         direction[Z] = 0
-        return y, Mode(tuple(int(v) for v in direction), tuple(Z), tuple(g), partition), "stick"
+        if not Z:
+            return [], direction
+        rows = _independent_rows(lin["Cpp"][Z])
+        if len(rows) == 1:  # one locked direction: seed 000 Sect. 5
+            g = lin["Cpp"][Z[rows[0]]]
+            g = g / np.linalg.norm(g)
+            margin, trial = self._sect5(t, y, partition, direction, Z, g)
+            return ([], trial) if margin > 0 else (list(Z), direction)
+        _, a = self._gauss(lin, direction, Z)  # several directions: the Gauss principle (seed 001)
+        tol = 1e-9 * (1.0 + np.abs(a).max())
+        for c, a_c in zip(Z, a):
+            direction[c] = 0 if abs(a_c) <= tol else int(np.sign(a_c))
+        return [c for c, a_c in zip(Z, a) if abs(a_c) <= tol], direction
+
+    @staticmethod
+    def _kind(mode, new, Z, kinematic, event):
+        """Event kinds: stick, breakaway, reversal (pass-through at zero slip), reversal:c
+        (kinematic zero), slip (a contact at zero slip starts to move); None otherwise."""
+        if mode is not None and new == mode:
+            return None
+        old_stuck = set(mode.stuck) if mode else set()
+        old = mode.direction if mode else (0,) * len(new.direction)
+        kinds = []
+        if set(new.stuck) - old_stuck:
+            kinds.append("stick")
+        if old_stuck - set(new.stuck) or event.startswith("breakaway"):
+            kinds.append("breakaway")
+        if any(old[c] and new.direction[c] == -old[c] for c in Z):
+            kinds.append("reversal")
+        if kinematic and event:
+            kinds.append("reversal:" + ",".join(map(str, kinematic)))
+        if not kinds and any(new.direction[c] for c in Z):
+            kinds.append("slip")
+        return "+".join(kinds) or None
 
     def record(self, t, y, mode):
         q, u = self._split(y)
@@ -240,9 +353,10 @@ class MechanismSystem(HybridSystem):
             sol, udot, f, f_mu = self._stuck(t, y, mode)
             qdd = sol.D2 @ udot + sol.nu2
         else:
-            sol = self._slip(t, y, mode)
+            sol = self._slip(t, y, mode.partition, mode.direction)
             udot, f, f_mu, qdd = sol.udot, sol.f, sol.f_mu, sol.qdd
         return dict(q=q.copy(), u=u.copy(), qd=sol.qd, qdd=qdd, udot=udot, f=f, f_mu=f_mu, sd=sol.sd,
-                    tau=self.tau(t), stuck=bool(mode.stuck), direction=np.array(mode.direction),
+                    tau=self.tau(t), stuck=bool(mode.stuck), stuck_contacts=np.isin(np.arange(self.model.l), mode.stuck),
+                    direction=np.array(mode.direction),
                     E_kin=self.model.kinetic_energy(sol.xd), E_pot=self.model.potential_energy(sol.x),
                     W_drive=y[-2], W_friction=y[-1])

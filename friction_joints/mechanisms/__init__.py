@@ -3,5 +3,6 @@
 from .base import Mechanism
 from .dupont import dupont_two_mass
 from .slider_crank import offset_slider_crank, slider_crank
+from .stacked_blocks import stacked_blocks
 
-__all__ = ["Mechanism", "dupont_two_mass", "offset_slider_crank", "slider_crank"]
+__all__ = ["Mechanism", "dupont_two_mass", "offset_slider_crank", "slider_crank", "stacked_blocks"]
