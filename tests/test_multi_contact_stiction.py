@@ -18,10 +18,11 @@ finite = st.floats(-10, 10, allow_nan=False)
 
 @settings(max_examples=200, deadline=None)
 @given(arrays(float, (3, 3), elements=finite), arrays(float, 3, elements=finite),
-       arrays(float, 3, elements=st.floats(0, 5)))
+       arrays(float, 3, elements=st.one_of(st.just(0.0), st.floats(1e-6, 5))))
 def test_gauss_friction_satisfies_coulomb_at_zero_slip(A, b, bound):
     """The optimality conditions are Coulomb's law: a contact inside its limit does not accelerate,
-    a contact at its limit accelerates against its friction."""
+    a contact at its limit accelerates against its friction. (Limits below 1e-6, apart from zero,
+    change the objective by less than its rounding, so their sign is not decidable.)"""
     A = A + 3 * np.eye(3)  # keep W = A^T A regular enough for a sharp check
     lam, a = gauss_friction(A, b, bound)
     np.testing.assert_allclose(a, A.T @ (A @ lam + b))
