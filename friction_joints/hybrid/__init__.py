@@ -3,24 +3,31 @@
 import numpy as np
 
 from .integrator import Event, HybridIntegrator, HybridSystem, IntegratorState, Results
+from ..mechanisms import regularised
 from .mechanism import MechanismSystem, Mode
+from .smooth import RegularisedSystem
 from .signals import FunctionSignal, PiecewiseConstant, PiecewiseLinear, Signal, as_signal
 
 
-def simulate(mechanism, inputs, t_end, q0, u0, *, dt_out=0.01, rtol=1e-10, atol=1e-12) -> Results:
+def simulate(mechanism, inputs, t_end, q0, u0, *, dt_out=0.01, rtol=1e-10, atol=1e-12, v_eps=None) -> Results:
     """Simulate a ready mechanism from (q0, u0) at t = 0 to t_end (s), recording every dt_out (s).
 
     inputs: one signal per drive (callable of t, number, PiecewiseConstant or PiecewiseLinear).
+    v_eps: if given (m/s or rad/s), friction is regularised by tanh(sd / v_eps) instead of exact
+    stick-slip (for comparison: the held joints then creep).
     """
     if not t_end > 0:
         raise ValueError(f"t_end={t_end!r} must be positive")
     if not dt_out > 0:
         raise ValueError(f"dt_out={dt_out!r} must be positive")
-    system = MechanismSystem(mechanism, inputs)
+    if v_eps is None:
+        system = MechanismSystem(mechanism, inputs)
+    else:
+        system = RegularisedSystem(regularised(mechanism, v_eps), inputs)
     integ = HybridIntegrator(system, 0.0, system.initial_state(q0, u0), rtol=rtol, atol=atol)
     n = int(np.floor(t_end / dt_out + 1e-9))
     return integ.advance(t_end, np.append(np.arange(1, n + 1) * dt_out, t_end))
 
 
-__all__ = ["Event", "HybridIntegrator", "HybridSystem", "IntegratorState", "Results", "MechanismSystem",
+__all__ = ["Event", "HybridIntegrator", "HybridSystem", "IntegratorState", "Results", "MechanismSystem", "RegularisedSystem",
            "Mode", "FunctionSignal", "PiecewiseConstant", "PiecewiseLinear", "Signal", "as_signal", "simulate"]

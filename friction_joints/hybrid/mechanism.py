@@ -132,10 +132,10 @@ class MechanismSystem(HybridSystem):
         return hit[1]
 
     def _slip(self, t, y, partition, direction, static=False):
-        """MinimalSolution with the given friction directions (l,) and static flags."""
+        """MinimalSolution with the given friction directions (l,) (None: sgn(sd)) and static flags."""
         q, u = self._split(y)
-        return self.minimal.evaluate(q, u, self.tau(t), partition, direction=np.asarray(direction, float),
-                                     static=static)
+        direction = None if direction is None else np.asarray(direction, float)
+        return self.minimal.evaluate(q, u, self.tau(t), partition, direction=direction, static=static)
 
     def _sect5(self, t, y, partition, direction, Z, g):
         """Seed 000 Sect. 5 for the contacts Z locking direction g: (d * a_s, slip directions)."""
@@ -357,6 +357,5 @@ class MechanismSystem(HybridSystem):
             udot, f, f_mu, qdd = sol.udot, sol.f, sol.f_mu, sol.qdd
         return dict(q=q.copy(), u=u.copy(), qd=sol.qd, qdd=qdd, udot=udot, f=f, f_mu=f_mu, sd=sol.sd,
                     tau=self.tau(t), stuck=bool(mode.stuck), stuck_contacts=np.isin(np.arange(self.model.l), mode.stuck),
-                    direction=np.array(mode.direction),
                     E_kin=self.model.kinetic_energy(sol.xd), E_pot=self.model.potential_energy(sol.x),
                     W_drive=y[-2], W_friction=y[-1])

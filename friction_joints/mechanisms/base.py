@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from typing import Callable
 
 import numpy as np
 
-from ..errors import SingularConfigurationError
+from ..errors import SingularConfigurationError, check_parameters, require
+from ..friction import FrictionLaw, Tanh
 from ..planar import MinimalForm, PlanarModel
 
 
@@ -36,3 +37,24 @@ class Mechanism:
                 f"{self.name} cannot be assembled at {self.q_names[self.partition[0]]} = {q_u}: "
                 "check the link lengths")
         return self.minimal.project(q, self.partition)
+
+
+def regularised(mechanism: Mechanism, v_eps: float) -> Mechanism:
+    """The same mechanism with every friction law replaced by Tanh(mu, v_eps), mu its kinetic
+    coefficient at high speed: the smoothed friction of ADAMS-like solvers, for comparison with the
+    exact stick-slip (a held joint creeps at a speed of order v_eps). v_eps: m/s or rad/s."""
+    problems = []
+    require(problems, "v_eps", v_eps, 0.0, low_open=True)
+    check_parameters(problems)
+
+    def smooth(joint):
+        laws = {f.name: getattr(joint, f.name) for f in fields(joint)}
+        return replace(joint, **{name: Tanh(float(law.coefficient(np.inf)), v_eps)
+                                 for name, law in laws.items() if isinstance(law, FrictionLaw)})
+
+    old = mechanism.model
+    model = PlanarModel(old.bodies, [smooth(j) for j in old.joints], old.drives, old.gravity)
+    coords = mechanism.minimal.coords
+    minimal = MinimalForm(model, coords.tree, [("x", "y", "theta")[a] for a in coords.axes])
+    return Mechanism(f"{mechanism.name}(regularised)", model, minimal, mechanism.partition, mechanism.q_names,
+                     mechanism.guess)

@@ -60,7 +60,8 @@ def _law_coefficients(laws, sd, direction, static):
     """Signed coefficients -dir mu for each free coordinate; ``laws`` may contain None (frictionless);
     ``static`` is a bool or one bool per free coordinate."""
     signs = np.sign(sd) if direction is None else np.asarray(direction, dtype=float)
-    static = np.broadcast_to(static, (len(laws),))
+    if np.ndim(static) == 0:
+        static = (bool(static),) * len(laws)
     out = np.zeros(len(laws))
     for k, law in enumerate(laws):
         if law is not None and signs[k] != 0.0:

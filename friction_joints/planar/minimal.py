@@ -119,8 +119,8 @@ class MinimalForm:
         D2[u_idx] = np.eye(self.k)
         if self.m2 == 0:
             return D2, None
-        lu = sla.lu_factor(V)
-        D2[v_idx] = -sla.lu_solve(lu, C2p[:, u_idx])
+        lu = sla.lu_factor(V, check_finite=False)
+        D2[v_idx] = -sla.lu_solve(lu, C2p[:, u_idx], check_finite=False)
         return D2, lu
 
     def project(self, q, partition, max_iterations=20):
@@ -169,7 +169,7 @@ class MinimalForm:
         if lu is not None:
             # eq. (5.2) prints -V^-1 xi2'; with xi2' = -C2'dot qdot (as xi in eq. 2.9) the sign is +,
             # which the paper's own (6.7) confirms (tests/test_offset_slider_crank.py)
-            nu2[v_idx] = sla.lu_solve(lu, xi2p)
+            nu2[v_idx] = sla.lu_solve(lu, xi2p, check_finite=False)
         return dict(x=x, xd=xd, qd=qd, C=C, Cmu=Cmu, xi=xi, D1=D1, D2=D2, nu2=nu2,
                     D=D1 @ D2, gamma=D1 @ nu2 + D1dot_qd, sd=Cmu @ xd)
 
@@ -185,19 +185,19 @@ class MinimalForm:
         M2 = D.T @ MD  # M'' = D2^T M' D2 (eq. 5.4)
         h2 = D.T @ (h - model.M @ gamma)  # h'' = D2^T (h' - M' nu2)
         try:
-            M2_cho = sla.cho_factor(M2)
+            M2_cho = sla.cho_factor(M2, check_finite=False)
         except np.linalg.LinAlgError:
             raise SingularConfigurationError("the reduced mass matrix M'' is not positive definite") from None
         Cpp = Cmu @ D
         L = np.linalg.solve(C @ C.T, C)  # left inverse of C^T
-        f0 = L @ (MD @ sla.cho_solve(M2_cho, h2) + model.M @ gamma - h)
-        B = L @ (MD @ sla.cho_solve(M2_cho, Cpp.T) - Cmu.T)
+        f0 = L @ (MD @ sla.cho_solve(M2_cho, h2, check_finite=False) + model.M @ gamma - h)
+        B = L @ (MD @ sla.cho_solve(M2_cho, Cpp.T, check_finite=False) - Cmu.T)
         return dict(kin, M2=M2, h2=h2, M2_cho=M2_cho, Cpp=Cpp, f0=f0, B=B)
 
     def solution(self, lin, f, f_mu, kappa=0.0, iterations=0) -> MinimalSolution:
         """Assemble the MinimalSolution of ``linear_terms`` for given reactions and friction."""
         h2_mu = lin["Cpp"].T @ f_mu  # h''_mu = D2^T C_mu'^T f_mu
-        udot = sla.cho_solve(lin["M2_cho"], lin["h2"] + h2_mu)
+        udot = sla.cho_solve(lin["M2_cho"], lin["h2"] + h2_mu, check_finite=False)
         return MinimalSolution(udot, lin["qd"], lin["D2"] @ udot + lin["nu2"], lin["x"], lin["xd"],
                                lin["D"] @ udot + lin["gamma"], f, f_mu, lin["sd"], lin["M2"], lin["h2"],
                                h2_mu, lin["D2"], lin["nu2"], lin["Cpp"], kappa, iterations)

@@ -1,0 +1,21 @@
+"""Regularised friction as one smooth mode: no events, no stiction (for comparison only).
+
+With the laws of ``mechanisms.regularised`` friction is a smooth function of the slip velocity,
+so the mechanism is an ordinary ODE: the friction directions come from sgn(sd) inside the laws.
+A held joint creeps, and near zero slip the ODE is stiff with time constant of order
+v_eps / (mu g); this is what the exact stick-slip of ``MechanismSystem`` avoids.
+"""
+
+from __future__ import annotations
+
+from .mechanism import MechanismSystem, Mode
+
+
+class RegularisedSystem(MechanismSystem):
+    """A MechanismSystem of a regularised mechanism with a single mode."""
+
+    def events(self, mode):
+        return []
+
+    def update(self, t, y, mode, event):
+        return y, Mode(None, (), (), self.mech.partition), None
