@@ -3,7 +3,8 @@
 Dupont's problem (seed 000 Fig. 4c) with mu_s = mu_k = 0.3, so that a tanh law with one friction
 level describes the same physics; the reference is the exact model at rtol 1e-12. Reported: the
 error of the final position x1(10 s), the largest error of the reversal times (zero crossings of
-xd, located on a 1 ms output grid for the regularised runs), the creep of x1 over the first
+xd nearest to each reference reversal, interpolated on the 10 ms output grid for the regularised
+runs), the creep of x1 over the first
 stiction interval of the reference (zero for the exact model), wall time and its ratio to the
 exact run of comparable accuracy.
 
@@ -36,7 +37,7 @@ def zero_crossings(t, v):
 def run(rtol, v_eps=None):
     mech = dupont_two_mass(mu_s=0.3, mu_k=0.3)
     t0 = time.perf_counter()
-    res = simulate(mech, INPUTS, T_END, [0.0, 0.0], [0.0, 0.0], dt_out=1e-3, rtol=rtol, atol=rtol * 1e-2,
+    res = simulate(mech, INPUTS, T_END, [0.0, 0.0], [0.0, 0.0], dt_out=1e-2, rtol=rtol, atol=rtol * 1e-2,
                    v_eps=v_eps)
     return time.perf_counter() - t0, res
 
@@ -57,7 +58,7 @@ def main():
         walls[label] = wall
         x1, t = res["q"][:, 1], res.t
         found = res.event_times("reversal") if v_eps is None else zero_crossings(t, res["u"][:, 1])
-        rev_err = np.abs(found - reversals).max() if len(found) == len(reversals) else np.inf
+        rev_err = max(np.abs(found - r).min() for r in reversals) if len(found) else np.inf
         inside = (t >= window[0]) & (t <= window[1])
         creep = np.ptp(x1[inside])
         print(f"  {label:24s} {abs(x1[-1] - ref['q'][-1, 1]):13.3e} {rev_err:17.3e} {creep:10.2e} {wall:9.2f}")
