@@ -6,7 +6,7 @@ from .integrator import Event, HybridIntegrator, HybridSystem, IntegratorState, 
 from ..mechanisms import regularised
 from .mechanism import MechanismSystem, Mode
 from .smooth import RegularisedSystem
-from .signals import FunctionSignal, PiecewiseConstant, PiecewiseLinear, Signal, as_signal
+from .signals import FunctionSignal, Held, PiecewiseConstant, PiecewiseLinear, Signal, as_signal
 
 
 def simulate(mechanism, inputs, t_end, q0, u0, *, dt_out=0.01, rtol=1e-10, atol=1e-12, v_eps=None) -> Results:
@@ -30,4 +30,4 @@ def simulate(mechanism, inputs, t_end, q0, u0, *, dt_out=0.01, rtol=1e-10, atol=
 
 
 __all__ = ["Event", "HybridIntegrator", "HybridSystem", "IntegratorState", "Results", "MechanismSystem", "RegularisedSystem",
-           "Mode", "FunctionSignal", "PiecewiseConstant", "PiecewiseLinear", "Signal", "as_signal", "simulate"]
+           "Mode", "FunctionSignal", "Held", "PiecewiseConstant", "PiecewiseLinear", "Signal", "as_signal", "simulate"]

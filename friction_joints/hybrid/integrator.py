@@ -124,6 +124,14 @@ class HybridIntegrator:
     def set_state(self, state: IntegratorState):
         self.state = IntegratorState(state.t, state.y.copy(), state.mode, state.step)
 
+    def restart(self):
+        """Re-decide the mode at the current time after the inputs changed there (a time event)."""
+        s = self.state
+        y, mode, kind = self._settle(s.t, s.y, s.mode, None)
+        if kind:
+            self.results.events.append((s.t, kind))
+        self.state = IntegratorState(s.t, y, mode, s.step)
+
     # --- integration ------------------------------------------------------------------------------
     def advance(self, t_end: float, t_eval=None):
         """Integrate to t_end, recording at the times ``t_eval`` (within (t, t_end]) and at events."""

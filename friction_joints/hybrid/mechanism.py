@@ -303,7 +303,8 @@ class MechanismSystem(HybridSystem):
         if new_stuck:
             y = np.concatenate((q, lock_velocity(u, lock), y[self.k1 + self.k :]))
         new = Mode(tuple(int(v) for v in direction), tuple(new_stuck), lock, partition)
-        if len(new_stuck) > len(lock) and (len(lock) > 1 or np.any(direction)):
+        slipping = [c for c in self.contacts if direction[c] and row_scale[c] > ZERO_ROW]
+        if len(new_stuck) > len(lock) and (len(lock) > 1 or slipping):
             raise FrictionJointsError(f"contacts {new_stuck} stick with dependent slip rows while others move: "
                                       "their holding forces are indeterminate (not supported)")
         return y, new, self._kind(mode, new, Z, kinematic, event)

@@ -64,3 +64,14 @@ def as_signal(obj) -> Signal:
             raise ValueError(f"a constant input must be finite, got {obj!r}")
         return FunctionSignal(lambda t: value)
     return FunctionSignal(obj)
+
+
+class Held(Signal):
+    """A value set from outside and held constant, like an FMU input between communication points
+    (a change is announced to the integrator by ``HybridIntegrator.restart``)."""
+
+    def __init__(self, value=0.0):
+        self.value = float(value)
+
+    def __call__(self, t, left=False):
+        return self.value

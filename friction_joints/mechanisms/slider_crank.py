@@ -79,14 +79,16 @@ def offset_slider_crank(m=(3.0, 7.0, 2.0), a=(0.3, 0.7, 0.2), J=None, r=0.05, mu
 
 
 def slider_crank(m=(2.5, 4.0), a=(0.25, 0.4), J=None, r=0.05, mu_rs=0.15, mu_rk=0.1, mu_ts=0.3,
-                 mu_tk=0.2, g=G, *, friction=True) -> Mechanism:
-    """Seed 000 Example 2 with the paper's data as defaults; the slider at B is massless."""
+                 mu_tk=0.2, g=G, *, m3=0.0, friction=True) -> Mechanism:
+    """Seed 000 Example 2 with the paper's data as defaults; the slider at B is a point mass m3
+    (massless in the paper)."""
     problems = []
+    require(problems, "m3", m3, 0.0)
     (m1, m2), (a1, a2), (J1, J2) = _links(m, a, J, problems)
     require(problems, "g", g)
     law_r, law_t = _laws(friction, mu_rs, mu_rk, mu_ts, mu_tk, r, problems)
     model = PlanarModel(
-        bodies=[Body("crank", m1, J1), Body("rod", m2, J2), Body("slider", 0.0, 0.0)],
+        bodies=[Body("crank", m1, J1), Body("rod", m2, J2), Body("slider", m3, 0.0)],
         joints=[Revolute(1, 0, (-a1, 0.0), (0.0, 0.0), law_r, r),      # O
                 Revolute(2, 1, (-a2, 0.0), (a1, 0.0), law_r, r),       # A
                 Revolute(3, 2, (0.0, 0.0), (a2, 0.0), law_r, r),       # B

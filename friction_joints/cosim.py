@@ -1,0 +1,77 @@
+"""Co-simulation stepping of a mechanism: what an FMU slave calls, with no FMI in it.
+
+The inputs are held constant over each communication step (a change at a communication point is
+a time event that re-decides stick or slip); inside a step the hybrid integrator runs with error
+control and exact stick-slip, so results do not depend on the step size beyond the input hold.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+
+from .hybrid import HybridIntegrator, MechanismSystem
+from .hybrid.signals import Held
+
+
+class MechanismStepper:
+    """mechanism: a ready Mechanism; q0 (k1,), u0 (k,): initial state at t0 (s); inputs0: initial
+    drive inputs; rtol: integrator tolerance (atol = rtol / 100 in SI units)."""
+
+    def __init__(self, mechanism, q0, u0, inputs0, rtol=1e-8, t0=0.0):
+        if not 0 < rtol < 1:
+            raise ValueError(f"rtol = {rtol!r} is outside the allowed range (0, 1)")
+        self.inputs = [Held(v) for v in self._checked(inputs0, mechanism.model.n_drives)]
+        self.system = MechanismSystem(mechanism, self.inputs)
+        self.integrator = HybridIntegrator(self.system, t0, self.system.initial_state(q0, u0),
+                                           rtol=rtol, atol=rtol * 1e-2)
+        self.integrator.results.rows.clear()
+        self.outputs = self._record()
+
+    @staticmethod
+    def _checked(values, n):
+        values = np.atleast_1d(np.asarray(values, dtype=float))
+        if values.shape != (n,):
+            raise ValueError(f"expected {n} input values, got {values.shape}")
+        if not np.all(np.isfinite(values)):
+            raise ValueError(f"inputs must be finite, got {values}")
+        return values
+
+    @property
+    def time(self) -> float:
+        return self.integrator.state.t
+
+    def _record(self):
+        s = self.integrator.state
+        return self.system.record(s.t, s.y, s.mode)
+
+    def step(self, t, h, inputs) -> dict:
+        """Advance from t to t + h (s) with the inputs held; returns the outputs at t + h (the
+        ``MechanismSystem.record`` dict)."""
+        if not (h > 0 and np.isfinite(h)):
+            raise ValueError(f"step size h = {h!r} must be positive and finite")
+        if abs(t - self.time) > 1e-9 * max(1.0, abs(t)):
+            raise ValueError(f"communication point t = {t!r} does not match the model time {self.time!r}")
+        values = self._checked(inputs, len(self.inputs))
+        changed = False
+        for held, v in zip(self.inputs, values):
+            changed |= held.value != v
+            held.value = float(v)
+        if changed:
+            self.integrator.restart()
+        self.integrator.advance(t + h)
+        self.integrator.results.rows.clear()
+        self.outputs = self._record()
+        return self.outputs
+
+    def get_state(self):
+        """A snapshot of everything that determines the future: integrator state, held inputs, outputs."""
+        return (self.integrator.get_state(), [i.value for i in self.inputs], copy.deepcopy(self.outputs))
+
+    def set_state(self, snapshot):
+        state, values, outputs = snapshot
+        self.integrator.set_state(state)
+        for held, v in zip(self.inputs, values):
+            held.value = v
+        self.outputs = copy.deepcopy(outputs)

@@ -1,0 +1,125 @@
+"""The common pythonfmu slave of the project's FMUs: variables, stepping, state and failures.
+
+A slave in ``fmu_src/`` declares its variables as ``Var`` rows and implements ``build`` (the
+mechanism and initial state from the parameter values) and ``publish`` (output values from the
+``MechanismSystem.record`` dict). Everything else is here, and there is no physics here.
+
+Failures never reach the host as a crash. An invalid parameter is logged with fmi2Error status at
+exitInitializationMode (pythonfmu can only report an exception there as fmi2Fatal, without its
+message, so the call returns and the failure is reported again by every doStep); a NaN input or a
+step the solver cannot finish makes doStep fail, each with a logged message naming the cause.
+"""
+
+from __future__ import annotations
+
+import pickle
+from dataclasses import dataclass
+
+from pythonfmu import Boolean, Fmi2Causality, Fmi2Slave, Fmi2Variability, Real
+from pythonfmu.enums import Fmi2Status
+
+from .cosim import MechanismStepper
+from .errors import FrictionJointsError
+
+
+@dataclass(frozen=True)
+class Var:
+    """One FMI variable. causality: 'parameter', 'input' or 'output'; unit: SI unit ('' for none);
+    display: display unit offered by build_fmu.py ('deg', 'rpm'); kind: 'Real' or 'Boolean'."""
+
+    name: str
+    causality: str
+    unit: str = ""
+    description: str = ""
+    start: float | bool | None = None
+    min: float | None = None
+    max: float | None = None
+    display: str | None = None
+    kind: str = "Real"
+
+
+class MechanismSlave(Fmi2Slave):
+    """Base of the mechanism FMUs (FMI 2.0 co-simulation)."""
+
+    variables: tuple = ()
+    inputs: tuple = ()  # names of the input variables, in the drive order of the mechanism
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.values = {v.name: (v.start if v.start is not None else (False if v.kind == "Boolean" else 0.0))
+                       for v in self.variables}
+        self.stepper = None
+        self.failure = "the FMU is not initialized"
+        self.t_start = 0.0
+        for v in self.variables:
+            cls = Boolean if v.kind == "Boolean" else Real
+            kw = dict(causality=Fmi2Causality[v.causality], description=v.description,
+                      getter=lambda name=v.name: self.values[name])
+            if v.causality == "parameter":
+                kw.update(variability=Fmi2Variability.fixed, setter=lambda x, name=v.name: self._set(name, x))
+            elif v.causality == "input":
+                kw.update(variability=Fmi2Variability.continuous, setter=lambda x, name=v.name: self._set(name, x))
+            else:
+                kw.update(variability=Fmi2Variability.discrete if v.kind == "Boolean" else Fmi2Variability.continuous)
+            self.register_variable(cls(v.name, **kw))
+
+    def _set(self, name, value):
+        self.values[name] = value
+
+    # --- to implement -----------------------------------------------------------------------------
+    def build(self, p: dict):
+        """(mechanism, q0, u0, rtol) from the parameter values p; raise ValueError on bad ones."""
+        raise NotImplementedError
+
+    def publish(self, rec: dict) -> dict:
+        """Output values {name: value} from a ``MechanismSystem.record`` dict."""
+        raise NotImplementedError
+
+    # --- FMI --------------------------------------------------------------------------------------
+    def setup_experiment(self, start_time, stop_time, tolerance):
+        self.t_start = float(start_time or 0.0)
+
+    def _fail(self, where, exc):
+        self.log(f"{where}: {exc}", Fmi2Status.error)
+
+    def exit_initialization_mode(self):
+        try:
+            mechanism, q0, u0, rtol = self.build(self.values)
+            self.stepper = MechanismStepper(mechanism, q0, u0, [self.values[n] for n in self.inputs], rtol,
+                                            self.t_start)
+        except (ValueError, FrictionJointsError) as exc:
+            # pythonfmu turns an exception here into fmi2Fatal without its message: log instead, and
+            # every doStep then fails with the same message
+            self.failure = f"initialization failed: {exc}"
+            self._fail("exitInitializationMode", self.failure)
+            return
+        self.values.update(self.publish(self.stepper.outputs))
+
+    def do_step(self, current_time, step_size):
+        if self.stepper is None:
+            self._fail("doStep", self.failure)
+            return False
+        try:
+            rec = self.stepper.step(current_time, step_size, [self.values[n] for n in self.inputs])
+        except (ValueError, FrictionJointsError, ArithmeticError) as exc:
+            self._fail(f"doStep at t={current_time:.9g}", exc)
+            return False
+        self.values.update(self.publish(rec))
+        return True
+
+    def _get_fmu_state(self):
+        return {"values": dict(self.values),
+                "stepper": None if self.stepper is None else self.stepper.get_state()}
+
+    def _set_fmu_state(self, state):
+        self.values = dict(state["values"])
+        if state["stepper"] is not None:
+            self.stepper.set_state(state["stepper"])
+
+    @staticmethod
+    def _fmu_state_to_bytes(state) -> bytes:
+        return pickle.dumps(state)
+
+    @staticmethod
+    def _fmu_state_from_bytes(state: bytes):
+        return pickle.loads(state)
