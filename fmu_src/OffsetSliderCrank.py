@@ -1,16 +1,14 @@
 """FMU: the offset slider-crank of seed 000 Example 1 with friction in all joints, exact stick-slip."""
 
 from friction_joints import fmi_crank
-from friction_joints.fmi_slave import MechanismSlave, Var
 from friction_joints.mechanisms import offset_slider_crank
 
 
-class OffsetSliderCrank(MechanismSlave):
+class OffsetSliderCrank(fmi_crank.CrankSlave):
     author = "friction-joints"
     description = ("Offset slider-crank (seed 000 Example 1, Fig. 5) with reaction-dependent Coulomb friction "
                    "in its three revolute joints and prismatic guide, minimal form, exact stick-slip")
-    inputs = ("tau",)
-    variables = ((Var("tau", "input", "N.m", "drive torque on link 1", 0.0),)
+    variables = ((fmi_crank.CrankSlave.TAU,)
                  + fmi_crank.link_parameters((3.0, 7.0, 2.0), (0.3, 0.7, 0.2))
                  + fmi_crank.friction_parameters() + fmi_crank.OUTPUTS)
 
@@ -19,6 +17,3 @@ class OffsetSliderCrank(MechanismSlave):
                                    (p["J1"], p["J2"], p["J3"]), p["r"], p["mu_rs"], p["mu_rk"], p["mu_ts"],
                                    p["mu_tk"], p["g"])
         return mech, mech.assemble([p["q1_start"]]), [p["u_start"]], p["rtol"]
-
-    def publish(self, rec):
-        return fmi_crank.publish(rec)

@@ -1,16 +1,15 @@
 """FMU: the slider-crank of seed 000 Example 2 with friction in all joints, exact stick-slip."""
 
 from friction_joints import fmi_crank
-from friction_joints.fmi_slave import MechanismSlave, Var
+from friction_joints.fmi_slave import Var
 from friction_joints.mechanisms import slider_crank
 
 
-class SliderCrank(MechanismSlave):
+class SliderCrank(fmi_crank.CrankSlave):
     author = "friction-joints"
     description = ("Slider-crank (seed 000 Example 2, Fig. 7) with reaction-dependent Coulomb friction in "
                    "its three revolute joints and slider guide, minimal form, exact stick-slip (Sect. 5)")
-    inputs = ("tau",)
-    variables = ((Var("tau", "input", "N.m", "drive torque on link 1", 0.0),)
+    variables = ((fmi_crank.CrankSlave.TAU,)
                  + fmi_crank.link_parameters((2.5, 4.0), (0.25, 0.4))
                  + (Var("m3", "parameter", "kg", "mass of the slider (a point mass; massless in the paper)", 0.0, 0.0),)
                  + fmi_crank.friction_parameters() + fmi_crank.OUTPUTS)
@@ -19,6 +18,3 @@ class SliderCrank(MechanismSlave):
         mech = slider_crank((p["m1"], p["m2"]), (p["a1"], p["a2"]), (p["J1"], p["J2"]), p["r"], p["mu_rs"],
                             p["mu_rk"], p["mu_ts"], p["mu_tk"], p["g"], m3=p["m3"])
         return mech, mech.assemble([p["q1_start"]]), [p["u_start"]], p["rtol"]
-
-    def publish(self, rec):
-        return fmi_crank.publish(rec)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .fmi_slave import Var
+from .fmi_slave import MechanismSlave, Var
 
 OUTPUTS = (
     tuple(Var(f"q[{i}]", "output", u, f"joint coordinate {n}", display=d)
@@ -53,7 +53,18 @@ def link_parameters(m, a):
     return tuple(out)
 
 
+class CrankSlave(MechanismSlave):
+    """Base of the 1-DOF slider-crank slaves: input tau and the outputs of OUTPUTS."""
+
+    inputs = ("tau",)
+    TAU = Var("tau", "input", "N.m", "drive torque on link 1", 0.0)
+
+    def publish(self, rec) -> dict:
+        return publish(rec)
+
+
 def publish(rec) -> dict:
+    """Output values of OUTPUTS from a ``MechanismSystem.record`` dict."""
     out = {"u": rec["u"][0], "stuck": bool(rec["stuck"]), "E_kin": rec["E_kin"], "E_pot": rec["E_pot"],
            "W_drive": rec["W_drive"], "W_friction": rec["W_friction"]}
     for key in ("q", "qd", "qdd", "f", "f_mu", "sd"):
