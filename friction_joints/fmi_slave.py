@@ -20,6 +20,7 @@ from pythonfmu.enums import Fmi2Status
 
 from .cosim import MechanismStepper
 from .errors import FrictionJointsError
+from .fmi_exit_guard import guard_library_exit
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,7 @@ class MechanismSlave(Fmi2Slave):
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
+        guard_library_exit(self.resources, type(self).__name__)
         self.values = {v.name: (v.start if v.start is not None else (False if v.kind == "Boolean" else 0.0))
                        for v in self.variables}
         self.stepper = None
@@ -76,7 +78,7 @@ class MechanismSlave(Fmi2Slave):
         raise NotImplementedError
 
     # --- FMI --------------------------------------------------------------------------------------
-    def setup_experiment(self, start_time, stop_time, tolerance):
+    def setup_experiment(self, start_time, stop_time=None, tolerance=None):  # pythonfmu < 0.7 passes start_time only
         self.t_start = float(start_time or 0.0)
 
     def _fail(self, where, exc):

@@ -64,4 +64,5 @@ if __name__ == "__main__":
         {"nan_input": nan_input, "state_round_trip": state_round_trip}[check](fmu, vr)
         fmu.terminate()
         fmu.freeInstance()
+        fmu.freeLibrary()
     print("pass")

@@ -1,0 +1,50 @@
+"""Guard against a use-after-free in the pythonfmu binary when its host process exits.
+
+The shared library that pythonfmu (0.6 and 0.7) puts into every FMU keeps a static
+``std::shared_ptr`` to its interpreter state and resets it again in an ELF destructor. At ``exit()``
+the C runtime destroys the static first and runs the ELF destructor afterwards, which then
+decrements a reference count inside freed memory. Depending on the heap at that moment the host
+aborts after it has finished its work ("corrupted double-linked list"); valgrind shows the invalid
+access in ``finalizePythonInterpreter`` every time. The library is never unloaded by dlclose, so a
+host that frees its FMU properly is affected as well.
+
+The guard resets that static while it is still alive: at the host interpreter's exit (Python's
+``atexit`` runs before the C runtime's handlers) it calls the library's exported
+``finalizePythonInterpreter`` once. Afterwards both C++ clean-ups see an empty pointer and do
+nothing. Inside a non-Python host the hook runs during the library's own interpreter shutdown,
+when the pointer has already been emptied, and is then harmless.
+"""
+
+from __future__ import annotations
+
+import atexit
+import ctypes
+import os
+import sys
+from pathlib import Path
+
+_guarded: set[str] = set()
+
+
+def guard_library_exit(resources: str | None, model_identifier: str) -> bool:
+    """Register the exit hook for the FMU binary ``<resources>/../binaries/linux64/<id>.so``.
+
+    Only a library that this process has already loaded is touched (RTLD_NOLOAD). Returns True
+    when a hook is registered now or was before, False where there is nothing to guard (not
+    Linux, no such loaded library, a pythonfmu binary without the symbol).
+    """
+    if not sys.platform.startswith("linux") or not resources:
+        return False
+    binary = str((Path(resources).parent / "binaries" / "linux64" / f"{model_identifier}.so").resolve())
+    if binary in _guarded:
+        return True
+    try:
+        library = ctypes.CDLL(binary, mode=os.RTLD_NOLOAD | os.RTLD_LAZY)
+        release = library.finalizePythonInterpreter
+    except (OSError, AttributeError):
+        return False
+    release.restype = None
+    release.argtypes = []
+    atexit.register(release)
+    _guarded.add(binary)
+    return True
