@@ -106,7 +106,5 @@ def test_host_exit_has_no_invalid_access_in_the_fmu_binary(fmus):
     assert "finalizePythonInterpreter" not in proc.stderr, proc.stderr[-3000:]
 
 
-@pytest.mark.xfail(strict=True, reason="open bug: restarting the stuck slider-crank at a held-input change "
-                   "loops between breakaway and stick (Zeno guard fires at t = 0.05 s); see the issue notes")
 def test_state_round_trip_gives_identical_outputs(fmus):
     run_isolated("state_round_trip", fmus["SliderCrank"])

@@ -300,6 +300,8 @@ class MechanismSystem(HybridSystem):
         new_stuck, direction = self._decide(t, y, lin, partition, direction, Z)
         lock = tuple(tuple(Cpp[c]) for c in np.array(new_stuck)[_independent_rows(Cpp[new_stuck])]) \
             if new_stuck else ()
+        if len(lock) == self.k:  # the stuck contacts freeze the mechanism: nothing slips, nothing reverses
+            direction[kinematic] = 0
         if new_stuck:
             y = np.concatenate((q, lock_velocity(u, lock), y[self.k1 + self.k :]))
         new = Mode(tuple(int(v) for v in direction), tuple(new_stuck), lock, partition)
