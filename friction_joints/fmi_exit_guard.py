@@ -17,6 +17,7 @@ when the pointer has already been emptied, and is then harmless.
 
 from __future__ import annotations
 
+import _ctypes
 import atexit
 import ctypes
 import os
@@ -29,7 +30,7 @@ _guarded: set[str] = set()
 def guard_library_exit(resources: str | None, model_identifier: str) -> bool:
     """Register the exit hook for the FMU binary ``<resources>/../binaries/linux64/<id>.so``.
 
-    Only a library that this process has already loaded is touched (RTLD_NOLOAD). Returns True
+    Only a library that this process has loaded is touched (RTLD_NOLOAD), now and at exit. Returns True
     when a hook is registered now or was before, False where there is nothing to guard (not
     Linux, no such loaded library, a pythonfmu binary without the symbol).
     """
@@ -38,13 +39,31 @@ def guard_library_exit(resources: str | None, model_identifier: str) -> bool:
     binary = str((Path(resources).parent / "binaries" / "linux64" / f"{model_identifier}.so").resolve())
     if binary in _guarded:
         return True
-    try:
-        library = ctypes.CDLL(binary, mode=os.RTLD_NOLOAD | os.RTLD_LAZY)
-        release = library.finalizePythonInterpreter
-    except (OSError, AttributeError):
+    library = _loaded(binary)
+    if library is None:
         return False
-    release.restype = None
-    release.argtypes = []
-    atexit.register(release)
+    has_symbol = hasattr(library, "finalizePythonInterpreter")
+    _ctypes.dlclose(library._handle)  # keep no reference: the host may unload and replace the library
+    if not has_symbol:
+        return False
     _guarded.add(binary)
+    atexit.register(_release, binary)
     return True
+
+
+def _loaded(binary: str):
+    """The already loaded library at path binary (a new reference to it), or None."""
+    try:
+        return ctypes.CDLL(binary, mode=os.RTLD_NOLOAD | os.RTLD_LAZY)
+    except OSError:
+        return None
+
+
+def _release(binary: str):
+    """Empty the static interpreter-state pointer of the library loaded at binary, if any (a library
+    that the host has unloaded ran its destructors in a safe order already)."""
+    library = _loaded(binary)
+    if library is not None:
+        release = library.finalizePythonInterpreter
+        release.restype, release.argtypes = None, []
+        release()

@@ -1,6 +1,12 @@
-"""Shared fixtures: the seed mechanisms."""
+"""Shared fixtures: the seed mechanisms, the built FMUs and a runner of low-level FMU checks."""
+
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
+
+import build_fmu
 
 from friction_joints.mechanisms import dupont_two_mass, offset_slider_crank, slider_crank
 
@@ -14,3 +20,24 @@ MECHANISMS = {
 @pytest.fixture(params=list(MECHANISMS))
 def mechanism_factory(request):
     return MECHANISMS[request.param]
+
+
+@pytest.fixture(scope="session")
+def fmus(tmp_path_factory):
+    """{model identifier: path} of every FMU, built by build_fmu.py (which validates them)."""
+    out = tmp_path_factory.mktemp("dist")
+    build_fmu.main(["--out", str(out)])  # raises SystemExit if FMPy's validation finds a problem
+    return {p.stem: p for p in out.glob("*.fmu")}
+
+
+@pytest.fixture(scope="session")
+def run_isolated():
+    """run(check, *fmus, wrapper=(), python=(sys.executable,), env=None): a check of
+    fmu_low_level.py in its own process, through to the process exit (where the pythonfmu binary
+    has a use-after-free, see friction_joints/fmi_exit_guard.py); asserts exit 0."""
+    def run(check, *fmu_paths, wrapper=(), python=(sys.executable,), env=None):
+        proc = subprocess.run([*wrapper, *python, str(Path(__file__).with_name("fmu_low_level.py")), check,
+                               *map(str, fmu_paths)], capture_output=True, text=True, timeout=600, env=env)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        return proc
+    return run

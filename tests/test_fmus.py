@@ -1,29 +1,16 @@
 """The FMUs built by build_fmu.py: valid, run in FMPy, agree with the library, report bad
 parameters through FMI, and round-trip their state."""
 
-import shutil
-import subprocess
-import sys
 import zipfile
-from pathlib import Path
-from xml.etree import ElementTree as ET
 
 import numpy as np
 import pytest
 from fmpy import read_model_description, simulate_fmu
 
-import build_fmu
 from friction_joints.hybrid import PiecewiseConstant, simulate
 from friction_joints.mechanisms import dupont_two_mass
 
 H = 0.01
-
-
-@pytest.fixture(scope="session")
-def fmus(tmp_path_factory):
-    out = tmp_path_factory.mktemp("dist")
-    build_fmu.main(["--out", str(out)])  # raises SystemExit if FMPy's validation finds a problem
-    return {p.stem: p for p in out.glob("*.fmu")}
 
 
 def dupont_inputs(t_end):
@@ -83,28 +70,9 @@ def test_bad_parameter_is_an_fmi_error_with_its_name(fmus, name, value, message)
     assert errors and message in errors[0] and "allowed range" in errors[0]
 
 
-def run_isolated(check, fmu, wrapper=()):
-    """Run a low-level FMI check of fmu_low_level.py in its own process, through to the process
-    exit, where the pythonfmu binary has a use-after-free (see friction_joints/fmi_exit_guard.py)."""
-    proc = subprocess.run([*wrapper, sys.executable, str(Path(__file__).with_name("fmu_low_level.py")), check,
-                           str(fmu)], capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    return proc
-
-
-def test_nan_input_fails_the_step_with_a_message(fmus):
+def test_nan_input_fails_the_step_with_a_message(fmus, run_isolated):
     run_isolated("nan_input", fmus["SliderCrank"])
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(shutil.which("valgrind") is None, reason="needs valgrind")
-def test_host_exit_has_no_invalid_access_in_the_fmu_binary(fmus):
-    """Without the exit guard, valgrind reports an invalid read in the binary's
-    finalizePythonInterpreter at every host exit (and the host aborts now and then)."""
-    proc = run_isolated("nan_input", fmus["SliderCrank"], wrapper=("valgrind", "--error-limit=no"))
-    assert "pass" in proc.stdout
-    assert "finalizePythonInterpreter" not in proc.stderr, proc.stderr[-3000:]
-
-
-def test_state_round_trip_gives_identical_outputs(fmus):
+def test_state_round_trip_gives_identical_outputs(fmus, run_isolated):
     run_isolated("state_round_trip", fmus["SliderCrank"])

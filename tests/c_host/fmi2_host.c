@@ -1,0 +1,100 @@
+/* A plain FMI 2.0 co-simulation host: no Python in it. Loads an FMU binary with dlopen,
+ * instantiates it, holds a constant input, steps, and prints the outputs after every step.
+ *
+ *   fmi2_host BINARY RESOURCE_URI GUID INPUT_VR INPUT_VALUE STEP N_STEPS OUTPUT_VR...
+ *
+ * Output: one line per communication point, "t y1 y2 ..." with %.17g; exit 0 on success,
+ * 1 when a call returns a status other than fmi2OK (its name and status are printed).
+ */
+#include <dlfcn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "fmi2Functions.h"
+
+static void logger(fmi2ComponentEnvironment env, fmi2String instance, fmi2Status status,
+                   fmi2String category, fmi2String message, ...)
+{
+    va_list args;
+    (void)env;
+    va_start(args, message);
+    fprintf(stderr, "[%s][status %d][%s] ", instance, (int)status, category);
+    vfprintf(stderr, message, args);
+    fputc('\n', stderr);
+    va_end(args);
+}
+
+static void *symbol(void *lib, const char *name)
+{
+    void *f = dlsym(lib, name);
+    if (!f) {
+        fprintf(stderr, "missing symbol %s\n", name);
+        exit(2);
+    }
+    return f;
+}
+
+#define CHECK(call, name)                                                  \
+    do {                                                                   \
+        fmi2Status s_ = (call);                                            \
+        if (s_ != fmi2OK) {                                                \
+            printf("%s returned status %d\n", name, (int)s_);              \
+            return 1;                                                      \
+        }                                                                  \
+    } while (0)
+
+int main(int argc, char **argv)
+{
+    if (argc < 9) {
+        fprintf(stderr, "usage: %s BINARY RESOURCE_URI GUID INPUT_VR INPUT_VALUE STEP N_STEPS OUTPUT_VR...\n", argv[0]);
+        return 2;
+    }
+    void *lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+        fprintf(stderr, "dlopen failed: %s\n", dlerror());
+        return 2;
+    }
+    fmi2InstantiateTYPE *instantiate = (fmi2InstantiateTYPE *)symbol(lib, "fmi2Instantiate");
+    fmi2SetupExperimentTYPE *setup = (fmi2SetupExperimentTYPE *)symbol(lib, "fmi2SetupExperiment");
+    fmi2EnterInitializationModeTYPE *enter = (fmi2EnterInitializationModeTYPE *)symbol(lib, "fmi2EnterInitializationMode");
+    fmi2ExitInitializationModeTYPE *exit_init = (fmi2ExitInitializationModeTYPE *)symbol(lib, "fmi2ExitInitializationMode");
+    fmi2SetRealTYPE *set_real = (fmi2SetRealTYPE *)symbol(lib, "fmi2SetReal");
+    fmi2GetRealTYPE *get_real = (fmi2GetRealTYPE *)symbol(lib, "fmi2GetReal");
+    fmi2DoStepTYPE *do_step = (fmi2DoStepTYPE *)symbol(lib, "fmi2DoStep");
+    fmi2TerminateTYPE *terminate = (fmi2TerminateTYPE *)symbol(lib, "fmi2Terminate");
+    fmi2FreeInstanceTYPE *free_instance = (fmi2FreeInstanceTYPE *)symbol(lib, "fmi2FreeInstance");
+
+    fmi2ValueReference input_vr = (fmi2ValueReference)strtoul(argv[4], NULL, 10);
+    fmi2Real input = strtod(argv[5], NULL), h = strtod(argv[6], NULL);
+    int n_steps = atoi(argv[7]), n_out = argc - 8;
+    fmi2ValueReference *out_vr = calloc((size_t)n_out, sizeof *out_vr);
+    fmi2Real *out = calloc((size_t)n_out, sizeof *out);
+    for (int i = 0; i < n_out; i++)
+        out_vr[i] = (fmi2ValueReference)strtoul(argv[8 + i], NULL, 10);
+
+    fmi2CallbackFunctions callbacks = {logger, calloc, free, NULL, NULL};
+    fmi2Component c = instantiate("c_host", fmi2CoSimulation, argv[3], argv[2], &callbacks, fmi2False, fmi2True);
+    if (!c) {
+        printf("fmi2Instantiate failed\n");
+        return 1;
+    }
+    CHECK(setup(c, fmi2False, 0.0, 0.0, fmi2False, 0.0), "fmi2SetupExperiment");
+    CHECK(enter(c), "fmi2EnterInitializationMode");
+    CHECK(set_real(c, &input_vr, 1, &input), "fmi2SetReal");
+    CHECK(exit_init(c), "fmi2ExitInitializationMode");
+    for (int k = 0; k < n_steps; k++) {
+        CHECK(set_real(c, &input_vr, 1, &input), "fmi2SetReal");
+        CHECK(do_step(c, k * h, h, fmi2True), "fmi2DoStep");
+        CHECK(get_real(c, out_vr, (size_t)n_out, out), "fmi2GetReal");
+        printf("%.17g", (k + 1) * h);
+        for (int i = 0; i < n_out; i++)
+            printf(" %.17g", out[i]);
+        printf("\n");
+    }
+    CHECK(terminate(c), "fmi2Terminate");
+    free_instance(c);
+    free(out);
+    free(out_vr);
+    return 0;
+}

@@ -1,0 +1,99 @@
+"""Where the FMUs run: a plain C host, a Python without friction_joints, several FMUs and
+re-instantiation in one process, and a clean host exit."""
+
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+from fmpy import read_model_description, simulate_fmu
+
+import fmpy
+
+HOST_SOURCE = Path(__file__).with_name("c_host") / "fmi2_host.c"
+SITE_PACKAGES = sorted({sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]})
+
+
+def libpython():
+    """Path of the shared libpython of this interpreter, or None (a static build)."""
+    if not sysconfig.get_config_var("Py_ENABLE_SHARED"):
+        return None
+    path = Path(sysconfig.get_config_var("LIBDIR")) / sysconfig.get_config_var("INSTSONAME")
+    return path if path.exists() else None
+
+
+def c_host_environment():
+    """What a plain C host needs for a pythonfmu FMU (see README): libpython loaded into the global
+    symbol scope (here by LD_PRELOAD) and numpy/scipy on the embedded interpreter's path."""
+    return dict(os.environ, LD_PRELOAD=str(libpython()), PYTHONPATH=os.pathsep.join(SITE_PACKAGES))
+
+
+@pytest.fixture(scope="module")
+def c_host(tmp_path_factory):
+    if shutil.which("gcc") is None or libpython() is None:
+        pytest.skip("needs gcc and a shared libpython")
+    exe = tmp_path_factory.mktemp("c_host") / "fmi2_host"
+    headers = Path(fmpy.__file__).parent / "c-code"
+    subprocess.run(["gcc", "-std=c99", "-Wall", "-Werror", f"-I{headers}", "-o", str(exe), str(HOST_SOURCE), "-ldl"],
+                   check=True, capture_output=True, text=True)
+    return exe
+
+
+def test_c_host_runs_the_slider_crank_like_fmpy(fmus, c_host, tmp_path):
+    """The C host (dlopen, no Python in it) and FMPy step the same FMU with the same held torque:
+    identical outputs at every communication point."""
+    path = fmus["SliderCrank"]
+    md = read_model_description(str(path))
+    with zipfile.ZipFile(path) as z:
+        z.extractall(tmp_path)
+    vr = {v.name: v.valueReference for v in md.modelVariables}
+    names = ["q[1]", "u", "f[1]", "W_drive", "W_friction"]
+    binary = tmp_path / "binaries" / "linux64" / f"{md.coSimulation.modelIdentifier}.so"
+    proc = subprocess.run([str(c_host), str(binary), (tmp_path / "resources").as_uri(), md.guid, str(vr["tau"]), "3.0",
+                           "0.05", "6", *(str(vr[n]) for n in names)],
+                          capture_output=True, text=True, timeout=600, env=c_host_environment())
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    host = np.loadtxt(proc.stdout.splitlines())
+    ref = simulate_fmu(str(path), stop_time=0.3, output_interval=0.05, start_values={"tau": 3.0}, output=names)
+    assert host.shape == (6, 1 + len(names))
+    np.testing.assert_allclose(host[:, 0], ref["time"][1:], rtol=1e-12)
+    for i, n in enumerate(names):
+        np.testing.assert_allclose(host[:, 1 + i], ref[n][1:], rtol=1e-10, atol=1e-12, err_msg=n)
+    assert host[-1, 2] > 0
+
+
+def test_c_host_without_libpython_fails_cleanly(fmus, c_host, tmp_path):
+    """Without the documented environment the binary cannot be loaded: a dlopen error, no crash."""
+    path = fmus["SliderCrank"]
+    with zipfile.ZipFile(path) as z:
+        z.extractall(tmp_path)
+    env = {k: v for k, v in os.environ.items() if k not in ("LD_PRELOAD", "PYTHONPATH")}
+    proc = subprocess.run([str(c_host), str(tmp_path / "binaries" / "linux64" / "SliderCrank.so"), "file:///x", "g",
+                           "0", "1", "0.1", "1", "0"], capture_output=True, text=True, env=env)
+    assert proc.returncode == 2 and "dlopen failed" in proc.stderr and "Py" in proc.stderr
+
+
+def test_runs_in_a_python_without_friction_joints(fmus, run_isolated):
+    """python -S with only the site-packages on the path: the project's own installation (an
+    editable .pth entry) is invisible, so the FMU must use the package in its resources."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(SITE_PACKAGES))
+    run_isolated("standalone", fmus["SliderCrank"], python=(sys.executable, "-S"), env=env)
+
+
+def test_two_fmus_in_one_process_and_reinstantiation(fmus, run_isolated):
+    run_isolated("two_models", fmus["SliderCrank"], fmus["DupontTwoMass"])
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="needs valgrind")
+def test_host_exit_has_no_invalid_access_in_the_fmu_binary(fmus, run_isolated):
+    """Without the exit guard, valgrind reports an invalid read in the binary's
+    finalizePythonInterpreter at every host exit (and the host aborts now and then)."""
+    proc = run_isolated("nan_input", fmus["SliderCrank"], wrapper=("valgrind", "--error-limit=no"))
+    assert "pass" in proc.stdout
+    assert "finalizePythonInterpreter" not in proc.stderr, proc.stderr[-3000:]
