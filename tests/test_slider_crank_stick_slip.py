@@ -61,3 +61,31 @@ def test_input_jump_is_a_time_event_that_breaks_stiction():
     assert res.events[0] == (0.0, "stick")
     assert res.events[1][1] == "breakaway" and res.events[1][0] == pytest.approx(0.5, abs=1e-12)
     assert res["u"][-1, 0] > 0
+
+
+def test_shared_stiction_reactions_hold_the_frozen_crank(run):
+    """In stiction the three revolutes hold one direction together; their shares are reported in
+    proportion to their static limits. Checks: finite reactions; absolute equations (seed 000
+    eq. 2.9) with xdd = 0, M xdd = h + C^T f + C_mu^T f_mu; one common fraction of the static limits,
+    at most 1, reaching 1 at the breakaway instant."""
+    mech = slider_crank()
+    model, coords = mech.model, mech.minimal.coords
+    stuck = np.flatnonzero(run["stuck"])
+    assert len(stuck) > 5 and np.all(np.isfinite(run["f"][stuck])) and np.all(np.isfinite(run["f_mu"][stuck]))
+    mu_rs, mu_ts, r = 0.15, 0.3, 0.05
+    fractions = []
+    for i in stuck:
+        x = coords.g(run["q"][i])
+        _, _, C, Cmu, _ = model.constraints(x, np.zeros(model.n))
+        residual = model.h(run["tau"][i]) + C.T @ run["f"][i] + Cmu.T @ run["f_mu"][i]
+        assert np.abs(residual).max() <= 1e-9 * np.abs(model.h(run["tau"][i])).max(), residual
+        f = run["f"][i]
+        limits = np.append(mu_rs * r * np.hypot(f[0:6:2], f[1:6:2]), mu_ts * abs(f[6]))
+        held = run["stuck_contacts"][i] & (limits > 0)
+        assert held.sum() >= 2
+        fraction = np.abs(run["f_mu"][i][held]) / limits[held]
+        np.testing.assert_allclose(fraction, fraction[0], rtol=1e-9, atol=1e-12)
+        fractions.append(fraction[0])
+    assert max(fractions) <= 1 + 1e-9
+    at_breakaway = [j for j, i in enumerate(stuck) if run.t[i] in set(run.event_times("breakaway"))]
+    assert at_breakaway and np.allclose(np.array(fractions)[at_breakaway], 1.0, atol=1e-6)

@@ -25,8 +25,9 @@ The locked velocities are set to exactly zero and stay so. If the stuck rows are
 holding forces are unique, eliminated from the reaction equations, and each contact breaks away at
 the located event |lambda_c| = static limit (which depends on the current reactions). If several
 contacts hold one direction (a stuck 1-DOF mechanism) the distribution of the holding friction,
-hence the reactions, is indeterminate (seed 000 Sect. 5): they are reported as NaN and the
-breakaway event is d a_s of the Sect. 5 test rising through zero.
+hence the reactions, is indeterminate (seed 000 Sect. 5); the breakaway event is d a_s of the
+Sect. 5 test rising through zero. The recorded reactions then use a proportional distribution:
+every stuck contact at the same fraction of its static limit (``_shared_holding``, our choice).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import scipy.linalg as sla
+from scipy.optimize import brentq
 
 from ..errors import ConvergenceError, FrictionJointsError
 from ..mechanisms import Mechanism
@@ -137,19 +139,47 @@ class MechanismSystem(HybridSystem):
         direction = None if direction is None else np.asarray(direction, float)
         return self.minimal.evaluate(q, u, self.tau(t), partition, direction=direction, static=static)
 
-    def _sect5(self, t, y, partition, direction, Z, g):
-        """Seed 000 Sect. 5 for the contacts Z locking direction g: (d * a_s, slip directions)."""
+    def _holding_trial(self, t, y, partition, direction, Z, g):
+        """The two evaluations of seed 000 Sect. 5 for the contacts Z locking direction g: the tendency
+        a0 = g . udot with the friction of Z off, and a function alpha -> MinimalSolution with the
+        friction of Z at alpha times its static limit, opposing the tendency. Returns (a0, that function)."""
         base = np.array(direction, dtype=float)
         base[Z] = 0.0
         tendency = self._slip(t, y, partition, base)
         a0 = g @ tendency.udot
-        d = 1.0 if a0 >= 0 else -1.0  # a0 = 0 sticks: then the margin is negative below
+        d = 1.0 if a0 >= 0 else -1.0
         trial = base.copy()
         trial[Z] = np.sign(tendency.Cpp[Z] @ g * d)
         static = np.zeros(self.model.l, dtype=bool)
         static[Z] = True
-        a_s = g @ self._slip(t, y, partition, trial, static).udot
-        return (d * a_s if a0 != 0 else -abs(a_s) - 1.0), trial.astype(int)
+
+        def holding(alpha):
+            scaled = base.copy()
+            scaled[Z] = alpha * trial[Z]
+            return self._slip(t, y, partition, scaled, static)
+        return a0, trial, holding
+
+    def _sect5(self, t, y, partition, direction, Z, g):
+        """Seed 000 Sect. 5 for the contacts Z locking direction g: (d * a_s, slip directions)."""
+        a0, trial, holding = self._holding_trial(t, y, partition, direction, Z, g)
+        a_s = g @ holding(1.0).udot
+        margin = np.sign(a0) * a_s if a0 != 0 else -abs(a_s) - 1.0  # a0 = 0 sticks
+        return margin, trial.astype(int)
+
+    def _shared_holding(self, t, y, mode):
+        """(f, f_mu) in a shared stiction: every stuck contact at the same fraction alpha in [0, 1] of its
+        static limit, alpha making the locked acceleration g . udot vanish. Seed 000 Sect. 5 leaves the
+        shares indeterminate; this proportional distribution is our modelling choice."""
+        S, g = list(mode.stuck), np.array(mode.lock[0])
+        a0, _, holding = self._holding_trial(t, y, mode.partition, mode.direction, S, g)
+        if a0 == 0.0:
+            sol = holding(0.0)
+        else:
+            a_full = g @ holding(1.0).udot
+            alpha = 1.0 if np.sign(a_full) == np.sign(a0) else \
+                brentq(lambda al: g @ holding(al).udot, 0.0, 1.0, xtol=1e-15, rtol=4 * np.finfo(float).eps)
+            sol = holding(alpha)
+        return sol.f, sol.f_mu
 
     def _static_limits(self, f, Z):
         """Static friction limits (|Z|,) of the contacts Z with the reactions f."""
@@ -199,7 +229,8 @@ class MechanismSystem(HybridSystem):
         S = list(mode.stuck)
         direction = np.array(mode.direction, dtype=float)
         direction[S] = 0.0
-        if mode.shared:  # several joints hold one direction: their shares are indeterminate (Sect. 5)
+        if mode.shared:  # several joints hold one direction: shares indeterminate (Sect. 5), not needed
+            # for the motion (the mechanism is frozen); record() distributes them (_shared_holding)
             nan = np.full(self.model.m, np.nan)
             f_mu = np.zeros(self.model.l)
             f_mu[S] = np.nan
@@ -355,6 +386,8 @@ class MechanismSystem(HybridSystem):
         if mode.stuck:
             sol, udot, f, f_mu = self._stuck(t, y, mode)
             qdd = sol.D2 @ udot + sol.nu2
+            if mode.shared:
+                f, f_mu = self._shared_holding(t, y, mode)
         else:
             sol = self._slip(t, y, mode.partition, mode.direction)
             udot, f, f_mu, qdd = sol.udot, sol.f, sol.f_mu, sol.qdd

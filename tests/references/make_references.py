@@ -1,0 +1,43 @@
+"""Write the regression references of the project's FMUs into this folder (FMI cross-check layout).
+
+    python tests/references/make_references.py DIST     (DIST: the folder of the built FMUs)
+
+Writes <Model>_in.csv and <Model>_ref.opt, then records <Model>_ref.csv from a run of the FMU
+(python -m friction_joints.regression --record). Run it only when a change of the results is
+understood and intended, and say why in the commit.
+"""
+
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from friction_joints.regression import record, write_csv
+
+HERE = Path(__file__).resolve().parent
+
+# model: (stop time s, communication step s, {input: function of t}, checked outputs)
+CASES = {
+    "DupontTwoMass": (1.5, 0.01, {"F1": lambda t: 7 * np.sin(2.4 * t), "F2": lambda t: 50 * np.cos(0.8 * t)},
+                      ["x", "xd", "xdd", "f_n", "f_mu", "stuck", "E_kin", "W_drive", "W_friction"]),
+    "SliderCrank": (1.0, 0.02, {"tau": lambda t: 4 * np.sin(3 * t)},
+                    ["q[1]", "q[2]", "u", "f[1]", "f[2]", "f_mu[1]", "f_mu[4]", "stuck", "E_kin", "E_pot",
+                     "W_drive", "W_friction"]),
+    "OffsetSliderCrank": (0.3, 0.01, {"tau": lambda t: 60.0 + 0 * t},
+                          ["q[1]", "q[2]", "q[3]", "u", "f[1]", "f_mu[1]", "f_mu[4]", "E_kin", "W_drive",
+                           "W_friction"]),
+}
+
+
+def main(dist):
+    for model, (stop, step, inputs, outputs) in CASES.items():
+        (HERE / f"{model}_ref.opt").write_text(f"StartTime, 0.0\nStopTime, {stop}\nStepSize, {step}\nRelTol, 1e-08\n")
+        t = np.round(np.arange(0.0, stop + step / 2, step), 12)
+        table = np.array(list(zip(t, *(f(t) for f in inputs.values()))),
+                         dtype=[("time", float)] + [(n, float) for n in inputs])
+        write_csv(HERE / f"{model}_in.csv", table)
+        print(f"wrote {record(Path(dist) / f'{model}.fmu', HERE, outputs)}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
