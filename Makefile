@@ -18,7 +18,8 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	touch $@
 
 demo: $(VENV)/.installed-demo
-	$(BIN)/python examples/dupont_two_mass.py --out out
+	$(BIN)/python build_fmu.py --out dist
+	$(BIN)/python examples/cosim_speed_control.py --dist dist --out out
 
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -q

@@ -29,7 +29,7 @@ SOURCES = HERE / "fmu_src"
 UNITS = {
     "m": dict(m=1), "m/s": dict(m=1, s=-1), "m/s2": dict(m=1, s=-2), "kg": dict(kg=1),
     "kg.m2": dict(kg=1, m=2), "N": dict(kg=1, m=1, s=-2), "N.m": dict(kg=1, m=2, s=-2),
-    "J": dict(kg=1, m=2, s=-2), "rad": dict(rad=1), "rad/s": dict(rad=1, s=-1), "rad/s2": dict(rad=1, s=-2),
+    "J": dict(kg=1, m=2, s=-2), "s": dict(s=1), "N.m.s/rad": dict(kg=1, m=2, s=-1, rad=-1), "rad": dict(rad=1), "rad/s": dict(rad=1, s=-1), "rad/s2": dict(rad=1, s=-2),
 }
 DISPLAY = {"deg": ("rad", 180.0 / math.pi), "rpm": ("rad/s", 60.0 / (2.0 * math.pi))}
 DEFAULT_EXPERIMENT = dict(startTime="0", stopTime="10", stepSize="0.01", tolerance="1e-08")
@@ -99,11 +99,7 @@ def documentation(cls) -> str:
         for v in cls.variables)
     return (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{cls.__name__}</title></head><body>"
             f"<h1>{cls.__name__}</h1><p>{html.escape(cls.description)}</p>"
-            "<p>Equations: planar multibody system in absolute coordinates with non-ideal constraints "
-            "(seed 000 eqs 2.1-2.9), reduced to the minimal form (eqs 4.1-5.5); reactions and friction "
-            "solved together at every instant (eq. 3.3); stick-slip by the algorithm of seed 000 Sect. 5. "
-            "Inputs are held over each communication step; inside it an event-driven DOP853 integrator "
-            "with error control runs.</p>"
+            f"<h2>Equations</h2><p>{cls.equations}</p>"
             f"<table border='1'><tr><th>name</th><th>causality</th><th>unit</th><th>start</th><th>description</th>"
             f"</tr>{rows}</table></body></html>")
 

@@ -14,8 +14,8 @@ OUTPUTS = (
     + tuple(Var(f"qdd[{i}]", "output", u, f"acceleration of q[{i}]")
             for i, u in enumerate(("rad/s2", "rad/s2", "m/s2"), 1))
     + (Var("u", "output", "rad/s", "independent velocity (= qd[1], the crank speed)", display="rpm"),)
-    + tuple(Var(f"f[{i}]", "output", u, f"ideal reaction {i} (constraint order O, A, B, guide); NaN while the "
-                "whole mechanism sticks (its distribution over the joints is indeterminate)")
+    + tuple(Var(f"f[{i}]", "output", u, f"ideal reaction {i} (constraint order O, A, B, guide); while the whole "
+                "mechanism sticks, with the holding friction shared in proportion to the static limits")
             for i, u in enumerate(("N",) * 7 + ("N.m",), 1))
     + tuple(Var(f"f_mu[{i}]", "output", u, d) for i, (u, d) in enumerate(
         (("N.m", "friction moment in joint O"), ("N.m", "friction moment in joint A"),

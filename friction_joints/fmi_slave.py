@@ -39,20 +39,18 @@ class Var:
     kind: str = "Real"
 
 
-class MechanismSlave(Fmi2Slave):
-    """Base of the mechanism FMUs (FMI 2.0 co-simulation)."""
+class VarSlave(Fmi2Slave):
+    """A pythonfmu slave whose variables are declared as ``Var`` rows; values live in ``self.values``.
+    ``equations``: HTML for documentation/index.html (what the FMU computes, with seed references)."""
 
     variables: tuple = ()
-    inputs: tuple = ()  # names of the input variables, in the drive order of the mechanism
+    equations: str = ""
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         guard_library_exit(self.resources, type(self).__name__)
         self.values = {v.name: (v.start if v.start is not None else (False if v.kind == "Boolean" else 0.0))
                        for v in self.variables}
-        self.stepper = None
-        self.failure = "the FMU is not initialized"
-        self.t_start = 0.0
         for v in self.variables:
             cls = Boolean if v.kind == "Boolean" else Real
             kw = dict(causality=Fmi2Causality[v.causality], description=v.description,
@@ -68,6 +66,34 @@ class MechanismSlave(Fmi2Slave):
     def _set(self, name, value):
         self.values[name] = value
 
+    def _fail(self, where, exc):
+        self.log(f"{where}: {exc}", Fmi2Status.error)
+
+    @staticmethod
+    def _fmu_state_to_bytes(state) -> bytes:
+        return pickle.dumps(state)
+
+    @staticmethod
+    def _fmu_state_from_bytes(state: bytes):
+        return pickle.loads(state)
+
+
+class MechanismSlave(VarSlave):
+    """Base of the mechanism FMUs (FMI 2.0 co-simulation)."""
+
+    inputs: tuple = ()  # names of the input variables, in the drive order of the mechanism
+    equations = ("Planar multibody system in absolute coordinates with non-ideal constraints (seed 000 eqs "
+                 "2.1-2.9), reduced to the minimal form (eqs 4.1-5.5); reactions and friction solved together "
+                 "at every instant (eq. 3.3); stick-slip by the algorithm of seed 000 Sect. 5, several stuck "
+                 "contacts by the Gauss principle (seed 001). Inputs are held over each communication step; "
+                 "inside it an event-driven DOP853 integrator with error control runs.")
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.stepper = None
+        self.failure = "the FMU is not initialized"
+        self.t_start = 0.0
+
     # --- to implement -----------------------------------------------------------------------------
     def build(self, p: dict):
         """(mechanism, q0, u0, rtol) from the parameter values p; raise ValueError on bad ones."""
@@ -80,9 +106,6 @@ class MechanismSlave(Fmi2Slave):
     # --- FMI --------------------------------------------------------------------------------------
     def setup_experiment(self, start_time, stop_time=None, tolerance=None):  # pythonfmu < 0.7 passes start_time only
         self.t_start = float(start_time or 0.0)
-
-    def _fail(self, where, exc):
-        self.log(f"{where}: {exc}", Fmi2Status.error)
 
     def exit_initialization_mode(self):
         try:
@@ -117,11 +140,3 @@ class MechanismSlave(Fmi2Slave):
         self.values = dict(state["values"])
         if state["stepper"] is not None:
             self.stepper.set_state(state["stepper"])
-
-    @staticmethod
-    def _fmu_state_to_bytes(state) -> bytes:
-        return pickle.dumps(state)
-
-    @staticmethod
-    def _fmu_state_from_bytes(state: bytes):
-        return pickle.loads(state)

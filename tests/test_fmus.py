@@ -19,7 +19,7 @@ def dupont_inputs(t_end):
 
 
 def test_every_fmu_is_built_with_units_and_structure(fmus):
-    assert set(fmus) == {"DupontTwoMass", "OffsetSliderCrank", "SliderCrank"}
+    assert set(fmus) == {"DupontTwoMass", "OffsetSliderCrank", "SliderCrank", "SpeedController"}
     for path in fmus.values():
         md = read_model_description(str(path))
         units = {u.name for u in md.unitDefinitions}

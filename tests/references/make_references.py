@@ -26,6 +26,8 @@ CASES = {
     "OffsetSliderCrank": (0.3, 0.01, {"tau": lambda t: 60.0 + 0 * t},
                           ["q[1]", "q[2]", "q[3]", "u", "f[1]", "f_mu[1]", "f_mu[4]", "E_kin", "W_drive",
                            "W_friction"]),
+    "SpeedController": (2.0, 0.01, {"w_ref": lambda t: np.where(t >= 0.5, 2.0, 0.0), "w": lambda t: np.sin(3 * t)},
+                        ["tau", "integral"]),
 }
 
 

@@ -1,0 +1,51 @@
+"""FMU: a PI speed controller (drive torque from a speed set point and a measured speed)."""
+
+from friction_joints.control import PIController
+from friction_joints.fmi_slave import Var, VarSlave
+
+
+class SpeedController(VarSlave):
+    author = "friction-joints"
+    description = "Discrete PI speed controller with torque limit and anti-windup, for driving a crank FMU"
+    equations = ("e = w_ref - w held over each step h; I &larr; I + e h (not while that deepens a saturation); "
+                 "tau = sat(k_p (e + I / T_i)), |tau| &le; tau_max.")
+    variables = (
+        Var("w_ref", "input", "rad/s", "speed set point", 0.0, display="rpm"),
+        Var("w", "input", "rad/s", "measured speed", 0.0, display="rpm"),
+        Var("k_p", "parameter", "N.m.s/rad", "proportional gain", 20.0, 0.0),
+        Var("T_i", "parameter", "s", "integral time", 0.5, 0.0),
+        Var("tau_max", "parameter", "N.m", "torque limit", 30.0, 0.0),
+        Var("tau", "output", "N.m", "drive torque"),
+        Var("integral", "output", "rad", "integral of the speed error"),
+    )
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.controller = None
+
+    def exit_initialization_mode(self):
+        try:
+            self.controller = PIController(self.values["k_p"], self.values["T_i"], self.values["tau_max"])
+        except ValueError as exc:
+            self._fail("exitInitializationMode", f"initialization failed: {exc}")
+
+    def do_step(self, current_time, step_size):
+        if self.controller is None:
+            self._fail("doStep", "initialization failed (see the earlier message)")
+            return False
+        try:
+            self.values["tau"] = self.controller.step(self.values["w_ref"], self.values["w"], step_size)
+        except ValueError as exc:
+            self._fail(f"doStep at t={current_time:.9g}", exc)
+            return False
+        self.values["integral"] = self.controller.integral
+        return True
+
+    def _get_fmu_state(self):
+        return {"values": dict(self.values), "controller": None if self.controller is None else
+                (self.controller.integral, self.controller.tau)}
+
+    def _set_fmu_state(self, state):
+        self.values = dict(state["values"])
+        if state["controller"] is not None:
+            self.controller.integral, self.controller.tau = state["controller"]
