@@ -5,8 +5,10 @@
 Each FMU carries the friction_joints package in its resources, so a host needs only Python with
 numpy and scipy. After pythonfmu has built an FMU, its modelDescription.xml gets SI units through
 UnitDefinitions (display units deg and rpm), min/max on parameters, descriptions, a complete
-ModelStructure (outputs without direct feedthrough, InitialUnknowns) and the DefaultExperiment; a
-documentation/index.html lists the variables. FMPy's validation must then report no problem.
+ModelStructure (outputs without direct feedthrough, InitialUnknowns) and the slave's DefaultExperiment;
+documentation/index.html gives the equations, the variables and a plot of the default experiment
+(run through FMPy with the inputs the slave documents; needs matplotlib). FMPy's validation must
+then report no problem.
 """
 
 from __future__ import annotations
@@ -32,7 +34,8 @@ UNITS = {
     "J": dict(kg=1, m=2, s=-2), "s": dict(s=1), "N.m.s/rad": dict(kg=1, m=2, s=-1, rad=-1), "rad": dict(rad=1), "rad/s": dict(rad=1, s=-1), "rad/s2": dict(rad=1, s=-2),
 }
 DISPLAY = {"deg": ("rad", 180.0 / math.pi), "rpm": ("rad/s", 60.0 / (2.0 * math.pi))}
-DEFAULT_EXPERIMENT = dict(startTime="0", stopTime="10", stepSize="0.01", tolerance="1e-08")
+TOLERANCE = "1e-08"
+PLOT = "default_experiment.png"
 
 
 def slave_class(script: Path):
@@ -62,7 +65,9 @@ def complete_description(xml: bytes, cls) -> bytes:
     old = root.find("DefaultExperiment")
     if old is not None:
         root.remove(old)
-    root.insert(list(root).index(root.find("ModelVariables")), ET.Element("DefaultExperiment", DEFAULT_EXPERIMENT))
+    experiment = dict(startTime="0", stopTime=repr(cls.experiment.stop_time), stepSize=repr(cls.experiment.step_size),
+                      tolerance=TOLERANCE)
+    root.insert(list(root).index(root.find("ModelVariables")), ET.Element("DefaultExperiment", experiment))
     outputs = []
     for index, sv in enumerate(root.find("ModelVariables"), 1):
         v = spec[sv.get("name")]
@@ -92,16 +97,55 @@ def complete_description(xml: bytes, cls) -> bytes:
     return b'<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="utf-8")
 
 
-def documentation(cls) -> str:
+def documentation(cls, plot: bool) -> str:
     rows = "\n".join(
         f"<tr><td>{html.escape(v.name)}</td><td>{v.causality}</td><td>{html.escape(v.unit)}</td>"
         f"<td>{'' if v.start is None else v.start}</td><td>{html.escape(v.description)}</td></tr>"
         for v in cls.variables)
+    e = cls.experiment
+    figure = (f"<h2>Default experiment</h2><p>0 to {e.stop_time:g} s, communication step {e.step_size:g} s, "
+              f"{html.escape(e.inputs_text)}.</p><img src='{PLOT}' alt='default experiment'>" if plot else "")
     return (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{cls.__name__}</title></head><body>"
             f"<h1>{cls.__name__}</h1><p>{html.escape(cls.description)}</p>"
-            f"<h2>Equations</h2><p>{cls.equations}</p>"
+            f"<h2>Equations</h2><p>{cls.equations}</p>{figure}<h2>Variables</h2>"
             f"<table border='1'><tr><th>name</th><th>causality</th><th>unit</th><th>start</th><th>description</th>"
             f"</tr>{rows}</table></body></html>")
+
+
+def experiment_plot(fmu: Path, cls) -> bytes | None:
+    """PNG of the default experiment run through FMPy (inputs as documented), None without matplotlib."""
+    try:
+        import matplotlib
+    except ImportError:
+        print("matplotlib is not installed: the documentation gets no plot", file=sys.stderr)
+        return None
+    import io
+
+    import numpy as np
+    from fmpy import simulate_fmu
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    e = cls.experiment
+    t = np.round(np.arange(0.0, e.stop_time + e.step_size / 2, e.step_size), 12)
+    table = (np.array(list(zip(t, *([fn(ti) for ti in t] for fn in e.inputs.values()))),
+                      dtype=[("time", float)] + [(n, float) for n in e.inputs]) if e.inputs else None)
+    res = simulate_fmu(str(fmu), stop_time=e.stop_time, output_interval=e.step_size, input=table,
+                       output=list(e.outputs))
+    units = {v.name: v.unit for v in cls.variables}
+    fig, axes = plt.subplots(len(e.outputs), 1, sharex=True, figsize=(7, 1.7 * len(e.outputs)))
+    for ax, name in zip(np.atleast_1d(axes), e.outputs):
+        ax.plot(res["time"], res[name].astype(float))
+        ax.set_ylabel(f"{name} ({units[name]})" if units[name] else name, fontsize=8)
+        ax.grid(alpha=0.3)
+    np.atleast_1d(axes)[-1].set_xlabel("t (s)")
+    fig.suptitle(f"{cls.__name__}: {e.inputs_text}", fontsize=9)
+    fig.tight_layout()
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=90)
+    plt.close(fig)
+    return buffer.getvalue()
 
 
 def build(script: Path, out: Path) -> Path:
@@ -123,7 +167,11 @@ def build(script: Path, out: Path) -> Path:
                 if item.filename == "modelDescription.xml":
                     data = complete_description(data, cls)
                 dst.writestr(item, data)
-            dst.writestr("documentation/index.html", documentation(cls))
+    png = experiment_plot(target, cls)
+    with zipfile.ZipFile(target, "a", zipfile.ZIP_DEFLATED) as dst:
+        if png is not None:
+            dst.writestr(f"documentation/{PLOT}", png)
+        dst.writestr("documentation/index.html", documentation(cls, png is not None))
     problems = validate_fmu(str(target))
     if problems:
         raise SystemExit(f"{target.name} is not valid:\n  " + "\n  ".join(problems))

@@ -1,6 +1,8 @@
 """FMU: Dupont's two-mass system with exact stick-slip (seed 000 Sect. 3, Fig. 4)."""
 
-from friction_joints.fmi_slave import MechanismSlave, Var
+import math
+
+from friction_joints.fmi_slave import Experiment, MechanismSlave, Var
 from friction_joints.mechanisms import dupont_two_mass
 
 
@@ -9,6 +11,9 @@ class DupontTwoMass(MechanismSlave):
     description = ("Mass m1 slides in a slot of mass m2 (x) with Coulomb friction mu |f_n|; m2 moves "
                    "along y on a frictionless guide; exact stick-slip (seed 000 Sect. 3)")
     inputs = ("F1", "F2")
+    experiment = Experiment(3.0, 0.01, ("x", "xd", "f_mu", "stuck"),
+                            {"F1": lambda t: 7 * math.sin(2.4 * t), "F2": lambda t: 50 * math.cos(0.8 * t)},
+                            "F1 = 7 sin(2.4 t) N, F2 = 50 cos(0.8 t) N (seed 000 Fig. 4c)")
     variables = (
         Var("F1", "input", "N", "force on m1 along the slot (x)", 0.0),
         Var("F2", "input", "N", "force on m2 along its guide (y)", 0.0),

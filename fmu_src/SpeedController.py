@@ -1,7 +1,9 @@
 """FMU: a PI speed controller (drive torque from a speed set point and a measured speed)."""
 
+import math
+
 from friction_joints.control import PIController
-from friction_joints.fmi_slave import Var, VarSlave
+from friction_joints.fmi_slave import Experiment, Var, VarSlave
 
 
 class SpeedController(VarSlave):
@@ -9,6 +11,9 @@ class SpeedController(VarSlave):
     description = "Discrete PI speed controller with torque limit and anti-windup, for driving a crank FMU"
     equations = ("e = w_ref - w held over each step h; I &larr; I + e h (not while that deepens a saturation); "
                  "tau = sat(k_p (e + I / T_i)), |tau| &le; tau_max.")
+    experiment = Experiment(1.0, 0.01, ("tau", "integral"),
+                            {"w_ref": lambda t: 2.0 if t >= 0.2 else 0.0, "w": lambda t: 1.5 * math.sin(3 * t)},
+                            "w_ref steps 0 -> 2 rad/s at 0.2 s, w = 1.5 sin(3 t) rad/s")
     variables = (
         Var("w_ref", "input", "rad/s", "speed set point", 0.0, display="rpm"),
         Var("w", "input", "rad/s", "measured speed", 0.0, display="rpm"),

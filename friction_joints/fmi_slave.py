@@ -13,7 +13,7 @@ step the solver cannot finish makes doStep fail, each with a logged message nami
 from __future__ import annotations
 
 import pickle
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pythonfmu import Boolean, Fmi2Causality, Fmi2Slave, Fmi2Variability, Real
 from pythonfmu.enums import Fmi2Status
@@ -39,12 +39,28 @@ class Var:
     kind: str = "Real"
 
 
+@dataclass(frozen=True)
+class Experiment:
+    """The default experiment of an FMU (written to its modelDescription) and the inputs and outputs
+    of the plot in its documentation. inputs: {input name: function of t} sampled at every step
+    (the FMI default experiment itself has no inputs: they stay at their start values); inputs_text:
+    the same inputs in words, for the caption."""
+
+    stop_time: float
+    step_size: float
+    outputs: tuple
+    inputs: dict = field(default_factory=dict)
+    inputs_text: str = "inputs at their start values"
+
+
 class VarSlave(Fmi2Slave):
     """A pythonfmu slave whose variables are declared as ``Var`` rows; values live in ``self.values``.
-    ``equations``: HTML for documentation/index.html (what the FMU computes, with seed references)."""
+    ``equations``: HTML for documentation/index.html (what the FMU computes, with seed references);
+    ``experiment``: its default experiment and documentation plot."""
 
     variables: tuple = ()
     equations: str = ""
+    experiment: Experiment | None = None
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)

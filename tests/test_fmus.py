@@ -30,7 +30,7 @@ def test_every_fmu_is_built_with_units_and_structure(fmus):
         assert len(md.outputs) == sum(v.causality == "output" for v in md.modelVariables)
         assert md.defaultExperiment.stopTime
         with zipfile.ZipFile(path) as z:
-            assert "documentation/index.html" in z.namelist()
+            assert {"documentation/index.html", "documentation/default_experiment.png"} <= set(z.namelist())
             assert "resources/friction_joints/__init__.py" in z.namelist()
     crank = read_model_description(str(fmus["SliderCrank"]))
     names = {v.name: v for v in crank.modelVariables}

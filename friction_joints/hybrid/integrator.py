@@ -154,14 +154,17 @@ class HybridIntegrator:
             self.system.begin_segment(s.t, seg_end)
             sol = solve_ivp(lambda t, y: self.system.rhs(t, y, s.mode), (s.t, seg_end), s.y,
                             method="DOP853", rtol=self.rtol, atol=self.atol, max_step=self.max_step,
-                            events=fns or None, dense_output=True,
-                            first_step=s.step if s.step and s.step < seg_end - s.t else None)
+                            events=fns or None,  # dense output (3 more evaluations a step) only for a grid
+                            dense_output=bool(np.any((grid > s.t) & (grid < seg_end))),
+                            first_step=min(2.0 * s.step, seg_end - s.t) if s.step else None)
             if sol.status < 0:
                 raise FrictionJointsError(f"integration failed at t={sol.t[-1]:.9g}: {sol.message}")
             t_stop = float(sol.t[-1])
             for t in grid[(grid > s.t) & (grid < t_stop)]:
                 self._record(t, sol.sol(t), s.mode)
-            step = float(sol.t[-1] - sol.t[-2]) if len(sol.t) > 1 else s.step
+            # next first step: twice the larger of the last two steps (the last is often cut short by
+            # the end; DOP853 grows its steps by up to 10x, and rejects a step that is too long)
+            step = float(np.diff(sol.t)[-2:].max()) if len(sol.t) > 1 else s.step
             if sol.status == 1:
                 k = self._fired(sol)
                 t_ev, y_ev = float(sol.t_events[k][0]), sol.y_events[k][0]

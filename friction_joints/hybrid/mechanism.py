@@ -36,7 +36,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import scipy.linalg as sla
-from scipy.optimize import brentq
 
 from ..errors import ConvergenceError, FrictionJointsError
 from ..mechanisms import Mechanism
@@ -174,12 +173,23 @@ class MechanismSystem(HybridSystem):
         a0, _, holding = self._holding_trial(t, y, mode.partition, mode.direction, S, g)
         if a0 == 0.0:
             sol = holding(0.0)
-        else:
-            a_full = g @ holding(1.0).udot
-            alpha = 1.0 if np.sign(a_full) == np.sign(a0) else \
-                brentq(lambda al: g @ holding(al).udot, 0.0, 1.0, xtol=1e-15, rtol=4 * np.finfo(float).eps)
+            return sol.f, sol.f_mu
+        sol = holding(1.0)
+        a1 = g @ sol.udot
+        if np.sign(a1) == np.sign(a0):  # at breakaway: the whole static limit is needed
+            return sol.f, sol.f_mu
+        # g . udot(alpha) is nearly linear in alpha (the limits depend on it only through the
+        # reactions): the secant method from the ends of [0, 1] converges in a few evaluations
+        tol = 1e-12 * max(abs(a0), abs(a1))
+        (x0, f0), (x1, f1) = (0.0, a0), (1.0, a1)
+        for _ in range(MAX_BOUND_ITERATIONS):
+            alpha = min(max(x1 - f1 * (x1 - x0) / (f1 - f0), 0.0), 1.0)
             sol = holding(alpha)
-        return sol.f, sol.f_mu
+            a = g @ sol.udot
+            if abs(a) <= tol or abs(alpha - x1) <= 1e-14:
+                return sol.f, sol.f_mu
+            (x0, f0), (x1, f1) = (x1, f1), (alpha, a)
+        raise ConvergenceError(f"the shared holding friction does not settle at t={t:.9g}")
 
     def _static_limits(self, f, Z):
         """Static friction limits (|Z|,) of the contacts Z with the reactions f."""
@@ -266,6 +276,8 @@ class MechanismSystem(HybridSystem):
 
     # --- HybridSystem -----------------------------------------------------------------------------
     def rhs(self, t, y, mode):
+        if len(mode.lock) == self.k:  # frozen by its stuck contacts: u = 0 and udot = 0, no power
+            return np.zeros_like(y)
         if mode.stuck:
             sol, udot, _, f_mu = self._stuck(t, y, mode)
             slipping = np.ones(self.model.l, dtype=bool)
