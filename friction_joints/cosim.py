@@ -1,4 +1,5 @@
-"""Co-simulation stepping of a mechanism: what an FMU slave calls, with no FMI in it.
+"""Co-simulation stepping of a hybrid system (a mechanism, a lumped model): what an FMU slave calls,
+with no FMI in it.
 
 The inputs are held constant over each communication step (a change at a communication point is
 a time event that re-decides stick or slip); inside a step the hybrid integrator runs with error
@@ -15,17 +16,18 @@ from .hybrid import HybridIntegrator, MechanismSystem
 from .hybrid.signals import Held
 
 
-class MechanismStepper:
-    """mechanism: a ready Mechanism; q0 (k1,), u0 (k,): initial state at t0 (s); inputs0: initial
-    drive inputs; rtol: integrator tolerance (atol = rtol / 100 in SI units)."""
+class Stepper:
+    """make_system: function of the held input signals -> a HybridSystem with ``record``; y0_of:
+    function of that system -> its initial state; inputs0: initial input values; rtol: integrator
+    tolerance (atol = rtol / 100 in SI units); t0: start time (s)."""
 
-    def __init__(self, mechanism, q0, u0, inputs0, rtol=1e-8, t0=0.0):
+    def __init__(self, make_system, y0_of, inputs0, rtol=1e-8, t0=0.0):
         if not 0 < rtol < 1:
             raise ValueError(f"rtol = {rtol!r} is outside the allowed range (0, 1)")
-        self.inputs = [Held(v) for v in self._checked(inputs0, mechanism.model.n_drives)]
-        self.system = MechanismSystem(mechanism, self.inputs)
-        self.integrator = HybridIntegrator(self.system, t0, self.system.initial_state(q0, u0),
-                                           rtol=rtol, atol=rtol * 1e-2)
+        values = np.atleast_1d(np.asarray(inputs0, dtype=float))
+        self.inputs = [Held(v) for v in self._checked(values, len(values))]
+        self.system = make_system(self.inputs)
+        self.integrator = HybridIntegrator(self.system, t0, y0_of(self.system), rtol=rtol, atol=rtol * 1e-2)
         self.integrator.results.rows.clear()
         self.outputs = self._record()
 
@@ -75,3 +77,12 @@ class MechanismStepper:
         for held, v in zip(self.inputs, values):
             held.value = v
         self.outputs = copy.deepcopy(outputs)
+
+
+class MechanismStepper(Stepper):
+    """A Stepper of a planar mechanism: q0 (k1,), u0 (k,) its initial state, one input per drive."""
+
+    def __init__(self, mechanism, q0, u0, inputs0, rtol=1e-8, t0=0.0):
+        self._checked(inputs0, mechanism.model.n_drives)
+        super().__init__(lambda inputs: MechanismSystem(mechanism, inputs), lambda s: s.initial_state(q0, u0),
+                         inputs0, rtol, t0)

@@ -95,7 +95,8 @@ class VarSlave(Fmi2Slave):
 
 
 class MechanismSlave(VarSlave):
-    """Base of the mechanism FMUs (FMI 2.0 co-simulation)."""
+    """Base of the FMUs of hybrid systems (FMI 2.0 co-simulation): ``build`` returns a planar
+    mechanism with its initial state; a slave of another HybridSystem overrides ``make_stepper``."""
 
     inputs: tuple = ()  # names of the input variables, in the drive order of the mechanism
     equations = ("Planar multibody system in absolute coordinates with non-ideal constraints (seed 000 eqs "
@@ -115,6 +116,11 @@ class MechanismSlave(VarSlave):
         """(mechanism, q0, u0, rtol) from the parameter values p; raise ValueError on bad ones."""
         raise NotImplementedError
 
+    def make_stepper(self, built, inputs0):
+        """The stepper of what ``build`` returned, started at the experiment's start time."""
+        mechanism, q0, u0, rtol = built
+        return MechanismStepper(mechanism, q0, u0, inputs0, rtol, self.t_start)
+
     def publish(self, rec: dict) -> dict:
         """Output values {name: value} from a ``MechanismSystem.record`` dict."""
         raise NotImplementedError
@@ -125,9 +131,7 @@ class MechanismSlave(VarSlave):
 
     def exit_initialization_mode(self):
         try:
-            mechanism, q0, u0, rtol = self.build(self.values)
-            self.stepper = MechanismStepper(mechanism, q0, u0, [self.values[n] for n in self.inputs], rtol,
-                                            self.t_start)
+            self.stepper = self.make_stepper(self.build(self.values), [self.values[n] for n in self.inputs])
         except (ValueError, FrictionJointsError) as exc:
             # pythonfmu turns an exception here into fmi2Fatal without its message: log instead, and
             # every doStep then fails with the same message
