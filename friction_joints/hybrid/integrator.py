@@ -22,6 +22,7 @@ import numpy as np
 from scipy.integrate import solve_ivp
 
 from ..errors import FrictionJointsError
+from .signals import as_signal
 
 MAX_EVENTS_AT_ONE_TIME = 10
 
@@ -61,6 +62,28 @@ class HybridSystem:
 
     def begin_segment(self, t_start, t_end):
         """Called before integrating [t_start, t_end]: inputs must take their left limits at t_end."""
+
+
+class DrivenSystem(HybridSystem):
+    """A HybridSystem driven by n input signals (callables of t, numbers or tables, see signals)."""
+
+    def __init__(self, inputs, n: int, names: str = "inputs"):
+        self.inputs = [as_signal(i) for i in inputs]
+        if len(self.inputs) != n:
+            raise ValueError(f"{names} must give {n} signals, got {len(self.inputs)}")
+        self.segment_end = np.inf
+
+    def input_values(self, t) -> np.ndarray:
+        """The inputs at t; at the end of the current segment, their left limits."""
+        left = t >= self.segment_end
+        return np.array([s(t, left) for s in self.inputs])
+
+    def begin_segment(self, t_start, t_end):
+        self.segment_end = t_end
+
+    def breakpoints(self):
+        bps = [s.breakpoints for s in self.inputs]
+        return np.unique(np.concatenate(bps)) if bps else np.zeros(0)
 
 
 @dataclass

@@ -40,8 +40,7 @@ import scipy.linalg as sla
 from ..errors import ConvergenceError, FrictionJointsError
 from ..mechanisms import Mechanism
 from ..planar.coupling import solve_coupled
-from .integrator import Event, HybridSystem
-from .signals import as_signal
+from .integrator import DrivenSystem, Event
 from .stiction import gauss_friction
 
 ZERO_SLIP = 1e-8  # |sd| below which a contact counts as not slipping at an event (m/s or rad/s)
@@ -88,19 +87,16 @@ def lock_velocity(v, lock):
     return v
 
 
-class MechanismSystem(HybridSystem):
+class MechanismSystem(DrivenSystem):
     """mechanism: a ready Mechanism; inputs: one signal per drive (callable of t, number or table)."""
 
     def __init__(self, mechanism: Mechanism, inputs):
+        super().__init__(inputs, mechanism.model.n_drives, "inputs (one per drive)")
         self.mech = mechanism
         self.model = mechanism.model
         self.minimal = mechanism.minimal
-        self.inputs = [as_signal(i) for i in inputs]
-        if len(self.inputs) != self.model.n_drives:
-            raise ValueError(f"inputs must give {self.model.n_drives} signals (one per drive), got {len(self.inputs)}")
         self.k1, self.k = self.minimal.k1, self.minimal.k
         self.contacts = np.flatnonzero(self.model.frictional)
-        self.segment_end = np.inf
         self._cache = {}
 
     # --- helpers ----------------------------------------------------------------------------------
@@ -111,15 +107,7 @@ class MechanismSystem(HybridSystem):
 
     def tau(self, t):
         """Drive inputs at t; at the end of the current segment, their left limits."""
-        left = t >= self.segment_end
-        return np.array([s(t, left) for s in self.inputs])
-
-    def begin_segment(self, t_start, t_end):
-        self.segment_end = t_end
-
-    def breakpoints(self):
-        bps = [s.breakpoints for s in self.inputs]
-        return np.unique(np.concatenate(bps)) if bps else np.zeros(0)
+        return self.input_values(t)
 
     def _split(self, y):
         return y[: self.k1], y[self.k1 : self.k1 + self.k]

@@ -17,8 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import check_parameters, require
-from ..hybrid.integrator import Event, HybridSystem
-from ..hybrid.signals import as_signal
+from ..hybrid.integrator import DrivenSystem, Event
 from .projections import luz
 
 ZERO_VELOCITY = 1e-9  # m/s
@@ -66,27 +65,18 @@ class Mode:
     direction: int
 
 
-class SingleMassFriction(HybridSystem):
+class SingleMassFriction(DrivenSystem):
     """The single mass as a HybridSystem. inputs: one signal F (N)."""
 
     def __init__(self, params: SingleMassParameters, inputs):
+        super().__init__(inputs, 1, "inputs (the force F)")
         self.p = params
-        self.inputs = [as_signal(i) for i in inputs]
-        if len(self.inputs) != 1:
-            raise ValueError(f"inputs must give one signal F, got {len(self.inputs)}")
-        self.segment_end = np.inf
 
     def initial_state(self, z, zd):
         return np.array([float(z), float(zd), 0.0, 0.0])
 
     def force(self, t):
-        return self.inputs[0](t, t >= self.segment_end)
-
-    def begin_segment(self, t_start, t_end):
-        self.segment_end = t_end
-
-    def breakpoints(self):
-        return self.inputs[0].breakpoints
+        return float(self.input_values(t)[0])
 
     def acting(self, t, y):
         """F_W = F - K z (N): the force the friction must hold."""

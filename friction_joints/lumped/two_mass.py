@@ -21,8 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import check_parameters, require
-from ..hybrid.integrator import Event, HybridSystem
-from ..hybrid.signals import as_signal
+from ..hybrid.integrator import DrivenSystem, Event
 from ..hybrid.stiction import gauss_friction
 from .projections import luz
 
@@ -147,30 +146,19 @@ class Mode:
     stuck: tuple
 
 
-class TwoMassFriction(HybridSystem):
+class TwoMassFriction(DrivenSystem):
     """The two-mass system as a HybridSystem. inputs: signals F1, F2 (N)."""
 
     def __init__(self, params: TwoMassParameters, inputs):
+        super().__init__(inputs, 2, "inputs (F1 and F2)")
         self.p = params
-        self.inputs = [as_signal(i) for i in inputs]
-        if len(self.inputs) != 2:
-            raise ValueError(f"inputs must give F1 and F2, got {len(self.inputs)} signals")
-        self.segment_end = np.inf
         self.dry = params.static > 0  # the frictions with a dry part: only they can stick or jump
 
     def initial_state(self, z, zd):
         return np.concatenate((np.asarray(z, float), np.asarray(zd, float), [0.0, 0.0]))
 
     def forces(self, t):
-        left = t >= self.segment_end
-        return [s(t, left) for s in self.inputs]
-
-    def begin_segment(self, t_start, t_end):
-        self.segment_end = t_end
-
-    def breakpoints(self):
-        bps = [s.breakpoints for s in self.inputs]
-        return np.unique(np.concatenate(bps))
+        return list(self.input_values(t))
 
     @staticmethod
     def relative(y):
