@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pythonfmu import Boolean, Fmi2Causality, Fmi2Slave, Fmi2Variability, Real
 from pythonfmu.enums import Fmi2Status
 
-from .cosim import MechanismStepper
+from .cosim import MechanismStepper, Stepper
 from .errors import FrictionJointsError
 from .fmi_exit_guard import guard_library_exit
 
@@ -160,3 +160,12 @@ class MechanismSlave(VarSlave):
         self.values = dict(state["values"])
         if state["stepper"] is not None:
             self.stepper.set_state(state["stepper"])
+
+
+class SystemSlave(MechanismSlave):
+    """Base of the FMUs of other hybrid systems: ``build`` returns (make_system, y0_of, rtol) as
+    taken by ``cosim.Stepper`` (make_system: function of the held input signals)."""
+
+    def make_stepper(self, built, inputs0):
+        make_system, y0_of, rtol = built
+        return Stepper(make_system, y0_of, inputs0, rtol, self.t_start)

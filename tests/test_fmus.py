@@ -19,7 +19,8 @@ def dupont_inputs(t_end):
 
 
 def test_every_fmu_is_built_with_units_and_structure(fmus):
-    assert set(fmus) == {"DupontTwoMass", "OffsetSliderCrank", "SliderCrank", "SpeedController"}
+    assert set(fmus) == {"DupontTwoMass", "OffsetSliderCrank", "SliderCrank", "SpeedController",
+                         "SingleMassFriction", "TwoMassFriction"}
     for path in fmus.values():
         md = read_model_description(str(path))
         units = {u.name for u in md.unitDefinitions}
@@ -76,3 +77,22 @@ def test_nan_input_fails_the_step_with_a_message(fmus, run_isolated):
 
 def test_state_round_trip_gives_identical_outputs(fmus, run_isolated):
     run_isolated("state_round_trip", fmus["SliderCrank"])
+
+
+def test_two_mass_fmu_agrees_with_the_planar_engine(fmus):
+    """The TwoMassFriction FMU (luz/tar model) and the planar engine's stacked blocks (normal forces
+    from its reaction equations) fed the same held inputs: same positions and stick flags."""
+    from friction_joints.mechanisms.stacked_blocks import stacked_blocks
+
+    t = np.arange(0.0, 2.0 + H / 2, H)
+    F1, F2 = 6 * np.sin(2 * t), 20 * np.cos(1.3 * t)
+    signal = np.array(list(zip(t, F1, F2)), dtype=[("time", float), ("F1", float), ("F2", float)])
+    res = simulate_fmu(str(fmus["TwoMassFriction"]), stop_time=2.0, output_interval=H, input=signal,
+                       output=["z1", "z2", "stuck_12", "stuck_20"])
+    lib = simulate(stacked_blocks(), [PiecewiseConstant(t, F1), PiecewiseConstant(t, F2)], 2.0, [0, 0], [0, 0],
+                   dt_out=H, rtol=1e-10, atol=1e-12)
+    first = np.searchsorted(lib.t, res["time"] * (1 - 1e-12))
+    np.testing.assert_allclose(res["z1"], lib["q"][first, 1], atol=1e-7)
+    np.testing.assert_allclose(res["z2"], lib["q"][first, 0], atol=1e-7)
+    np.testing.assert_array_equal(res["stuck_12"] | res["stuck_20"], lib["stuck"][first])
+    assert res["stuck_20"].any() and not res["stuck_20"].all()

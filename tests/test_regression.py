@@ -13,7 +13,8 @@ from friction_joints.regression import main, read_csv, tube_check, write_csv
 REFERENCES = Path(__file__).with_name("references")
 
 
-@pytest.mark.parametrize("model", ["DupontTwoMass", "SliderCrank", "OffsetSliderCrank", "SpeedController"])
+@pytest.mark.parametrize("model", ["DupontTwoMass", "SliderCrank", "OffsetSliderCrank", "SpeedController",
+                                   "SingleMassFriction", "TwoMassFriction"])
 def test_every_fmu_passes_its_reference(fmus, model, capsys):
     assert main([str(fmus[model]), str(REFERENCES)]) == 0
     assert f"{model}.fmu: PASS" in capsys.readouterr().out

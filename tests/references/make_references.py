@@ -1,6 +1,6 @@
 """Write the regression references of the project's FMUs into this folder (FMI cross-check layout).
 
-    python tests/references/make_references.py DIST     (DIST: the folder of the built FMUs)
+    python tests/references/make_references.py DIST [MODEL ...]   (DIST: the folder of the built FMUs)
 
 Writes <Model>_in.csv and <Model>_ref.opt, then records <Model>_ref.csv from a run of the FMU
 (python -m friction_joints.regression --record). Run it only when a change of the results is
@@ -28,11 +28,18 @@ CASES = {
                            "W_friction"]),
     "SpeedController": (2.0, 0.01, {"w_ref": lambda t: np.where(t >= 0.5, 2.0, 0.0), "w": lambda t: np.sin(3 * t)},
                         ["tau", "integral"]),
+    "SingleMassFriction": (3.0, 0.01, {"F": lambda t: 5 * np.sin(2 * t)},
+                           ["z", "zd", "zdd", "f_friction", "stuck", "W_drive", "W_friction"]),
+    "TwoMassFriction": (5.0, 0.01, {"F1": lambda t: 6 * np.sin(2 * t), "F2": lambda t: 20 * np.cos(1.3 * t)},
+                        ["z1", "z2", "zd1", "zd2", "zdd1", "zdd2", "f_12", "f_20", "stuck_12", "stuck_20",
+                         "W_drive", "W_friction"]),
 }
 
 
-def main(dist):
+def main(dist, only=None):
     for model, (stop, step, inputs, outputs) in CASES.items():
+        if only and model not in only:
+            continue
         (HERE / f"{model}_ref.opt").write_text(f"StartTime, 0.0\nStopTime, {stop}\nStepSize, {step}\nRelTol, 1e-08\n")
         t = np.round(np.arange(0.0, stop + step / 2, step), 12)
         table = np.array(list(zip(t, *(f(t) for f in inputs.values()))),
@@ -42,4 +49,4 @@ def main(dist):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1], sys.argv[2:])
