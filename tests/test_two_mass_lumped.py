@@ -133,3 +133,19 @@ def test_bad_parameters_name_them():
         TwoMassParameters(M1=-1.0)
     with pytest.raises(ValueError, match="FT012S"):
         TwoMassParameters(FT012=3.0, FT012S=2.0)
+
+
+def test_example_shows_all_four_velocity_cases(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[1] / "examples" / "lumped_stick_slip.py"
+    proc = subprocess.run([sys.executable, str(script), "--out", str(tmp_path)], capture_output=True, text=True,
+                          timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    times = {line.split()[0]: float(line.split()[-2]) for line in proc.stdout.splitlines()
+             if line.strip().endswith(" s") and line.startswith("   ") and not line.strip().startswith("stick")}
+    assert len(times) == 4 and all(v > 0.1 for v in times.values()), proc.stdout
+    for name in ("lumped_oscillator", "lumped_two_mass"):
+        assert (tmp_path / f"{name}.csv").exists()
