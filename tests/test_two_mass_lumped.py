@@ -149,3 +149,45 @@ def test_example_shows_all_four_velocity_cases(tmp_path):
     assert len(times) == 4 and all(v > 0.1 for v in times.values()), proc.stdout
     for name in ("lumped_oscillator", "lumped_two_mass"):
         assert (tmp_path / f"{name}.csv").exists()
+
+
+def test_light_top_block_tends_to_the_kinematic_limit():
+    """M1 -> 0 (seed 001 Sect. 4 limit (3)): zd1 - zd2 = luz(F1, FT012) / C12 and block 2 moves as a
+    single mass under F1 + F2 with the base friction."""
+    from friction_joints.lumped import SingleMassParameters, simulate_single_mass
+
+    C12, FT012, C20, FT020 = 2.0, 1.0, 0.5, 3.0
+    F1 = lambda t: 3 * np.sin(2 * t)  # noqa: E731
+    F2 = lambda t: 4 * np.cos(t)  # noqa: E731
+    base = simulate_single_mass(SingleMassParameters(M=2.0, C=C20, FT0=FT020), lambda t: F1(t) + F2(t), 4.0,
+                                dt_out=0.05)
+    errors = []
+    for M1 in (1e-1, 1e-2, 1e-3):
+        res = simulate_two_mass(TwoMassParameters(M1=M1, M2=2.0, C12=C12, C20=C20, FT012=FT012, FT020=FT020),
+                                [F1, F2], 4.0, dt_out=0.05, rtol=1e-8, atol=1e-10)
+        late = res.t > 0.5
+        rel = res["zd"][late, 0] - res["zd"][late, 1]
+        errors.append(np.abs(rel - luz(F1(res.t[late]), FT012) / C12).max())
+        grid = np.arange(0.05, 4.0, 0.05)
+        z2 = res["z"][np.searchsorted(res.t, grid * (1 - 1e-12)), 1]
+        assert np.abs(z2 - base["z"][np.searchsorted(base.t, grid * (1 - 1e-12))]).max() < 50 * M1
+    assert errors[1] < errors[0] / 5 and errors[2] < errors[1] / 5
+
+
+def test_massless_sheet_follows_the_series_inversion_theorem():
+    """M2 -> 0 with F2 = 0 (seed 001 Sect. 4 limit (4)): the bottom block is a massless sheet whose
+    velocity solves C20 tar(zd2, FT020/C20) = C12 tar(zd1 - zd2, FT012/C12), i.e. the inversion
+    theorem zd2 = y(zd1) with a = FT012/C12, b = FT020/C20, k = C12/C20, for both branches."""
+    from friction_joints.lumped import tar_inverse_series
+
+    F1 = lambda t: 6 * np.sin(2 * t)  # noqa: E731
+    for FT012, FT020 in ((1.0, 2.5), (2.5, 1.0)):  # k a < b and k a > b
+        C12, C20 = 2.0, 1.0
+        errors = []
+        for M2 in (1e-2, 1e-3):
+            res = simulate_two_mass(TwoMassParameters(M1=1.0, M2=M2, C12=C12, C20=C20, FT012=FT012, FT020=FT020),
+                                    [F1, 0.0], 4.0, dt_out=0.05, rtol=1e-8, atol=1e-10)
+            late = res.t > 0.5
+            y = tar_inverse_series(res["zd"][late, 0], FT012 / C12, FT020 / C20, C12 / C20)
+            errors.append(np.abs(res["zd"][late, 1] - y).max())
+        assert errors[1] < errors[0] / 5 and errors[1] < 2e-2, errors
