@@ -1,5 +1,6 @@
-"""Guard against a use-after-free in the pythonfmu binary when its host process exits.
+"""Guards against use-after-free errors when the host process of an FMU exits.
 
+1. The pythonfmu binary.
 The shared library that pythonfmu (0.6 and 0.7) puts into every FMU keeps a static
 ``std::shared_ptr`` to its interpreter state and resets it again in an ELF destructor. At ``exit()``
 the C runtime destroys the static first and runs the ELF destructor afterwards, which then
@@ -13,6 +14,13 @@ The guard resets that static while it is still alive: at the host interpreter's 
 ``finalizePythonInterpreter`` once. Afterwards both C++ clean-ups see an empty pointer and do
 nothing. Inside a non-Python host the hook runs during the library's own interpreter shutdown,
 when the pointer has already been emptied, and is then harmless.
+
+2. SciPy's ``_uarray`` extension (SciPy 1.17, imported by scipy.integrate through scipy.fft) frees
+its exception type BackendNotImplementedError when its module is freed, although the module dict
+still refers to it; when an embedded interpreter is finalized (a C host: pythonfmu calls
+Py_Finalize at exit) the dict is cleared afterwards and touches freed memory, and about one C-host
+exit in three crashed. ``pin_scipy_uarray`` adds one permanent reference to that type, a one-object
+leak at exit that makes the double release harmless.
 """
 
 from __future__ import annotations
@@ -25,6 +33,7 @@ import sys
 from pathlib import Path
 
 _guarded: set[str] = set()
+_uarray_pinned = False
 
 
 def guard_library_exit(resources: str | None, model_identifier: str) -> bool:
@@ -48,6 +57,22 @@ def guard_library_exit(resources: str | None, model_identifier: str) -> bool:
         return False
     _guarded.add(binary)
     atexit.register(_release, binary)
+    return True
+
+
+def pin_scipy_uarray() -> bool:
+    """Keep SciPy's _uarray.BackendNotImplementedError alive through interpreter finalization (see
+    the module docstring). Returns False where that module or attribute does not exist."""
+    global _uarray_pinned
+    if _uarray_pinned:
+        return True
+    try:
+        from scipy._lib._uarray import _uarray
+        error_type = _uarray.BackendNotImplementedError
+    except (ImportError, AttributeError):
+        return False
+    ctypes.pythonapi.Py_IncRef(ctypes.py_object(error_type))
+    _uarray_pinned = True
     return True
 
 

@@ -20,7 +20,7 @@ from pythonfmu.enums import Fmi2Status
 
 from .cosim import MechanismStepper, Stepper
 from .errors import FrictionJointsError
-from .fmi_exit_guard import guard_library_exit
+from .fmi_exit_guard import guard_library_exit, pin_scipy_uarray
 
 
 @dataclass(frozen=True)
@@ -65,6 +65,7 @@ class VarSlave(Fmi2Slave):
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         guard_library_exit(self.resources, type(self).__name__)
+        pin_scipy_uarray()
         self.values = {v.name: (v.start if v.start is not None else (False if v.kind == "Boolean" else 0.0))
                        for v in self.variables}
         for v in self.variables:

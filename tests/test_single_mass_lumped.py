@@ -90,3 +90,19 @@ def test_bad_parameters_name_them():
     with pytest.raises(ValueError, match="M=0.0"):
         SingleMassParameters(M=0.0)
     assert luz(1.0, 2.0) == 0.0
+
+
+def test_a_short_force_pulse_during_stiction_is_not_stepped_over():
+    """While the mass sticks its state stands still, so the solver's steps grow without bound; a
+    breakaway driven by the input alone could fall between two steps. ``simulate_*`` bound the step
+    by dt_out; the bare integrator without that bound misses this pulse (which shows the need)."""
+    from friction_joints.hybrid import HybridIntegrator
+    from friction_joints.lumped import SingleMassFriction
+
+    p = SingleMassParameters(M=1.0, FT0=2.0, FT0S=3.0)
+    pulse = lambda t: 2.5 + 1.0 * np.exp(-(((t - 3.0) / 0.05) ** 2))  # noqa: E731  above 3 N for ~0.06 s
+    res = simulate_single_mass(p, pulse, 5.0, dt_out=0.01)
+    assert len(res.event_times("breakaway")) == 1 and res["z"][-1] > 0
+    system = SingleMassFriction(p, [pulse])
+    bare = HybridIntegrator(system, 0.0, system.initial_state(0.0, 0.0), rtol=1e-10, atol=1e-12).advance(5.0)
+    assert len(bare.event_times("breakaway")) == 0

@@ -191,3 +191,23 @@ def test_massless_sheet_follows_the_series_inversion_theorem():
             y = tar_inverse_series(res["zd"][late, 0], FT012 / C12, FT020 / C20, C12 / C20)
             errors.append(np.abs(res["zd"][late, 1] - y).max())
         assert errors[1] < errors[0] / 5 and errors[1] < 2e-2, errors
+
+
+def test_agrees_with_an_independent_karnopp_reference():
+    """tests/karnopp_reference.py: plain solve_ivp phases, the consistent phase found by enumerating
+    stick / forward / backward (Karnopp 1985) instead of the Gauss principle; with viscous parts."""
+    from karnopp_reference import positions, simulate_blocks
+
+    d = dict(M1=1.0, M2=2.0, C12=0.3, C20=0.2, FT012=0.2 * G_ACC, FT012S=0.3 * G_ACC, FT020=0.4 * 3 * G_ACC,
+             FT020S=0.5 * 3 * G_ACC)
+    F = (lambda t: 4 * np.sin(2 * t), lambda t: 18 * np.sin(1.3 * t))
+    switches, pieces = simulate_blocks(d, F, 10.0)
+    res = simulate_two_mass(TwoMassParameters(**d), list(F), 10.0, dt_out=0.05)
+    ours = np.array([t for t, _ in res.events])
+    theirs = np.unique(np.round([t for t, _ in switches], 9))
+    assert len(ours) >= 12
+    assert np.abs(ours[:, None] - theirs[None, :]).min(axis=1).max() <= 1e-6  # every event of ours is theirs
+    assert np.abs(theirs[:, None] - ours[None, :]).min(axis=1).max() <= 1e-6  # and the other way round
+    grid = np.arange(0.05, 10.0, 0.05)
+    z = res["z"][np.searchsorted(res.t, grid * (1 - 1e-12))]
+    np.testing.assert_allclose(z, positions(pieces, grid), atol=1e-7)

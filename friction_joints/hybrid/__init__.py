@@ -24,7 +24,9 @@ def simulate(mechanism, inputs, t_end, q0, u0, *, dt_out=0.01, rtol=1e-10, atol=
         system = MechanismSystem(mechanism, inputs)
     else:
         system = RegularisedSystem(regularised(mechanism, v_eps), inputs)
-    integ = HybridIntegrator(system, 0.0, system.initial_state(q0, u0), rtol=rtol, atol=atol)
+    # max_step = dt_out: during stiction the state stands still, so the solver's steps would grow
+    # without bound and could step over a breakaway driven by the inputs alone
+    integ = HybridIntegrator(system, 0.0, system.initial_state(q0, u0), rtol=rtol, atol=atol, max_step=dt_out)
     n = int(np.floor(t_end / dt_out + 1e-9))
     return integ.advance(t_end, np.append(np.arange(1, n + 1) * dt_out, t_end))
 

@@ -13,7 +13,7 @@ from .two_mass import TwoMassFriction, TwoMassParameters, accelerations, gauss_s
 def _run(system, y0, t_end, dt_out, rtol, atol):
     if not (t_end > 0 and dt_out > 0):
         raise ValueError(f"t_end={t_end!r} and dt_out={dt_out!r} must be positive")
-    integ = HybridIntegrator(system, 0.0, y0, rtol=rtol, atol=atol)
+    integ = HybridIntegrator(system, 0.0, y0, rtol=rtol, atol=atol, max_step=dt_out)  # see hybrid.simulate
     n = int(np.floor(t_end / dt_out + 1e-9))
     return integ.advance(t_end, np.append(np.arange(1, n + 1) * dt_out, t_end))
 

@@ -91,6 +91,7 @@ int main(int argc, char **argv)
         for (int i = 0; i < n_out; i++)
             printf(" %.17g", out[i]);
         printf("\n");
+        fflush(stdout);
     }
     CHECK(terminate(c), "fmi2Terminate");
     free_instance(c);
