@@ -86,3 +86,15 @@ def test_prismatic_edge_model_carries_the_lock_moment():
 def test_bad_joint_parameters(make, name):
     with pytest.raises(ValueError, match=name):
         make()
+
+
+@pytest.mark.parametrize("factory", ["dupont_two_mass", "offset_slider_crank", "slider_crank", "stacked_blocks"])
+def test_xi_alone_equals_xi_of_the_full_terms(factory):
+    """PlanarModel.xi (the fast path used by the minimal form) against terms(x, xd).xi at random states."""
+    from friction_joints import mechanisms
+
+    model = getattr(mechanisms, factory)().model
+    rng = np.random.default_rng(7)
+    for _ in range(20):
+        x, xd = rng.normal(size=model.n), rng.normal(size=model.n)
+        np.testing.assert_allclose(model.xi(x, xd), model.constraints(x, xd)[4], rtol=1e-13, atol=1e-13)

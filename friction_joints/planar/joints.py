@@ -81,6 +81,10 @@ class Joint:
     def terms(self, x: np.ndarray, xd: np.ndarray | None = None) -> JointTerms:
         raise NotImplementedError
 
+    def xi(self, x, xd) -> np.ndarray:
+        """xi = -Cdot xdot (n_z,) alone: the same as ``terms(x, xd).xi`` without the Jacobians."""
+        return self.terms(x, xd).xi
+
     def friction(self, f, sd, direction=None, static=False):
         """Friction of the joint from its ideal reactions.
 
@@ -125,6 +129,18 @@ def _relative_point_terms(x, xd, body_i, body_j, p_i, p_j):
     return d, D_i, D_j, dd, a_i, a_j, w_i, w_j, th_j
 
 
+def _moving_point(x, xd, body, p):
+    """(R p, r + R p, omega, velocity of the point) of point p of ``body`` (ground: fixed)."""
+    if body == 0:
+        p = np.asarray(p, float)
+        return p, p, 0.0, np.zeros(2)
+    k = 3 * (body - 1)
+    c, s = np.cos(x[k + 2]), np.sin(x[k + 2])
+    a = np.array([c * p[0] - s * p[1], s * p[0] + c * p[1]])
+    w = xd[k + 2]
+    return a, x[k : k + 2] + a, w, xd[k : k + 2] + w * np.array([-a[1], a[0]])
+
+
 @dataclass(frozen=True)
 class Revolute(Joint):
     """Revolute joint: point p_i of body i coincides with point p_j of body j.
@@ -156,6 +172,11 @@ class Revolute(Joint):
         s = np.array([pose(x, self.body_i)[1] - pose(x, self.body_j)[1]])
         xi = a_i * w_i**2 - a_j * w_j**2  # -Cdot xdot of d
         return JointTerms(d, s, D_i, D_j, np.array([[0.0, 0.0, 1.0]]), np.array([[0.0, 0.0, -1.0]]), xi)
+
+    def xi(self, x, xd):
+        a_i, _, w_i, _ = _moving_point(x, xd, self.body_i, self.p_i)
+        a_j, _, w_j, _ = _moving_point(x, xd, self.body_j, self.p_j)
+        return a_i * w_i**2 - a_j * w_j**2
 
     def friction(self, f, sd, direction=None, static=False):
         coef = _law_coefficients((self.law,), sd, direction, static)[0]
@@ -228,6 +249,17 @@ class Prismatic(Joint):
         xi_n = n @ d * w_j**2 + 2.0 * w_j * (e @ dd) + n @ (a_i * w_i**2 - a_j * w_j**2)
         return n @ d, e @ d, Cn_i, Cn_j, Cs_i, Cs_j, xi_n
 
+    def _slide_xi(self, x, xd):
+        """xi_n of ``_slide_terms`` alone."""
+        a_i, P_i, w_i, v_i = _moving_point(x, xd, self.body_i, self.p_i)
+        a_j, P_j, w_j, v_j = _moving_point(x, xd, self.body_j, self.p_j)
+        e = rotation(pose(x, self.body_j)[1]) @ np.asarray(self.e_j, float)
+        n = perp(e)
+        return n @ (P_i - P_j) * w_j**2 + 2.0 * w_j * (e @ (v_i - v_j)) + n @ (a_i * w_i**2 - a_j * w_j**2)
+
+    def xi(self, x, xd):
+        return np.array([self._slide_xi(x, xd), 0.0])
+
     def terms(self, x, xd=None):
         zn, s, Cn_i, Cn_j, Cs_i, Cs_j, xi_n = self._slide_terms(x, xd)
         th = pose(x, self.body_i)[1] - pose(x, self.body_j)[1] - self.theta_0
@@ -299,6 +331,9 @@ class PinInSlot(Joint):
         slot = Prismatic(self.body_i, self.body_j, self.p_i, self.p_j, self.e_j)  # shared slot geometry
         object.__setattr__(self, "_slot", slot)
         object.__setattr__(self, "e_j", slot.e_j)
+
+    def xi(self, x, xd):
+        return np.array([self._slot._slide_xi(x, xd)])
 
     def terms(self, x, xd=None):
         zn, s, Cn_i, Cn_j, Cs_i, Cs_j, xi_n = self._slot._slide_terms(x, xd)

@@ -158,11 +158,14 @@ class MinimalForm:
         if u.shape != (self.k,):
             raise ValueError(f"u must have shape ({self.k},), got {u.shape}")
         u_idx, v_idx = self._split(partition)
-        x, C, D1, C2p = self.closing_jacobian(q)
+        x = coords.g(q)
+        _, _, C, Cmu, _ = model.constraints(x)  # the Jacobians once; xi below needs xd first
+        D1, _ = coords.velocity_maps(C)
+        C2p = C[coords.rows2] @ D1
         D2, lu = self._D2(C2p, u_idx, v_idx)
         qd = D2 @ u
         xd = D1 @ qd
-        _, _, C, Cmu, xi = model.constraints(x, xd)
+        xi = model.xi(x, xd)
         _, D1dot_qd = coords.velocity_maps(C, xi)
         xi2p = xi[coords.rows2] - C[coords.rows2] @ D1dot_qd  # xi2' = xi2 - C2 D1dot qdot
         nu2 = np.zeros(self.k1)

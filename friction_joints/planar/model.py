@@ -104,6 +104,13 @@ class PlanarModel:
                 Cmu[ss, self._block(joint.body_j)] = t.Cmu_j
         return z, s, C, Cmu, xi
 
+    def xi(self, x, xd) -> np.ndarray:
+        """xi = -Cdot xdot (m,) alone, without assembling the Jacobians again."""
+        xi = np.zeros(self.m)
+        for joint, zs in zip(self.joints, self.z_slices):
+            xi[zs] = joint.xi(x, xd)
+        return xi
+
     def friction(self, f, sd, direction=None, static=False):
         """f_mu (l,) from the ideal reactions f (m,) and slip velocities sd (l,), and df_mu/df (l, m).
 
