@@ -1,0 +1,97 @@
+"""Open chains of revolute joints in space: homogeneous transforms and rigid links (seed 002 Sect. 3).
+
+Joint p turns link p relative to link p-1 about the z axis of an intermediate frame:
+T~(p) = B_p Rz(psi_p) A_p with fixed 4x4 transforms B_p (before the rotation) and A_p (after it),
+and T(p) = T(p-1) T~(p), T(0) = base (seed 002 eq. 1). Denavit-Hartenberg is the case B = I,
+A = Tz(d) Tx(a) Rx(alpha); the paper's own matrices put the fixed part in B (see ``fixed``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import check_parameters, require
+
+Q = np.zeros((4, 4))  # dRz/dpsi = Q Rz(psi): the derivative operator of a revolute joint
+Q[0, 1], Q[1, 0] = -1.0, 1.0
+
+
+def rot_z(psi: float) -> np.ndarray:
+    c, s = np.cos(psi), np.sin(psi)
+    T = np.eye(4)
+    T[:2, :2] = [[c, -s], [s, c]]
+    return T
+
+
+def fixed(R=np.eye(3), p=(0.0, 0.0, 0.0)) -> np.ndarray:
+    """The 4x4 homogeneous transform with rotation R (3x3) and translation p (m)."""
+    T = np.eye(4)
+    T[:3, :3], T[:3, 3] = R, p
+    return T
+
+
+def dh(d: float, a: float, alpha: float) -> np.ndarray:
+    """The fixed part A = Tz(d) Tx(a) Rx(alpha) of a Denavit-Hartenberg joint (T~ = Rz(theta) A)."""
+    c, s = np.cos(alpha), np.sin(alpha)
+    return fixed([[1.0, 0.0, 0.0], [0.0, c, -s], [0.0, s, c]], (a, 0.0, d))
+
+
+@dataclass(frozen=True)
+class Link:
+    """A rigid link: mass m (kg), centre of mass c (3,) and inertia I_c (3x3, kg.m2, about the centre
+    of mass) in the link frame, joined to its parent by T~ = B Rz(psi) A."""
+
+    m: float
+    c: tuple
+    I_c: tuple
+    B: np.ndarray = None
+    A: np.ndarray = None
+
+    def __post_init__(self):
+        problems = []
+        require(problems, "m", self.m, 0.0, low_open=True)
+        I_c = np.asarray(self.I_c, float)
+        if I_c.shape != (3, 3) or not np.allclose(I_c, I_c.T) or np.linalg.eigvalsh(I_c).min() < 0:
+            problems.append(f"I_c must be a symmetric positive semidefinite 3x3 matrix, got {self.I_c!r}")
+        check_parameters(problems)
+        object.__setattr__(self, "B", np.eye(4) if self.B is None else np.asarray(self.B, float))
+        object.__setattr__(self, "A", np.eye(4) if self.A is None else np.asarray(self.A, float))
+
+    @property
+    def H(self) -> np.ndarray:
+        """Pseudo-inertia matrix 4x4 about the link frame origin: [[J, m c], [m c^T, m]] with
+        J = int r r^T dm = tr(I_c)/2 E - I_c + m c c^T (seed 002 eq. 2)."""
+        c, I_c = np.asarray(self.c, float), np.asarray(self.I_c, float)
+        H = np.zeros((4, 4))
+        H[:3, :3] = 0.5 * np.trace(I_c) * np.eye(3) - I_c + self.m * np.outer(c, c)
+        H[:3, 3] = H[3, :3] = self.m * c
+        H[3, 3] = self.m
+        return H
+
+
+class Chain:
+    """An open chain of revolute joints from a fixed base. links: Link list; base: 4x4 transform of
+    the base frame in the global frame; gravity: (3,) m/s^2 in the global frame."""
+
+    def __init__(self, links, base=np.eye(4), gravity=(0.0, 0.0, -9.81)):
+        self.links = list(links)
+        if not self.links:
+            raise ValueError("a chain needs at least one link")
+        self.base = np.asarray(base, float)
+        self.gravity = np.asarray(gravity, float)
+        self.n = len(self.links)
+
+    def frames(self, q):
+        """(T (n, 4, 4) link frames, M (n, 4, 4) joint-axis frames T(p-1) B_p) at q (n,) rad."""
+        q = np.asarray(q, float)
+        if q.shape != (self.n,):
+            raise ValueError(f"q must have shape ({self.n},), got {q.shape}")
+        T, M = np.empty((self.n, 4, 4)), np.empty((self.n, 4, 4))
+        parent = self.base
+        for p, (link, psi) in enumerate(zip(self.links, q)):
+            M[p] = parent @ link.B
+            T[p] = M[p] @ rot_z(psi) @ link.A
+            parent = T[p]
+        return T, M
