@@ -82,8 +82,8 @@ class Joint:
         raise NotImplementedError
 
     def xi(self, x, xd) -> np.ndarray:
-        """xi = -Cdot xdot (n_z,) alone: the same as ``terms(x, xd).xi`` without the Jacobians."""
-        return self.terms(x, xd).xi
+        """xi = -Cdot xdot (n_z,) at x and xd (n,), without the Jacobians (``terms`` includes it)."""
+        raise NotImplementedError
 
     def friction(self, f, sd, direction=None, static=False):
         """Friction of the joint from its ideal reactions.
@@ -109,8 +109,8 @@ class Joint:
             problems.append(f"body_i and body_j must differ, both are {self.body_i}")
 
 
-def _relative_point_terms(x, xd, body_i, body_j, p_i, p_j):
-    """d = r_i + R_i p_i - r_j - R_j p_j, its Jacobians (2x3 each) and d-dot, plus R_i p_i, R_j p_j."""
+def _relative_point_terms(x, body_i, body_j, p_i, p_j):
+    """d = r_i + R_i p_i - r_j - R_j p_j, its Jacobians (2x3 each), R_i p_i, R_j p_j and theta_j."""
     r_i, th_i = pose(x, body_i)
     r_j, th_j = pose(x, body_j)
     a_i = rotation(th_i) @ p_i
@@ -118,15 +118,7 @@ def _relative_point_terms(x, xd, body_i, body_j, p_i, p_j):
     d = r_i + a_i - r_j - a_j
     D_i = np.column_stack((np.eye(2), perp(a_i)))
     D_j = -np.column_stack((np.eye(2), perp(a_j)))
-    w_i = xd[3 * body_i - 1] if (xd is not None and body_i) else 0.0
-    w_j = xd[3 * body_j - 1] if (xd is not None and body_j) else 0.0
-    dd = np.zeros(2)
-    if xd is not None:
-        if body_i:
-            dd += D_i @ xd[3 * body_i - 3 : 3 * body_i]
-        if body_j:
-            dd += D_j @ xd[3 * body_j - 3 : 3 * body_j]
-    return d, D_i, D_j, dd, a_i, a_j, w_i, w_j, th_j
+    return d, D_i, D_j, a_i, a_j, th_j
 
 
 def _moving_point(x, xd, body, p):
@@ -166,17 +158,17 @@ class Revolute(Joint):
         check_parameters(problems)
 
     def terms(self, x, xd=None):
-        d, D_i, D_j, _, a_i, a_j, w_i, w_j, _ = _relative_point_terms(
-            x, xd, self.body_i, self.body_j, np.asarray(self.p_i, float), np.asarray(self.p_j, float)
+        d, D_i, D_j, *_ = _relative_point_terms(
+            x, self.body_i, self.body_j, np.asarray(self.p_i, float), np.asarray(self.p_j, float)
         )
         s = np.array([pose(x, self.body_i)[1] - pose(x, self.body_j)[1]])
-        xi = a_i * w_i**2 - a_j * w_j**2  # -Cdot xdot of d
+        xi = np.zeros(2) if xd is None else self.xi(x, xd)
         return JointTerms(d, s, D_i, D_j, np.array([[0.0, 0.0, 1.0]]), np.array([[0.0, 0.0, -1.0]]), xi)
 
     def xi(self, x, xd):
         a_i, _, w_i, _ = _moving_point(x, xd, self.body_i, self.p_i)
         a_j, _, w_j, _ = _moving_point(x, xd, self.body_j, self.p_j)
-        return a_i * w_i**2 - a_j * w_j**2
+        return a_i * w_i**2 - a_j * w_j**2  # -Cdot xdot of d
 
     def friction(self, f, sd, direction=None, static=False):
         coef = _law_coefficients((self.law,), sd, direction, static)[0]
@@ -235,8 +227,8 @@ class Prismatic(Joint):
 
     def _slide_terms(self, x, xd):
         """Normal and tangential rows: (z_n, s, C_n_i, C_n_j, Cs_i, Cs_j, xi_n)."""
-        d, D_i, D_j, dd, a_i, a_j, w_i, w_j, th_j = _relative_point_terms(
-            x, xd, self.body_i, self.body_j, np.asarray(self.p_i, float), np.asarray(self.p_j, float)
+        d, D_i, D_j, _, _, th_j = _relative_point_terms(
+            x, self.body_i, self.body_j, np.asarray(self.p_i, float), np.asarray(self.p_j, float)
         )
         e = rotation(th_j) @ np.asarray(self.e_j, float)
         n = perp(e)
@@ -245,12 +237,11 @@ class Prismatic(Joint):
         Cn_j, Cs_j = n @ D_j, e @ D_j
         Cn_j[2] -= e @ d
         Cs_j[2] += n @ d
-        # xi_n = -d/dt(C_n) xdot, derived from z_n'' = n''.d + 2 n'.d' + n.d''
-        xi_n = n @ d * w_j**2 + 2.0 * w_j * (e @ dd) + n @ (a_i * w_i**2 - a_j * w_j**2)
+        xi_n = 0.0 if xd is None else self._slide_xi(x, xd)
         return n @ d, e @ d, Cn_i, Cn_j, Cs_i, Cs_j, xi_n
 
     def _slide_xi(self, x, xd):
-        """xi_n of ``_slide_terms`` alone."""
+        """xi_n = -d/dt(C_n) xdot, derived from z_n'' = n''.d + 2 n'.d' + n.d''."""
         a_i, P_i, w_i, v_i = _moving_point(x, xd, self.body_i, self.p_i)
         a_j, P_j, w_j, v_j = _moving_point(x, xd, self.body_j, self.p_j)
         e = rotation(pose(x, self.body_j)[1]) @ np.asarray(self.e_j, float)
