@@ -124,15 +124,14 @@ def experiment_plot(fmu: Path, cls) -> bytes | None:
     import numpy as np
     from fmpy import simulate_fmu
 
+    from friction_joints.regression import input_table
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     e = cls.experiment
-    t = np.round(np.arange(0.0, e.stop_time + e.step_size / 2, e.step_size), 12)
-    table = (np.array(list(zip(t, *([fn(ti) for ti in t] for fn in e.inputs.values()))),
-                      dtype=[("time", float)] + [(n, float) for n in e.inputs]) if e.inputs else None)
-    res = simulate_fmu(str(fmu), stop_time=e.stop_time, output_interval=e.step_size, input=table,
-                       output=list(e.outputs))
+    res = simulate_fmu(str(fmu), stop_time=e.stop_time, output_interval=e.step_size,
+                       input=input_table(e.stop_time, e.step_size, e.inputs), output=list(e.outputs))
     units = {v.name: v.unit for v in cls.variables}
     fig, axes = plt.subplots(len(e.outputs), 1, sharex=True, figsize=(7, 1.7 * len(e.outputs)))
     for ax, name in zip(np.atleast_1d(axes), e.outputs):

@@ -74,6 +74,16 @@ def read_csv(path: Path) -> np.ndarray:
     return np.array([tuple(row) for row in data], dtype=[(n, float) for n in names])
 
 
+def input_table(stop_time: float, step_size: float, inputs: dict):
+    """Inputs {name: function of t} sampled at 0, step_size, ..., stop_time (s) as the structured
+    array FMPy's simulate_fmu takes and <Model>_in.csv holds; None without inputs."""
+    if not inputs:
+        return None
+    t = np.round(np.arange(0.0, stop_time + step_size / 2, step_size), 12)
+    return np.array([(ti, *(float(fn(ti)) for fn in inputs.values())) for ti in t],
+                    dtype=[("time", float)] + [(n, float) for n in inputs])
+
+
 def write_csv(path: Path, table: np.ndarray):
     names = table.dtype.names
     with path.open("w") as f:
@@ -85,9 +95,8 @@ def write_csv(path: Path, table: np.ndarray):
 def tube_check(name, t, y, t_ref, y_ref, rtol, ttol) -> SignalVerdict:
     """Whether y(t) stays in the tube around y_ref(t_ref) (see the module docstring)."""
     y, y_ref = np.asarray(y, float), np.asarray(y_ref, float)
-    half = rtol * (np.ptp(y_ref) if len(y_ref) else 0.0) + ABS_FLOOR
-    if np.isnan(half):
-        half = rtol * np.ptp(y_ref[~np.isnan(y_ref)]) + ABS_FLOOR if (~np.isnan(y_ref)).any() else ABS_FLOOR
+    finite_ref = y_ref[~np.isnan(y_ref)]
+    half = rtol * (np.ptp(finite_ref) if len(finite_ref) else 0.0) + ABS_FLOOR
     excess = np.empty(len(t))
     for i, ti in enumerate(t):
         window = (t_ref >= ti - ttol) & (t_ref <= ti + ttol)

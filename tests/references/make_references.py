@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from friction_joints.regression import record, write_csv
+from friction_joints.regression import input_table, record, write_csv
 
 HERE = Path(__file__).resolve().parent
 
@@ -41,10 +41,7 @@ def main(dist, only=None):
         if only and model not in only:
             continue
         (HERE / f"{model}_ref.opt").write_text(f"StartTime, 0.0\nStopTime, {stop}\nStepSize, {step}\nRelTol, 1e-08\n")
-        t = np.round(np.arange(0.0, stop + step / 2, step), 12)
-        table = np.array(list(zip(t, *(f(t) for f in inputs.values()))),
-                         dtype=[("time", float)] + [(n, float) for n in inputs])
-        write_csv(HERE / f"{model}_in.csv", table)
+        write_csv(HERE / f"{model}_in.csv", input_table(stop, step, inputs))
         print(f"wrote {record(Path(dist) / f'{model}.fmu', HERE, outputs)}")
 
 
