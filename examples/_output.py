@@ -30,11 +30,11 @@ def pyplot():
     return plt
 
 
-def shade_stiction(ax, t, stuck):
-    """Grey bands over the stick phases."""
+def shade_stiction(ax, t, stuck, color="0.85", label=None):
+    """Bands (grey by default) over the stick phases; ``label`` goes on the first band."""
     edges = np.flatnonzero(np.diff(np.concatenate(([0], stuck.astype(int), [0]))))
-    for a, b in zip(edges[::2], edges[1::2]):
-        ax.axvspan(t[a], t[b - 1], color="0.85", lw=0)
+    for k, (a, b) in enumerate(zip(edges[::2], edges[1::2])):
+        ax.axvspan(t[a], t[b - 1], color=color, lw=0, label=label if k == 0 else None)
 
 
 def stacked_plot(plt, t, panels, title, path, xlabel="time [s]", stuck=None):

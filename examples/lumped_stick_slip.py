@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _output import pyplot, stacked_plot, write_csv  # noqa: E402
+from _output import pyplot, shade_stiction, stacked_plot, write_csv  # noqa: E402
 
 from friction_joints.lumped import (SingleMassParameters, TwoMassParameters, simulate_single_mass,  # noqa: E402
                                     simulate_two_mass)
@@ -63,9 +63,7 @@ def two_mass(out: Path, plt):
     colours = ("white", "#c6dbef", "#fdd0a2", "0.75")
     for ax in axes:
         for k in (1, 2, 3):
-            edges = np.flatnonzero(np.diff(np.concatenate(([0], (case == k).astype(int), [0]))))
-            for a, b in zip(edges[::2], edges[1::2]):
-                ax.axvspan(res.t[a], res.t[b - 1], color=colours[k], lw=0, label=CASES[k] if a == edges[0] else None)
+            shade_stiction(ax, res.t, case == k, colours[k], CASES[k])
     axes[0].plot(res.t, res["z"][:, 0], label="z1")
     axes[0].plot(res.t, res["z"][:, 1], label="z2")
     axes[0].set_ylabel("position [m]")

@@ -212,11 +212,10 @@ class TwoMassFriction(DrivenSystem):
             else:
                 direction[c] = int(np.sign(a[c]))
         y = y.copy()
-        if stuck[0]:  # stuck velocities set exactly equal (zero relative velocity): no creep
-            y[2] = y[3] if not stuck[1] else 0.0
-        if stuck[1]:
+        if stuck[1]:  # stuck relative velocities set exactly to zero: no creep
             y[3] = 0.0
-            y[2] = 0.0 if stuck[0] else y[2]
+        if stuck[0]:
+            y[2] = y[3]
         new = Mode(tuple(int(d) for d in direction), tuple(stuck))
         kind = None if mode == new else self._kind(mode, new, old)
         return y, new, kind
