@@ -61,11 +61,10 @@ def simulate_blocks(p, F, t_end, rtol=1e-12, atol=1e-14, max_step=0.01):
     while t < t_end:
         v = np.array([y[2] - y[3], y[3]])
         phase = _choose(p, F[0](t), F[1](t), v, breaking)
+        if phase[1] == "S":  # stuck relative velocities exactly zero
+            y[3] = 0.0
         if phase[0] == "S":
             y[2] = y[3]
-        if phase[1] == "S":
-            y[3] = 0.0 if phase[0] != "S" else 0.0
-            y[2] = 0.0 if phase[0] == "S" else y[2]
         switches.append((t, phase))
 
         def rhs(tt, yy, phase=phase):
