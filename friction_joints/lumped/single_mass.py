@@ -89,13 +89,14 @@ class SingleMassFriction(DrivenSystem):
             return -self.acting(t, y)
         return -(self.p.C * v + self.p.FT0 * mode.direction)
 
+    def acceleration(self, t, y, mode):
+        """(zdd (m/s^2), friction (N)): M zdd = F_W + friction, exactly 0 while stuck (friction = -F_W)."""
+        fr = self.friction(t, y, mode)
+        return (self.acting(t, y) + fr) / self.p.M, fr
+
     def rhs(self, t, y, mode):
-        if mode.direction == 0:  # stuck: luz(F_W, F_T0S) = 0, the mass moves with the surface
-            zdd, power = 0.0, 0.0
-        else:
-            fr = self.friction(t, y, mode)
-            zdd, power = (self.acting(t, y) + fr) / self.p.M, fr * (y[1] - self.p.v_belt)
-        return np.array([y[1], zdd, self.force(t) * y[1], power])
+        zdd, fr = self.acceleration(t, y, mode)  # stuck: zd = v_belt exactly, so no friction power
+        return np.array([y[1], zdd, self.force(t) * y[1], fr * (y[1] - self.p.v_belt)])
 
     def events(self, mode):
         if mode.direction == 0:
@@ -126,8 +127,7 @@ class SingleMassFriction(DrivenSystem):
         return y, new, kind
 
     def record(self, t, y, mode):
-        fr = self.friction(t, y, mode)
-        zdd = 0.0 if mode.direction == 0 else (self.acting(t, y) + fr) / self.p.M
+        zdd, fr = self.acceleration(t, y, mode)
         return dict(z=y[0], zd=y[1], zdd=zdd, f=fr, F=self.force(t), stuck=mode.direction == 0,
                     E_kin=0.5 * self.p.M * y[1] ** 2, E_spring=0.5 * self.p.K * y[0] ** 2, W_drive=y[2],
                     W_friction=y[3])
