@@ -107,6 +107,11 @@ class Results:
     def event_times(self, kind=None):
         return np.array([t for t, k in self.events if kind is None or k == kind])
 
+    def rows_at(self, times) -> np.ndarray:
+        """Index of the first row recorded at each of ``times`` (s; recorded times up to rounding):
+        at an event or input jump, the row before it, as a co-simulation step reports it."""
+        return np.searchsorted(self.t, np.asarray(times, float) * (1 - 1e-12))
+
 
 @dataclass
 class IntegratorState:
