@@ -15,9 +15,9 @@ def run(system, y0, t_end, *, dt_out=0.01, rtol=1e-10, atol=1e-12) -> Results:
         raise ValueError(f"t_end={t_end!r} must be positive")
     if not dt_out > 0:
         raise ValueError(f"dt_out={dt_out!r} must be positive")
-    # max_step = dt_out: during stiction the state stands still, so the solver's steps would grow
+    # hold_step = dt_out: during stiction the state stands still, so the solver's steps would grow
     # without bound and could step over a breakaway driven by the inputs alone
-    integ = HybridIntegrator(system, 0.0, y0, rtol=rtol, atol=atol, max_step=dt_out)
+    integ = HybridIntegrator(system, 0.0, y0, rtol=rtol, atol=atol, hold_step=dt_out)
     n = int(np.floor(t_end / dt_out + 1e-9))
     return integ.advance(t_end, np.append(np.arange(1, n + 1) * dt_out, t_end))
 

@@ -29,11 +29,14 @@ MAX_EVENTS_AT_ONE_TIME = 10
 
 @dataclass(frozen=True)
 class Event:
-    """A state event: ``fn(t, y)`` crosses zero in ``direction`` (-1 falling, +1 rising, 0 both)."""
+    """A state event: ``fn(t, y)`` crosses zero in ``direction`` (-1 falling, +1 rising, 0 both).
+    input_driven: fn can cross zero while the state stands still (a breakaway during stiction,
+    driven by the inputs alone), so the integrator bounds its steps by ``hold_step`` meanwhile."""
 
     name: str
     fn: object
     direction: int = 0
+    input_driven: bool = False
 
 
 class HybridSystem:
@@ -126,16 +129,19 @@ class IntegratorState:
 class HybridIntegrator:
     """Integrates a HybridSystem from (t0, y0), advancing to requested times and resuming from there.
 
-    rtol, atol: error tolerances of DOP853; max_step: optional bound on the step size (s).
+    rtol, atol: error tolerances of DOP853; max_step: optional bound on the step size (s);
+    hold_step: bound on the step size (s) while an input-driven event is armed (the state may stand
+    still then, and unbounded steps could step over a crossing caused by the inputs alone).
     """
 
-    def __init__(self, system: HybridSystem, t0: float, y0, *, rtol=1e-10, atol=1e-12, max_step=np.inf):
+    def __init__(self, system: HybridSystem, t0: float, y0, *, rtol=1e-10, atol=1e-12, max_step=np.inf,
+                 hold_step=np.inf):
         if not (0 < rtol < 1):
             raise ValueError(f"rtol={rtol!r} is outside the allowed range (0, 1)")
         if not atol > 0:
             raise ValueError(f"atol={atol!r} must be positive")
         self.system = system
-        self.rtol, self.atol, self.max_step = rtol, atol, max_step
+        self.rtol, self.atol, self.max_step, self.hold_step = rtol, atol, max_step, hold_step
         self.results = Results()
         y0 = np.array(y0, dtype=float)
         y, mode, kind = self._settle(float(t0), y0, None, None)
@@ -180,8 +186,9 @@ class HybridIntegrator:
                 fn.direction, fn.terminal = ev.direction, True
                 fns.append(fn)
             self.system.begin_segment(s.t, seg_end)
+            max_step = min(self.max_step, self.hold_step) if any(ev.input_driven for ev in evs) else self.max_step
             sol = solve_ivp(lambda t, y: self.system.rhs(t, y, s.mode), (s.t, seg_end), s.y,
-                            method="DOP853", rtol=self.rtol, atol=self.atol, max_step=self.max_step,
+                            method="DOP853", rtol=self.rtol, atol=self.atol, max_step=max_step,
                             events=fns or None,  # dense output (3 more evaluations a step) only for a grid
                             dense_output=bool(np.any((grid > s.t) & (grid < seg_end))),
                             first_step=min(2.0 * s.step, seg_end - s.t) if s.step else None)

@@ -282,14 +282,15 @@ class MechanismSystem(DrivenSystem):
             return Event(f"slip_zero:{c}", lambda t, y: sign * self._sd(t, y, mode)[c], -1)
 
         def breakaway(i, c):
-            return Event(f"breakaway:{c}", lambda t, y: self._holding_margins(t, y, mode)[i], +1)
+            return Event(f"breakaway:{c}", lambda t, y: self._holding_margins(t, y, mode)[i], +1, True)
 
         evs = [slip_zero(c, mode.direction[c]) for c in self.contacts
                if c not in mode.stuck and mode.direction[c] != 0]
         if mode.shared:
             g = np.array(mode.lock[0])
             S = list(mode.stuck)
-            evs.append(Event("breakaway", lambda t, y: self._sect5(t, y, mode.partition, mode.direction, S, g)[0], +1))
+            evs.append(Event("breakaway", lambda t, y: self._sect5(t, y, mode.partition, mode.direction, S, g)[0], +1,
+                             True))
         else:
             evs += [breakaway(i, c) for i, c in enumerate(mode.stuck)]
         return evs

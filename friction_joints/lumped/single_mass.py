@@ -100,7 +100,7 @@ class SingleMassFriction(DrivenSystem):
 
     def events(self, mode):
         if mode.direction == 0:
-            return [Event("breakaway", lambda t, y: abs(self.acting(t, y)) - self.p.FT0S, +1)]
+            return [Event("breakaway", lambda t, y: abs(self.acting(t, y)) - self.p.FT0S, +1, True)]
         if self.p.FT0S == 0:
             return []
         return [Event("slip_zero", lambda t, y: mode.direction * (y[1] - self.p.v_belt), -1)]

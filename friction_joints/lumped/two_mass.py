@@ -178,7 +178,7 @@ class TwoMassFriction(DrivenSystem):
 
         def breakaway(i, c):
             return Event(f"breakaway:{c}", lambda t, y: holding_margins(
-                self.p, *self.forces(t), self.relative(y), mode.direction, mode.stuck)[i], +1)
+                self.p, *self.forces(t), self.relative(y), mode.direction, mode.stuck)[i], +1, True)
 
         stuck = [c for c in range(2) if mode.stuck[c]]
         return ([slip_zero(c) for c in range(2) if not mode.stuck[c] and mode.direction[c] != 0 and self.dry[c]]
