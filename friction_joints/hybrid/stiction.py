@@ -16,8 +16,27 @@ are unique even where lambda is not (several contacts locking one direction).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 from scipy.optimize import lsq_linear
+
+
+@dataclass(frozen=True)
+class DirectionMode:
+    """The mode of a model with one slip direction: +1 / -1 while slipping, 0 while stuck."""
+
+    direction: int
+
+
+def direction_change(mode, new: DirectionMode):
+    """What happened when ``mode`` (None at the start) became ``new``: 'stick', 'breakaway',
+    'reversal', 'slip', or None if the direction did not change."""
+    was = None if mode is None else mode.direction
+    if was == new.direction:
+        return None
+    return ("stick" if new.direction == 0 else "breakaway" if was == 0 else
+            "reversal" if was == -new.direction else "slip")
 
 
 def gauss_friction(A, b, bound):

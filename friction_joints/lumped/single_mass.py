@@ -18,6 +18,8 @@ import numpy as np
 
 from ..errors import check_parameters, require
 from ..hybrid.integrator import DrivenSystem, Event
+from ..hybrid.stiction import DirectionMode as Mode
+from ..hybrid.stiction import direction_change
 from .projections import luz
 
 ZERO_VELOCITY = 1e-9  # m/s
@@ -56,13 +58,6 @@ def substitutive_parameters(C, FT0):
 def massless_velocity(F, C, FT0):
     """zd of the massless limit M -> 0: C zd = luz(F, F_T0) (seed 001 Sect. 2); C > 0 (N.s/m)."""
     return luz(F, FT0) / C
-
-
-@dataclass(frozen=True)
-class Mode:
-    """direction: +1 / -1 while slipping (sign of v), 0 while stuck."""
-
-    direction: int
 
 
 class SingleMassFriction(DrivenSystem):
@@ -119,12 +114,7 @@ class SingleMassFriction(DrivenSystem):
         if new.direction == 0:
             y = y.copy()
             y[1] = self.p.v_belt  # stuck: exactly at the surface velocity, no creep
-        was = None if mode is None else mode.direction
-        if was == new.direction:
-            return y, new, None
-        kind = ("stick" if new.direction == 0 else "breakaway" if was == 0 else
-                "reversal" if was == -new.direction else "slip")
-        return y, new, kind
+        return y, new, direction_change(mode, new)
 
     def record(self, t, y, mode):
         zdd, fr = self.acceleration(t, y, mode)

@@ -14,14 +14,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from .chain import Q, Chain
+from .chain import Q, Chain, cross3
+
+
+def _derivative_operators(M):
+    """Delta_i = M_i Q M_i^-1 (n, 4, 4): dT/dq_i = Delta_i T for every frame beyond joint i."""
+    return np.array([Mi @ Q @ np.linalg.inv(Mi) for Mi in M])
 
 
 def lagrange_trace(chain: Chain, q, qd):
     """(A (n, n), e (n,)) by the trace formulation of seed 002 eq. (2)."""
     T, M = chain.frames(q)
     n = chain.n
-    Delta = np.array([M[i] @ Q @ np.linalg.inv(M[i]) for i in range(n)])
+    Delta = _derivative_operators(M)
     g4 = np.append(chain.gravity, 0.0)
     A, e = np.zeros((n, n)), np.zeros(n)
     qd = np.asarray(qd, float)
@@ -45,21 +50,62 @@ def lagrange_trace(chain: Chain, q, qd):
     return A, e
 
 
-def _cross(v):
+def point_terms_trace(chain: Chain, q, qd, r):
+    """(D^T (3, n), c (3,)) of the point r (3,) of the last link (in its frame), seed 002 eq. (2):
+    (D^T)_{alpha,i} = (T_i r)_alpha, the point's Jacobian, and c = sum_kl qd_k qd_l T_kl r, its
+    acceleration at qdd = 0 (the chain's share of the paper's c^(1,2))."""
+    T, M = chain.frames(q)
+    Delta = _derivative_operators(M)
+    rh = np.append(np.asarray(r, float), 1.0)
+    qd = np.asarray(qd, float)
+    DT = np.array([(Delta[i] @ T[-1] @ rh)[:3] for i in range(chain.n)]).T
+    c = sum(qd[i] * qd[j] * (Delta[min(i, j)] @ Delta[max(i, j)] @ T[-1] @ rh)[:3]
+            for i in range(chain.n) for j in range(chain.n))
+    return DT, c
+
+
+def point_terms(chain: Chain, q, qd, r):
+    """(J (3, n), b (3,)): Jacobian of the point r (3,) of the last link and its acceleration at
+    qdd = 0, by vector kinematics in O(n) (the same quantities as ``point_terms_trace``).
+
+    Column i of J is z_i x (P - o_i) (axis z_i through o_i); b = sum_i qd_i d/dt[z_i x (P - o_i)]
+    with dz_i/dt = omega_(i-1) x z_i and do_i/dt the velocity of the axis point o_i.
+    """
+    T, M = chain.frames(q)
+    qd = np.asarray(qd, float)
+    P = T[-1][:3, :3] @ np.asarray(r, float) + T[-1][:3, 3]
+    z, o = M[:, :3, 2], M[:, :3, 3]
+    J = cross3(z.T, (P - o).T)
+    vP = J @ qd
+    b = np.zeros(3)
+    omega, v_o, o_prev = np.zeros(3), np.zeros(3), o[0]
+    for i in range(chain.n):
+        v_o = v_o + cross3(omega, o[i] - o_prev)  # o_(i-1) and o_i both lie on link i-1
+        b += qd[i] * (cross3(cross3(omega, z[i]), P - o[i]) + cross3(z[i], vP - v_o))
+        omega, o_prev = omega + qd[i] * z[i], o[i]
+    return J, b
+
+
+def _skew(v):
+    """The matrix of v x (3, 3)."""
     return np.array([[0.0, -v[2], v[1]], [v[2], 0.0, -v[0]], [-v[1], v[0], 0.0]])
 
 
 def _spatial_inertia(m, c, I_c):
     """6x6 spatial inertia at the global origin ([omega; v] convention) of a body with mass m,
     centre of mass c (3,) and inertia I_c (3x3) about it, both global."""
-    C = _cross(c)
-    return np.block([[I_c + m * C @ C.T, m * C], [m * C.T, m * np.eye(3)]])
+    C = _skew(c)
+    I = np.empty((6, 6))
+    I[:3, :3], I[:3, 3:], I[3:, :3], I[3:, 3:] = I_c + m * C @ C.T, m * C, m * C.T, m * np.eye(3)
+    return I
 
 
 def _crm(v):
     """Spatial cross product for motion vectors (v x)."""
-    w, u = _cross(v[:3]), _cross(v[3:])
-    return np.block([[w, np.zeros((3, 3))], [u, w]])
+    w = _skew(v[:3])
+    X = np.zeros((6, 6))
+    X[:3, :3], X[3:, :3], X[3:, 3:] = w, _skew(v[3:]), w
+    return X
 
 
 def _link_terms(chain: Chain, q):
@@ -68,7 +114,7 @@ def _link_terms(chain: Chain, q):
     S, I = np.empty((chain.n, 6)), np.empty((chain.n, 6, 6))
     for p, link in enumerate(chain.links):
         z, o = M[p][:3, 2], M[p][:3, 3]
-        S[p] = np.concatenate((z, np.cross(o, z)))  # rotation about z through o, at the origin
+        S[p] = np.concatenate((z, cross3(o, z)))  # rotation about z through o, at the origin
         R = T[p][:3, :3]
         c = T[p][:3, :3] @ np.asarray(link.c, float) + T[p][:3, 3]
         I[p] = _spatial_inertia(link.m, c, R @ np.asarray(link.I_c, float) @ R.T)
