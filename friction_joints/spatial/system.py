@@ -1,8 +1,8 @@
 """The RSRRR linkage as a HybridSystem of the project's integrator (seed 002 Sect. 4-5).
 
 State y = [q (4), qd (4), W_drive, W_res, W_friction] (rad, rad/s, J). Inputs: the drive torque tau
-and the resistance torque tau_res on the driving link (N.m); the resistance is tau_res + c_res psid11
-(c_res >= 0, N.m.s/rad, a speed-proportional load; our reading of Fig. 10b, see ``paper_load``).
+and the resistance torque tau_res on the driving link (N.m); an optional ``SpeedLoad`` adds a
+speed-dependent resistance (our reading of Fig. 10b, see ``paper_load``).
 
 form "cut": seed 002 eq. (2) on all four coordinates with Baumgarte's stabilisation of the closure;
 form "minimal": the minimal form, integrating psi(1,1) and its rate, with chain 2 re-assembled at
@@ -20,9 +20,11 @@ mechanism sticks while alpha <= 1 and breaks away when alpha reaches 1 (an input
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
-from ..errors import ConvergenceError
+from ..errors import ConvergenceError, check_parameters, require
 from ..hybrid.integrator import DrivenSystem, Event
 from ..hybrid.signals import PiecewiseLinear
 from ..hybrid.stiction import DirectionMode as Mode
@@ -38,26 +40,45 @@ def paper_drive(t_dr0=10.0, t_st=2.0):
     return PiecewiseLinear([0.0, t_st], [0.0, t_dr0])
 
 
+@dataclass(frozen=True)
+class SpeedLoad:
+    """Resistance torque of a governed brake on the driving link (N.m): max(0, t_0 + c (psid11 - psid_0)),
+    zero below psid_0 - t_0 / c and equal to t_0 at psid_0. t_0 (N.m), psid_0 (rad/s), c (N.m.s/rad)."""
+
+    t_0: float = 10.0
+    psid_0: float = 9.0
+    c: float = 5.0
+
+    def __post_init__(self):
+        problems = []
+        require(problems, "t_0", self.t_0, 0.0)
+        require(problems, "psid_0", self.psid_0)
+        require(problems, "c", self.c, 0.0, low_open=True)
+        check_parameters(problems)
+
+    def __call__(self, psid):
+        return max(0.0, self.t_0 + self.c * (psid - self.psid_0))
+
+
 def paper_load(t_dr0=10.0, psid0=9.0):
-    """c_res (N.m.s/rad) of the speed-proportional resistance that balances t_dr0 at psid0: the
-    driving speed then oscillates about psid0 (less the small mean friction over c_res)."""
-    return t_dr0 / psid0
+    """The resistance of Fig. 10b as we read it: none during start-up, then rising with the speed so
+    that it balances the drive t_dr0 (N.m) at psid0 (rad/s); the driving speed then oscillates about
+    psid0, offset by the mean of the gravity and friction torques over c = 5 N.m.s/rad."""
+    return SpeedLoad(t_dr0, psid0)
 
 
 class RSRRRSystem(DrivenSystem):
-    """mechanism: an RSRRR; inputs: (tau, tau_res) signals; c_res (N.m.s/rad); form: 'cut' or
+    """mechanism: an RSRRR; inputs: (tau, tau_res) signals; load: a SpeedLoad or None; form: 'cut' or
     'minimal'; stiction: exact static friction at rest (beyond the paper)."""
 
     HOLD_TOL = 1e-12
     MAX_HOLD_ITERATIONS = 100
 
-    def __init__(self, mechanism: RSRRR, inputs, c_res=0.0, form="cut", stiction=False):
+    def __init__(self, mechanism: RSRRR, inputs, load=None, form="cut", stiction=False):
         super().__init__(inputs, 2, "inputs (tau, tau_res)")
         if form not in ("cut", "minimal"):
             raise ValueError(f"form must be 'cut' or 'minimal', got {form!r}")
-        if not c_res >= 0:
-            raise ValueError(f"c_res={c_res!r} is outside the allowed range [0, inf)")
-        self.mech, self.c_res, self.form, self.stiction = mechanism, float(c_res), form, bool(stiction)
+        self.mech, self.load, self.form, self.stiction = mechanism, load, form, bool(stiction)
 
     def initial_state(self, psi11=np.pi / 2, psid11=0.0):
         q = self.mech.initial_position(psi11)
@@ -72,10 +93,13 @@ class RSRRRSystem(DrivenSystem):
             qd = self.mech.loop.dependent_velocities(q, qd[:1])
         return q, qd
 
+    def resistance(self, t, y):
+        """Resistance torque on the driving link (N.m): tau_res plus the load's."""
+        return self.input_values(t)[1] + (self.load(y[4]) if self.load else 0.0)
+
     def applied(self, t, y):
-        """Net torque on the driving link (N.m): tau - tau_res - c_res psid11."""
-        tau, tau_res = self.input_values(t)
-        return tau - tau_res - self.c_res * y[4]
+        """Net torque on the driving link (N.m): tau less the resistance."""
+        return self.input_values(t)[0] - self.resistance(t, y)
 
     def state_of_motion(self, t, y, mode) -> tuple:
         """(q, qd, DynamicState) at (t, y) in ``mode``."""
@@ -89,7 +113,7 @@ class RSRRRSystem(DrivenSystem):
         if mode.direction == 0:
             return np.zeros(11)
         tau, _ = self.input_values(t)
-        return np.concatenate((qd, s.qdd, [tau * qd[0], (self.applied(t, y) - tau) * qd[0], -s.t_f @ qd]))
+        return np.concatenate((qd, s.qdd, [tau * qd[0], -self.resistance(t, y) * qd[0], -s.t_f @ qd]))
 
     # --- stiction (beyond the paper) --------------------------------------------------------------
     def holding(self, t, q) -> DynamicState:
@@ -102,7 +126,7 @@ class RSRRRSystem(DrivenSystem):
         for it in range(self.MAX_HOLD_ITERATIONS):
             qdd, f_S = loop.solve(q, zero, applied - t_hold)
             f_O, n_O = self.mech.reactions(q, zero, qdd, f_S)
-            limits = np.array([j.static_limit(f, n) for j, f, n in zip(journals, f_O, n_O)])
+            limits = journals.static_limit(f_O, n_O)
             capacity = np.abs(V) @ limits
             new_alpha = abs(Q) / capacity if capacity > 0 else (0.0 if Q == 0 else np.inf)
             t_hold = min(new_alpha, 1.0) * limits * np.sign(V * Q)
@@ -151,9 +175,8 @@ class RSRRRSystem(DrivenSystem):
 
     def record(self, t, y, mode):
         q, qd, s = self.state_of_motion(t, y, mode)
-        tau, tau_res = self.input_values(t)
         E_kin, E_pot = self.mech.energy(q, qd)
         return dict(q=q, qd=qd, qdd=s.qdd, f_S=s.f_S, f_O=s.f_O, n_O=s.n_O, t_f=s.t_f, iterations=s.iterations,
-                    stuck=mode.direction == 0, tau=tau, tau_res=tau_res + self.c_res * qd[0], E_kin=E_kin,
+                    stuck=mode.direction == 0, tau=self.input_values(t)[0], tau_res=self.resistance(t, y), E_kin=E_kin,
                     E_pot=E_pot, W_drive=y[8], W_res=y[9], W_friction=y[10],
                     closure=float(np.abs(self.mech.loop.closure(q)).max()))
