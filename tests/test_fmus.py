@@ -20,7 +20,7 @@ def dupont_inputs(t_end):
 
 def test_every_fmu_is_built_with_units_and_structure(fmus):
     assert set(fmus) == {"DupontTwoMass", "OffsetSliderCrank", "SliderCrank", "SpeedController",
-                         "SingleMassFriction", "TwoMassFriction"}
+                         "SingleMassFriction", "TwoMassFriction", "RSRRRLinkage"}
     for path in fmus.values():
         md = read_model_description(str(path))
         units = {u.name for u in md.unitDefinitions}
@@ -61,10 +61,12 @@ def test_dupont_fmu_agrees_with_the_library(fmus):
     assert np.abs(balance).max() <= 1e-6 * max(res["W_drive"].max(), 1.0)
 
 
-@pytest.mark.parametrize("name, value, message", [("mu_k", 0.9, "mu_k"), ("m1", -1.0, "m1")])
-def test_bad_parameter_is_an_fmi_error_with_its_name(fmus, name, value, message):
+@pytest.mark.parametrize("model, name, value, message", [("DupontTwoMass", "mu_k", 0.9, "mu_k"),
+                                                        ("DupontTwoMass", "m1", -1.0, "m1"),
+                                                        ("RSRRRLinkage", "z0", -0.2, "z0")])
+def test_bad_parameter_is_an_fmi_error_with_its_name(fmus, model, name, value, message):
     logged = []
-    simulate_fmu(str(fmus["DupontTwoMass"]), stop_time=0.02, output_interval=H, start_values={name: value},
+    simulate_fmu(str(fmus[model]), stop_time=0.02, output_interval=H, start_values={name: value},
                  debug_logging=True,
                  logger=lambda env, inst, status, cat, msg: logged.append((status, msg.decode())))
     errors = [msg for status, msg in logged if status >= 3]
@@ -96,3 +98,32 @@ def test_two_mass_fmu_agrees_with_the_planar_engine(fmus):
     np.testing.assert_allclose(res["z2"], lib["q"][first, 0], atol=1e-7)
     np.testing.assert_array_equal(res["stuck_12"] | res["stuck_20"], lib["stuck"][first])
     assert res["stuck_20"].any() and not res["stuck_20"].all()
+
+
+def test_rsrrr_fmu_agrees_with_the_library_and_balances_energy(fmus):
+    """The RSRRRLinkage FMU against RSRRRSystem fed the same held inputs; its outputs close the energy
+    balance, keep the loop closed and carry the joint torque n_z = tau - tau_res - t_f at joint 1."""
+    from friction_joints.hybrid import run
+    from friction_joints.spatial.rsrrr import RSRRR
+    from friction_joints.spatial.system import RSRRRSystem, SpeedLoad
+
+    t = np.arange(0.0, 0.3 + H / 2, H)
+    tau = 8.0 + 2.0 * np.sin(5 * t)
+    signal = np.array(list(zip(t, tau, 0.5 + 0 * t)), dtype=[("time", float), ("tau", float), ("tau_res", float)])
+    names = ["psi[1]", "psi[4]", "psid[1]", "f_S[2]", "t_f[2]", "n_z[1]", "t_f[1]", "E_kin", "E_pot", "W_drive",
+             "W_res", "W_friction", "closure"]
+    res = simulate_fmu(str(fmus["RSRRRLinkage"]), stop_time=0.3, output_interval=H, input=signal,
+                       start_values={"psid1_start": 4.0}, output=names)
+    system = RSRRRSystem(RSRRR(), [PiecewiseConstant(t, tau), PiecewiseConstant(t, 0.5 + 0 * t)], SpeedLoad())
+    lib = run(system, system.initial_state(psid11=4.0), 0.3, dt_out=H, rtol=1e-9, atol=1e-11)
+    rows = lib.rows_at(res["time"])
+    np.testing.assert_allclose(res["psi[1]"], lib["q"][rows, 0], atol=1e-5)
+    np.testing.assert_allclose(res["psi[4]"], lib["q"][rows, 3], atol=1e-5)
+    np.testing.assert_allclose(res["f_S[2]"], lib["f_S"][rows, 1], atol=1e-3 * np.abs(lib["f_S"]).max())
+    E = res["E_kin"] + res["E_pot"]
+    assert np.abs(E - E[0] - res["W_drive"] - res["W_res"] - res["W_friction"]).max() < 1e-4
+    assert res["closure"].max() < 1e-6 and res["W_friction"][-1] < 0
+    # the joint torque about the driving axis: tau held over the step, less the resistance and friction
+    load = np.maximum(0.0, 10.0 + 5.0 * (res["psid[1]"] - 9.0))
+    held = np.interp(np.maximum(res["time"] - H, 0.0), t, tau)  # the output at t_k follows the step from t_k - H
+    np.testing.assert_allclose(res["n_z[1]"], held - 0.5 - load - res["t_f[1]"], atol=1e-9)

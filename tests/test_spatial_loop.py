@@ -199,3 +199,13 @@ def test_bad_parameters_are_named():
         JournalFriction(a_bar=0.0)
     with pytest.raises(ValueError, match=r"l\[3\]"):
         RSRRRParameters(l=(0.2, 0.2, -0.1, 0.3))
+
+
+def test_rsrrr_with_the_trace_formulation_agrees():
+    """The whole linkage (eq. 2, reactions, friction) with the paper's trace formulation of A and e."""
+    recursive_form, trace_form = RSRRR(), RSRRR(RSRRRParameters(trace=True))
+    q, qd = moving_state(recursive_form, 2.0, -6.0)
+    a, b = recursive_form.dynamics(q, qd, 4.0), trace_form.dynamics(q, qd, 4.0)
+    for name in ("qdd", "f_S", "f_O", "n_O", "t_f"):
+        x, y = getattr(a, name), getattr(b, name)
+        np.testing.assert_allclose(x, y, atol=1e-10 * max(1.0, np.abs(x).max()))

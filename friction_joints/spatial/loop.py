@@ -34,9 +34,10 @@ def _column(v, like):
 
 class CutJointLoop:
     """chain1, chain2: the open chains; r_S1, r_S2 (3,): the joint centre S in the last link frame
-    of each chain (m); alpha, beta: Baumgarte constants (1/s, 0 for none)."""
+    of each chain (m); alpha, beta: Baumgarte constants (1/s, 0 for none); formulation: the open-chain
+    dynamics (chain, q, qd) -> (A, e), ``recursive`` or the paper's ``lagrange_trace``."""
 
-    def __init__(self, chain1: Chain, chain2: Chain, r_S1, r_S2, alpha=0.0, beta=0.0):
+    def __init__(self, chain1: Chain, chain2: Chain, r_S1, r_S2, alpha=0.0, beta=0.0, formulation=recursive):
         self.chains = (chain1, chain2)
         self.r_S = (np.asarray(r_S1, float), np.asarray(r_S2, float))
         self.n1, self.n2 = chain1.n, chain2.n
@@ -44,6 +45,7 @@ class CutJointLoop:
         if self.n2 != 3:
             raise ValueError(f"chain 2 must have 3 joints for the partition q1 | q2, got {self.n2}")
         self.alpha, self.beta = float(alpha), float(beta)
+        self.formulation = formulation
 
     def split(self, v):
         v = np.asarray(v, float)
@@ -68,10 +70,10 @@ class CutJointLoop:
         return G, b2 - b1, self.closure(q), G @ np.asarray(qd, float)
 
     def mass_and_bias(self, q, qd):
-        """(A (n, n) block diagonal, e (n,)) of the two open chains (recursive formulation)."""
+        """(A (n, n) block diagonal, e (n,)) of the two open chains."""
         (q1, q2), (qd1, qd2) = self.split(q), self.split(qd)
-        A1, e1 = recursive(self.chains[0], q1, qd1)
-        A2, e2 = recursive(self.chains[1], q2, qd2)
+        A1, e1 = self.formulation(self.chains[0], q1, qd1)
+        A2, e2 = self.formulation(self.chains[1], q2, qd2)
         A = np.zeros((self.n, self.n))
         A[: self.n1, : self.n1], A[self.n1:, self.n1:] = A1, A2
         return A, np.concatenate((e1, e2))

@@ -26,7 +26,7 @@ import numpy as np
 
 from ..errors import ConvergenceError, check_parameters, require
 from .chain import Chain, Link, fixed
-from .dynamics import energy
+from .dynamics import energy, lagrange_trace, recursive
 from .journal import JournalFriction, JournalSet
 from .loop import CutJointLoop
 from .reactions import newton_euler
@@ -51,7 +51,8 @@ class RSRRRParameters:
     """l: lengths of links (1,1), (2,1), (2,2), (2,3) (m, Table 1); d: rod diameter (m, Table 1);
     density: of the rods (kg/m^3, steel: our choice); y0, z0: base of chain 2 at (0, -y0, z0) (m, our
     choice); g: gravity (m/s^2); journals: four JournalFriction (Table 1); friction: False for ideal
-    joints; alpha, beta: Baumgarte constants of the closure (1/s)."""
+    joints; alpha, beta: Baumgarte constants of the closure (1/s); trace: use the paper's trace
+    formulation of the open chains instead of the recursive one (for comparison)."""
 
     l: tuple = (0.2, 0.2, 0.1, 0.3)
     d: float = 0.028
@@ -63,6 +64,7 @@ class RSRRRParameters:
     friction: bool = True
     alpha: float = 10.0
     beta: float = 10.0
+    trace: bool = False
 
     def __post_init__(self):
         problems = []
@@ -127,7 +129,8 @@ class RSRRR:
                         rod(l22, axis=0, B=fixed(X_22, (0.0, 0.0, l21)), **link),
                         rod(l23, axis=0, B=fixed(np.eye(3), (l22, 0.0, 0.0)), **link)],
                        gravity=(0.0, -params.g, 0.0))
-        self.loop = CutJointLoop(chain1, chain2, (l11, 0.0, 0.0), (l23, 0.0, 0.0), params.alpha, params.beta)
+        self.loop = CutJointLoop(chain1, chain2, (l11, 0.0, 0.0), (l23, 0.0, 0.0), params.alpha, params.beta,
+                                 lagrange_trace if params.trace else recursive)
         self.journals = JournalSet(params.journals)
 
     def initial_position(self, psi11=np.pi / 2) -> np.ndarray:

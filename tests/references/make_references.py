@@ -33,6 +33,9 @@ CASES = {
     "TwoMassFriction": (5.0, 0.01, {"F1": lambda t: 6 * np.sin(2 * t), "F2": lambda t: 20 * np.cos(1.3 * t)},
                         ["z1", "z2", "zd1", "zd2", "zdd1", "zdd2", "f_12", "f_20", "stuck_12", "stuck_20",
                          "W_drive", "W_friction"]),
+    "RSRRRLinkage": (0.5, 0.01, {"tau": lambda t: 10.0 * np.minimum(t / 2.0, 1.0), "tau_res": lambda t: 0 * t},
+                     ["psi[1]", "psi[2]", "psi[3]", "psi[4]", "psid[1]", "psid[2]", "f_S[1]", "f_S[2]", "f_S[3]",
+                      "f_x[2]", "n_y[3]", "t_f[1]", "t_f[2]", "E_kin", "W_drive", "W_friction"]),
 }
 
 

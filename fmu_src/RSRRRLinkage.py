@@ -1,0 +1,92 @@
+"""FMU: the spatial RSRRR linkage of seed 002 with friction in its four revolute joints."""
+
+import math
+
+from friction_joints.fmi_slave import Experiment, SystemSlave, Var
+from friction_joints.spatial.rsrrr import RSRRR, RSRRRParameters, table1_journals
+from friction_joints.spatial.system import RSRRRSystem, SpeedLoad
+
+JOINT_AXES = "joint frame: z along the joint axis, origin on it midway between the journal surfaces A and B"
+
+
+def _outputs():
+    rows = []
+    for i, joint in enumerate(("(1,1)", "(2,1)", "(2,2)", "(2,3)"), 1):
+        rows += [Var(f"psi[{i}]", "output", "rad", f"joint coordinate psi{joint}", display="deg"),
+                 Var(f"psid[{i}]", "output", "rad/s", f"joint velocity of psi{joint}"),
+                 Var(f"psidd[{i}]", "output", "rad/s2", f"joint acceleration of psi{joint}")]
+    rows += [Var(f"f_S[{k}]", "output", "N", f"cut-joint reaction on chain 1, global {a}")
+             for k, a in enumerate("xyz", 1)]
+    for i, joint in enumerate(("(1,1)", "(2,1)", "(2,2)", "(2,3)"), 1):
+        rows += [Var(f"f_{a}[{i}]", "output", "N", f"reaction force of joint {joint} on its link, {a} ({JOINT_AXES})")
+                 for a in "xyz"]
+        rows += [Var(f"n_{a}[{i}]", "output", "N.m", f"reaction torque of joint {joint} on its link, {a} ({JOINT_AXES})")
+                 for a in "xyz"]
+        rows.append(Var(f"t_f[{i}]", "output", "N.m",
+                        f"friction torque in joint {joint}, opposing its rotation (the holding torque while stuck)"))
+    return tuple(rows) + (
+        Var("stuck", "output", "", "true while the linkage is held by static friction", False, kind="Boolean"),
+        Var("E_kin", "output", "J", "kinetic energy"),
+        Var("E_pot", "output", "J", "potential energy (zero at y = 0)"),
+        Var("W_drive", "output", "J", "work of tau"),
+        Var("W_res", "output", "J", "work of the resistance (tau_res and the load; never positive while turning forward)"),
+        Var("W_friction", "output", "J", "work of the joint friction (never positive)"),
+        Var("closure", "output", "m", "loop closure error |r_S1 - r_S2| (largest component)"),
+    )
+
+
+class RSRRRLinkage(SystemSlave):
+    author = "friction-joints"
+    description = ("Spatial RSRRR linkage (seed 002) cut at its spherical joint, with load-dependent journal "
+                   "friction in its four revolute joints (Table 1 data), optional exact stiction")
+    equations = ("Two open chains from the base joined at the cut spherical joint S: [A1 0 -D1; 0 A2 D2; "
+                 "D1<sup>T</sup> -D2<sup>T</sup> 0] [qdd1; qdd2; f<sub>S</sub>] = [e1 + t<sub>dr</sub> - t<sub>res</sub> - "
+                 "t<sub>f</sub>1; e2 - t<sub>f</sub>2; c] (seed 002 eq. 2, A and e by composite rigid bodies and "
+                 "recursive Newton-Euler, Baumgarte-stabilised closure); joint reactions by the Newton-Euler "
+                 "recursion (eqs 3.1-3.8); friction torque t<sub>f</sub> = t<sub>A</sub> + t<sub>B</sub> + t<sub>C</sub> "
+                 "from the journal loads (eqs 4-6.2) with the kinetic characteristic mu = mu<sub>0</sub>(1 - exp(-k|psid|/"
+                 "psid<sub>k</sub>)) (eq. 7), the reaction-friction coupling iterated to convergence. The resistance "
+                 "on the driving link is tau_res + max(0, load_t0 + load_c (psid[1] - load_psid0)). With stiction on, "
+                 "the linkage also sticks when psid[1] = 0 while every joint can hold the same fraction of its static "
+                 "limit.")
+    inputs = ("tau", "tau_res")
+    experiment = Experiment(2.5, 0.01, ("psid[1]", "psid[2]", "f_S[2]", "t_f[2]"),
+                            {"tau": lambda t: 10.0 * min(t / 2.0, 1.0), "tau_res": lambda t: 0.0},
+                            "tau ramped to 10 N.m over 2 s from rest, governed load (seed 002 Fig. 10)")
+    variables = (
+        Var("tau", "input", "N.m", "drive torque on the driving link (1,1)", 0.0),
+        Var("tau_res", "input", "N.m", "resistance torque on the driving link (1,1), opposing positive rotation", 0.0),
+        Var("friction", "parameter", "", "friction in the joints (false: ideal joints)", True, kind="Boolean"),
+        Var("stiction", "parameter", "", "exact static friction at rest (beyond the paper)", False, kind="Boolean"),
+        Var("mu_scale", "parameter", "1", "factor on every friction level of Table 1 (mu_A = mu_B = mu_C = 0.2)", 1.0, 0.0),
+        Var("load_t0", "parameter", "N.m", "governed load: resistance at load_psid0", 10.0, 0.0),
+        Var("load_psid0", "parameter", "rad/s", "governed load: speed where it equals load_t0", 9.0),
+        Var("load_c", "parameter", "N.m.s/rad", "governed load: slope (0: no load)", 5.0, 0.0),
+        Var("y0", "parameter", "m", "base of chain 2 at (0, -y0, z0)", 0.1),
+        Var("z0", "parameter", "m", "base of chain 2 at (0, -y0, z0)", 0.22, 0.0),
+        Var("psi1_start", "parameter", "rad", "initial driving angle (pi/2: every link in the yz plane)",
+            math.pi / 2, display="deg"),
+        Var("psid1_start", "parameter", "rad/s", "initial driving speed", 0.0),
+        Var("baumgarte", "parameter", "1/s", "Baumgarte constants alpha = beta of the closure", 10.0, 0.0),
+        Var("rtol", "parameter", "1", "relative tolerance of the internal integrator", 1e-6, 1e-12, 1e-2),
+    ) + _outputs()
+
+    def build(self, p):
+        params = RSRRRParameters(y0=p["y0"], z0=p["z0"], journals=table1_journals(p["mu_scale"]),
+                                 friction=bool(p["friction"]), alpha=p["baumgarte"], beta=p["baumgarte"])
+        load = SpeedLoad(p["load_t0"], p["load_psid0"], p["load_c"]) if p["load_c"] > 0 else None
+        mech = RSRRR(params)
+        return (lambda inputs: RSRRRSystem(mech, inputs, load, stiction=bool(p["stiction"])),
+                lambda s: s.initial_state(p["psi1_start"], p["psid1_start"]), p["rtol"])
+
+    def publish(self, rec):
+        out = dict(stuck=bool(rec["stuck"]), E_kin=rec["E_kin"], E_pot=rec["E_pot"], W_drive=rec["W_drive"],
+                   W_res=rec["W_res"], W_friction=rec["W_friction"], closure=rec["closure"])
+        for i in range(4):
+            out.update({f"psi[{i + 1}]": rec["q"][i], f"psid[{i + 1}]": rec["qd"][i], f"psidd[{i + 1}]": rec["qdd"][i],
+                        f"t_f[{i + 1}]": rec["t_f"][i]})
+            for k, a in enumerate("xyz"):
+                out[f"f_{a}[{i + 1}]"] = rec["f_O"][i][k]
+                out[f"n_{a}[{i + 1}]"] = rec["n_O"][i][k]
+        out.update({f"f_S[{k + 1}]": rec["f_S"][k] for k in range(3)})
+        return out
