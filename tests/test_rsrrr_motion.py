@@ -4,6 +4,7 @@ speed about 9 rad/s, exact stiction (beyond the paper) and the paper's Newmark i
 import numpy as np
 import pytest
 
+from friction_joints.errors import ConvergenceError
 from friction_joints.hybrid import run
 from friction_joints.hybrid.newmark import newmark
 from friction_joints.hybrid.stiction import DirectionMode
@@ -108,3 +109,16 @@ def test_driving_speed_oscillates_about_nine_rad_per_s():
         assert abs(late.mean() - 9.0) < 0.15
         assert late.min() < 9.0 < late.max()
         assert balance_residual(r) < 1e-5
+
+
+def test_newmark_needs_newton_where_the_characteristic_is_steep():
+    """From rest the joint velocities sit below psid_k, where eq. (7) is steep: the plain fixed-point
+    iteration of a1 fails there while Newton's converges and keeps the energy balance."""
+    system = RSRRRSystem(RSRRR(), [paper_drive(), 0.0], paper_load())
+    y0 = system.initial_state()
+    with pytest.raises(ConvergenceError, match="fixed-point"):
+        newmark(system, y0, 0.5, 2e-3, 4, mode=DirectionMode(1), iteration="fixed-point")
+    t, y, _ = newmark(system, y0, 0.1, 2e-3, 4, mode=DirectionMode(1))
+    assert y[-1, 4] > 0 and np.all(np.isfinite(y))
+    E = [sum(system.mech.energy(yk[:4], yk[4:8])) for yk in (y[0], y[-1])]
+    assert abs(E[1] - E[0] - y[-1, 8:].sum()) < 1e-3 * max(abs(y[-1, 8]), 1e-3)
