@@ -20,7 +20,8 @@ def dupont_inputs(t_end):
 
 def test_every_fmu_is_built_with_units_and_structure(fmus):
     assert set(fmus) == {"DupontTwoMass", "OffsetSliderCrank", "SliderCrank", "SpeedController",
-                         "SingleMassFriction", "TwoMassFriction", "RSRRRLinkage"}
+                         "SingleMassFriction", "TwoMassFriction", "RSRRRLinkage", "SteeringSystem",
+                         "SingleTrackVehicle"}
     for path in fmus.values():
         md = read_model_description(str(path))
         units = {u.name for u in md.unitDefinitions}

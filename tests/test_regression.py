@@ -14,7 +14,8 @@ REFERENCES = Path(__file__).with_name("references")
 
 
 @pytest.mark.parametrize("model", ["DupontTwoMass", "SliderCrank", "OffsetSliderCrank", "SpeedController",
-                                   "SingleMassFriction", "TwoMassFriction", "RSRRRLinkage"])
+                                   "SingleMassFriction", "TwoMassFriction", "RSRRRLinkage", "SteeringSystem",
+                                   "SingleTrackVehicle"])
 def test_every_fmu_passes_its_reference(fmus, model, capsys):
     assert main([str(fmus[model]), str(REFERENCES)]) == 0
     assert f"{model}.fmu: PASS" in capsys.readouterr().out

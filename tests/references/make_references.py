@@ -36,6 +36,13 @@ CASES = {
     "RSRRRLinkage": (0.5, 0.01, {"tau": lambda t: 10.0 * np.minimum(t / 2.0, 1.0), "tau_res": lambda t: 0 * t},
                      ["psi[1]", "psi[2]", "psi[3]", "psi[4]", "psid[1]", "psid[2]", "f_S[1]", "f_S[2]", "f_S[3]",
                       "f_x[2]", "n_y[3]", "t_f[1]", "t_f[2]", "E_kin", "W_drive", "W_friction"]),
+    "SteeringSystem": (2.0, 0.01, {"tau_sw": lambda t: 3.0 * np.sin(np.pi * t), "M_z_left": lambda t: -20 * np.sin(np.pi * t),
+                                   "M_z_right": lambda t: -20 * np.sin(np.pi * t), "F_z_left": lambda t: 3500 + 0 * t,
+                                   "F_z_right": lambda t: 3500 + 0 * t},
+                       ["delta_sw", "x_rack", "delta_left", "T_column", "F_gear", "T_f_pinion", "F_f_rack",
+                        "T_f_kingpin_left", "stuck_rack", "stuck_kingpin_left", "in_freeplay", "W_friction"]),
+    "SingleTrackVehicle": (2.0, 0.01, {"delta_left": lambda t: 0.02 * np.sin(2 * t), "delta_right": lambda t: 0.02 * np.sin(2 * t)},
+                           ["v_y", "r", "a_y", "M_z_left", "F_z_left", "F_z_right"]),
 }
 
 

@@ -1,0 +1,94 @@
+"""FMU: a rack-and-pinion steering system with dry friction and freeplay (seed 001 luz/tar, exact stick-slip)."""
+
+import math
+
+from friction_joints.fmi_slave import Experiment, SystemSlave, Var
+from friction_joints.vehicle import ELEMENTS, SteeringParameters, SteeringSystem as Model
+
+_DEFAULTS = SteeringParameters()
+_PARAMETERS = (
+    ("J_sw", "kg.m2", "steering wheel and upper column inertia"), ("k_c", "N.m/rad", "column torsional stiffness"),
+    ("c_c", "N.m.s/rad", "column torsional damping"), ("J_p", "kg.m2", "pinion and lower column inertia"),
+    ("r_p", "m", "pinion pitch radius (rack travel per pinion radian)"), ("k_g", "N/m", "gear mesh stiffness"),
+    ("b", "m", "half of the rack-pinion freeplay (at the rack)"), ("m_r", "kg", "rack mass"),
+    ("k_t", "N/m", "tie-rod stiffness"), ("c_t", "N.s/m", "tie-rod damping"), ("l_a", "m", "steering arm length"),
+    ("J_w", "kg.m2", "wheel and knuckle inertia about the king-pin"),
+    ("c_w", "N.m.s/rad", "damping about the king-pin (tyre scrub)"),
+    ("T_p", "N.m", "kinetic friction torque of the pinion bearings"), ("F_r", "N", "kinetic friction force of the rack"),
+    ("mu_k", "1", "king-pin friction coefficient"), ("r_k", "m", "king-pin friction radius"),
+    ("static_factor", "1", "static / kinetic friction level of every element (>= 1)"),
+    ("friction_scale", "1", "factor on every friction level (0: no friction)"),
+)
+_STEERING_PARAMETERS = tuple(name for name, _, _ in _PARAMETERS)
+
+
+class SteeringSystem(SystemSlave):
+    author = "friction-joints"
+    description = ("Rack-and-pinion steering: steering wheel, column, pinion, gear freeplay, rack, tie rods and two "
+                   "road wheels on king-pins; dry friction in the pinion bearings, the rack housing and the king-pins "
+                   "(load-dependent), exact stick-slip per element (seed 001)")
+    equations = ("J<sub>sw</sub> thdd<sub>sw</sub> = tau<sub>sw</sub> - T<sub>c</sub>; J<sub>p</sub> thdd<sub>p</sub> = "
+                 "T<sub>c</sub> - r<sub>p</sub> F<sub>g</sub> + T<sub>fp</sub>; m<sub>r</sub> xdd = F<sub>g</sub> - "
+                 "F<sub>tL</sub> - F<sub>tR</sub> + F<sub>fr</sub>; J<sub>w</sub> deltadd<sub>i</sub> = l<sub>a</sub> "
+                 "F<sub>ti</sub> + M<sub>z,i</sub> - c<sub>w</sub> deltad<sub>i</sub> + T<sub>fk,i</sub>, with the column "
+                 "torque T<sub>c</sub> = k<sub>c</sub> (th<sub>sw</sub> - th<sub>p</sub>) + c<sub>c</sub> (thd<sub>sw</sub> - "
+                 "thd<sub>p</sub>), the gear force F<sub>g</sub> = k<sub>g</sub> luz(r<sub>p</sub> th<sub>p</sub> - x, b) "
+                 "(freeplay, seed 001 Sect. 2), tie-rod forces F<sub>ti</sub> = k<sub>t</sub> (x - l<sub>a</sub> "
+                 "delta<sub>i</sub>) + c<sub>t</sub> (xd - l<sub>a</sub> deltad<sub>i</sub>); Coulomb friction per element "
+                 "with static and kinetic levels, king-pin levels mu<sub>k</sub> r<sub>k</sub> (|F<sub>z,i</sub>| + "
+                 "|F<sub>ti</sub>|); an element sticks exactly while its acting force is within its static level.")
+    inputs = ("tau_sw", "M_z_left", "M_z_right", "F_z_left", "F_z_right")
+    experiment = Experiment(4.0, 0.01, ("delta_sw", "delta_left", "T_f_kingpin_left", "stuck_rack"),
+                            {"tau_sw": lambda t: 3.0 * math.sin(math.pi * t), "M_z_left": lambda t: 0.0,
+                             "M_z_right": lambda t: 0.0, "F_z_left": lambda t: 3500.0, "F_z_right": lambda t: 3500.0},
+                            "tau_sw = 3 sin(pi t) N.m, no aligning moments, 3.5 kN wheel loads")
+    variables = (
+        (Var("tau_sw", "input", "N.m", "driver torque at the steering wheel", 0.0),
+         Var("M_z_left", "input", "N.m", "aligning moment on the left wheel about its king-pin (positive steers left)", 0.0),
+         Var("M_z_right", "input", "N.m", "aligning moment on the right wheel about its king-pin", 0.0),
+         Var("F_z_left", "input", "N", "vertical load of the left front wheel", 3500.0),
+         Var("F_z_right", "input", "N", "vertical load of the right front wheel", 3500.0))
+        + tuple(Var(name, "parameter", unit, text, getattr(_DEFAULTS, name), 0.0) for name, unit, text in _PARAMETERS)
+        + (Var("delta_sw_start", "parameter", "rad", "initial steering-wheel angle (at rest, springs relaxed)", 0.0,
+               display="deg"),
+           Var("rtol", "parameter", "1", "relative tolerance of the internal integrator", 1e-6, 1e-12, 1e-2),
+           Var("delta_sw", "output", "rad", "steering-wheel angle", display="deg"),
+           Var("delta_sw_rate", "output", "rad/s", "steering-wheel angular velocity"),
+           Var("theta_pinion", "output", "rad", "pinion angle", display="deg"),
+           Var("x_rack", "output", "m", "rack displacement (positive steers left)"),
+           Var("delta_left", "output", "rad", "left road-wheel steer angle", display="deg"),
+           Var("delta_right", "output", "rad", "right road-wheel steer angle", display="deg"),
+           Var("T_column", "output", "N.m", "column torque (torsion between steering wheel and pinion)"),
+           Var("F_gear", "output", "N", "rack-pinion mesh force"),
+           Var("F_tierod_left", "output", "N", "left tie-rod force"),
+           Var("F_tierod_right", "output", "N", "right tie-rod force"),
+           Var("T_f_pinion", "output", "N.m", "friction torque of the pinion bearings (static while stuck)"),
+           Var("F_f_rack", "output", "N", "friction force of the rack housing (static while stuck)"),
+           Var("T_f_kingpin_left", "output", "N.m", "friction torque of the left king-pin (static while stuck)"),
+           Var("T_f_kingpin_right", "output", "N.m", "friction torque of the right king-pin (static while stuck)"))
+        + tuple(Var(f"stuck_{name}", "output", "", f"true while the {name.replace('_', ' ')} friction sticks", False,
+                    kind="Boolean") for name in ELEMENTS)
+        + (Var("in_freeplay", "output", "", "true while the pinion and the rack are out of contact", False,
+               kind="Boolean"),
+           Var("E_kin", "output", "J", "kinetic energy"),
+           Var("E_spring", "output", "J", "elastic energy (column, gear, tie rods)"),
+           Var("W_driver", "output", "J", "work of tau_sw"),
+           Var("W_aligning", "output", "J", "work of the aligning moments"),
+           Var("W_friction", "output", "J", "work of the dry frictions (never positive)"),
+           Var("W_damping", "output", "J", "work of the dampers (never positive)"))
+    )
+
+    def build(self, p):
+        params = SteeringParameters(**{name: p[name] for name in _STEERING_PARAMETERS})
+        return lambda inputs: Model(params, inputs), lambda s: s.initial_state(p["delta_sw_start"]), p["rtol"]
+
+    def publish(self, rec):
+        q, f = rec["q"], rec["friction"]
+        out = dict(delta_sw=q[0], delta_sw_rate=rec["qd"][0], theta_pinion=q[1], x_rack=q[2], delta_left=q[3],
+                   delta_right=q[4], T_column=rec["T_c"], F_gear=rec["F_g"], F_tierod_left=rec["F_tL"],
+                   F_tierod_right=rec["F_tR"], T_f_pinion=f[0], F_f_rack=f[1], T_f_kingpin_left=f[2],
+                   T_f_kingpin_right=f[3], in_freeplay=bool(rec["in_freeplay"]), E_kin=rec["E_kin"],
+                   E_spring=rec["E_spring"], W_driver=rec["W_driver"], W_aligning=rec["W_aligning"],
+                   W_friction=rec["W_friction"], W_damping=rec["W_damping"])
+        out.update({f"stuck_{name}": bool(s) for name, s in zip(ELEMENTS, rec["stuck"])})
+        return out

@@ -1,0 +1,95 @@
+"""The steering FMU and the vehicle FMU connected, run by two different masters.
+
+``run_fmpy`` uses the project's Jacobi master on FMPy (``friction_joints.master``); ``run_libcosim``
+uses libcosim, the Open Simulation Platform's C++ co-simulation library, through libcosimpy (an
+independent master from PyPI). Both exchange the same signals after every communication step:
+
+    steering.delta_left/right  ->  vehicle.delta_left/right
+    vehicle.M_z_left/right, F_z_left/right  ->  steering inputs of the same names
+
+and hold the driver torque tau_sw(t) over each step. Results: a structured array with 'time' and
+the columns of ``RECORD`` (sampled at every communication point).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from ..master import Connection, FMUInstance, run
+
+LINKS = (("steering", "delta_left", "vehicle", "delta_left"), ("steering", "delta_right", "vehicle", "delta_right"),
+         ("vehicle", "M_z_left", "steering", "M_z_left"), ("vehicle", "M_z_right", "steering", "M_z_right"),
+         ("vehicle", "F_z_left", "steering", "F_z_left"), ("vehicle", "F_z_right", "steering", "F_z_right"))
+RECORD = {"tau_sw": ("steering", "tau_sw"), "delta_sw": ("steering", "delta_sw"),
+          "delta_left": ("steering", "delta_left"), "T_column": ("steering", "T_column"),
+          "T_f_kingpin_left": ("steering", "T_f_kingpin_left"), "W_friction": ("steering", "W_friction"),
+          "r": ("vehicle", "r"), "a_y": ("vehicle", "a_y"), "M_z_left": ("vehicle", "M_z_left")}
+
+
+def sine_sweep(amplitude=3.0, f0=0.2, f1=2.0, duration=10.0):
+    """tau_sw(t) = amplitude sin(2 pi (f0 t + (f1 - f0) t^2 / (2 duration))) (N.m, Hz, s)."""
+    def tau(t):
+        return amplitude * np.sin(2.0 * np.pi * (f0 * t + (f1 - f0) * t**2 / (2.0 * duration)))
+    return tau
+
+
+def run_fmpy(dist, tau_sw, t_end, h, steering=None, vehicle=None, progress=None):
+    """Co-simulate with friction_joints.master; steering, vehicle: {parameter: value} start values."""
+    dist = Path(dist)
+    instances = {"steering": FMUInstance(dist / "SteeringSystem.fmu", "steering", steering),
+                 "vehicle": FMUInstance(dist / "SingleTrackVehicle.fmu", "vehicle", vehicle)}
+    try:
+        return run(instances, [Connection(*link) for link in LINKS], h, t_end,
+                   external={("steering", "tau_sw"): tau_sw}, record=RECORD, progress=progress)
+    finally:
+        for inst in instances.values():
+            inst.close()
+
+
+def run_libcosim(dist, tau_sw, t_end, h, steering=None, vehicle=None):
+    """Co-simulate with libcosim (libcosimpy); same arguments and result as ``run_fmpy`` but from the
+    first communication point t = h on (libcosim's observer has no values before the first step)."""
+    from libcosimpy.CosimExecution import CosimExecution
+    from libcosimpy.CosimLogging import CosimLogLevel, log_output_level
+    from libcosimpy.CosimManipulator import CosimManipulator
+    from libcosimpy.CosimObserver import CosimObserver
+    from libcosimpy.CosimSlave import CosimLocalSlave
+
+    log_output_level(CosimLogLevel.WARNING)
+    dist = Path(dist)
+    steps = int(round(t_end / h))
+    execution = CosimExecution.from_step_size(int(round(h * 1e9)))  # nanoseconds
+    index = {"steering": execution.add_local_slave(CosimLocalSlave(str(dist / "SteeringSystem.fmu"), "steering")),
+             "vehicle": execution.add_local_slave(CosimLocalSlave(str(dist / "SingleTrackVehicle.fmu"), "vehicle"))}
+    refs = {name: {v.name.decode(): v.reference for v in execution.slave_variables(i)} for name, i in index.items()}
+    for name, values in (("steering", steering), ("vehicle", vehicle)):
+        for var, value in (values or {}).items():
+            execution.real_initial_value(index[name], refs[name][var], float(value))
+    for src, out, dst, inp in LINKS:
+        execution.connect_real_variables(index[src], refs[src][out], index[dst], refs[dst][inp])
+    manipulator, observer = CosimManipulator.create_override(), CosimObserver.create_last_value()
+    execution.add_manipulator(manipulator)
+    execution.add_observer(observer)
+    tau_ref = refs["steering"]["tau_sw"]
+
+    def sample(t):
+        return (t, *(observer.last_real_values(index[i], [refs[i][v]])[0] for i, v in RECORD.values()))
+
+    rows = []
+    for k in range(steps):
+        manipulator.slave_real_values(index["steering"], [tau_ref], [float(tau_sw(k * h))])
+        execution.step()
+        rows.append(sample((k + 1) * h))
+    return np.array(rows, dtype=[("time", float)] + [(c, float) for c in RECORD])
+
+
+def hysteresis_width(tau, delta):
+    """Equivalent torque width (N.m) of a steering loop over whole periods: the loop area, i.e. the
+    energy dissipated per period, over the angle range, |sum tau d(delta)| / (max delta - min delta).
+    A loop of width w between two parallel branches gives w; Coulomb friction T reflected to the
+    steering wheel and slipping throughout gives 2 T."""
+    tau, delta = np.asarray(tau, float), np.asarray(delta, float)
+    area = abs(np.sum(0.5 * (tau[1:] + tau[:-1]) * np.diff(delta)))
+    return area / np.ptp(delta)

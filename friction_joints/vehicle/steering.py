@@ -1,0 +1,232 @@
+"""A rack-and-pinion steering system with dry friction and freeplay, as a lumped model in the
+spirit of seed 001 (luz/tar, Karnopp-compatible exact stick-slip; Lozia & Zardecki's steering models
+cited there).
+
+Coordinates (SI, positive = steering to the left):
+    theta_sw  steering wheel and upper column (rad)     theta_p  pinion and lower column (rad)
+    x         rack (m)                                  delta_L, delta_R  road wheels about their
+                                                        king-pins (rad)
+Equations (every friction element acts on one coordinate against the ground, so the elements stick
+and slip independently: no stuck element's holding force depends on another's):
+
+    J_sw thdd_sw = tau_sw - T_c,                        T_c = k_c (th_sw - th_p) + c_c (thd_sw - thd_p)
+    J_p  thdd_p  = T_c - r_p F_g + T_fp,                F_g = k_g luz(r_p th_p - x, b)   (freeplay 2 b)
+    m_r  xdd     = F_g - F_tL - F_tR + F_fr,            F_ti = k_t (x - l_a delta_i) + c_t (xd - l_a deltad_i)
+    J_w  deltadd_i = l_a F_ti + M_z,i - c_w deltad_i + T_fk,i
+
+with luz(x, b) = x + (|x - b| - |x + b|)/2 (seed 001 Sect. 2): zero inside the freeplay, the mesh
+stiffness k_g outside. The frictions T_fp (pinion bearings), F_fr (rack in its housing) and T_fk,i
+(king-pins) are Coulomb with static and kinetic levels; a king-pin's levels follow its load,
+T_k = mu_k r_k (|F_z,i| + |F_ti|) (vertical wheel load plus the tie-rod force it carries). In slip the
+friction is -level_kinetic sgn(v); at v = 0 the element sticks (v = 0 exactly, acceleration 0)
+while the acting force is within the static level, and breaks away when it leaves it, a located
+event (the luz form of seed 001 Sect. 2 per element: acceleration = luz(F_acting, static level)/mass).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import check_parameters, require
+from ..hybrid.integrator import DrivenSystem, Event
+from ..lumped.projections import luz
+
+ELEMENTS = ("pinion", "rack", "kingpin_left", "kingpin_right")
+ZERO_VELOCITY = 1e-9  # rad/s or m/s
+BREAKAWAY_MARGIN = 1e-9  # N.m or N: an element with no load (static level 0) at rest needs a force to move
+
+
+@dataclass(frozen=True)
+class SteeringParameters:
+    """Typical passenger-car values, each with its reasoning (sources: Pfeffer & Harrer, Steering
+    Handbook, Springer 2017, ch. 3-4 and 7; Lozia & Zardecki, SAE 2002-01-0619):
+
+    J_sw 0.04 kg.m2: steering wheel (0.03) plus upper column; k_c 300 N.m/rad, c_c 0.3 N.m.s/rad:
+    column with intermediate shaft and joints (manual steering, no torsion bar); J_p 1e-3 kg.m2:
+    pinion and lower column; r_p 7.5 mm/rad: rack travel 47 mm per pinion turn; k_g 5e5 N/m: tooth
+    mesh and housing mounts; b 0.05 mm: half the rack-pinion backlash (about +-0.4 deg at the wheel,
+    a new gear); m_r 3 kg: rack with inner tie-rod parts; k_t 2e5 N/m, c_t 500 N.s/m: tie rods with
+    their joints; l_a 0.15 m: steering arm (overall ratio l_a / r_p = 20); J_w 1.0 kg.m2, c_w 20
+    N.m.s/rad: wheel, tyre and knuckle about the steering axis with the tyre's scrub damping at
+    speed; frictions (kinetic, static = 1.3 x): pinion bearings T_p 0.1 N.m, rack in its housing
+    F_r 40 N, king-pins (strut top mount and ball joint) mu_k r_k = 0.05 x 0.02 m, 3.5 N.m at a 3.5 kN
+    wheel load; together about 0.75 N.m kinetic at the steering wheel, the order of the friction a
+    driver feels on centre in a manual steering. friction_scale multiplies every level (0: none).
+    """
+
+    J_sw: float = 0.04
+    k_c: float = 300.0
+    c_c: float = 0.3
+    J_p: float = 1e-3
+    r_p: float = 0.0075
+    k_g: float = 5e5
+    b: float = 5e-5
+    m_r: float = 3.0
+    k_t: float = 2e5
+    c_t: float = 500.0
+    l_a: float = 0.15
+    J_w: float = 1.0
+    c_w: float = 20.0
+    T_p: float = 0.1
+    F_r: float = 40.0
+    mu_k: float = 0.05
+    r_k: float = 0.02
+    static_factor: float = 1.3
+    friction_scale: float = 1.0
+
+    def __post_init__(self):
+        problems = []
+        for name in ("J_sw", "k_c", "J_p", "r_p", "k_g", "m_r", "k_t", "l_a", "J_w"):
+            require(problems, name, getattr(self, name), 0.0, low_open=True)
+        for name in ("c_c", "b", "c_t", "c_w", "T_p", "F_r", "mu_k", "r_k", "friction_scale"):
+            require(problems, name, getattr(self, name), 0.0)
+        require(problems, "static_factor", self.static_factor, 1.0)
+        check_parameters(problems)
+
+    @property
+    def masses(self) -> np.ndarray:
+        """Inertias of the five coordinates (kg.m2 or kg)."""
+        return np.array([self.J_sw, self.J_p, self.m_r, self.J_w, self.J_w])
+
+
+@dataclass(frozen=True)
+class Mode:
+    """direction per friction element (ELEMENTS order): +1 / -1 slipping, 0 stuck."""
+
+    directions: tuple
+
+
+class SteeringSystem(DrivenSystem):
+    """The steering system as a HybridSystem. inputs: signals (tau_sw, M_z_left, M_z_right, F_z_left,
+    F_z_right) in N.m and N. State y = [theta_sw, theta_p, x, delta_L, delta_R, their rates,
+    W_driver, W_aligning, W_friction, W_damping]."""
+
+    N = 5
+    FRICTION_DOF = (1, 2, 3, 4)  # the coordinate each element of ELEMENTS acts on
+
+    def __init__(self, params: SteeringParameters, inputs):
+        super().__init__(inputs, 5, "inputs (tau_sw, M_z_left, M_z_right, F_z_left, F_z_right)")
+        self.p = params
+        # an element whose friction coefficient is zero never sticks (it keeps direction +1, no events)
+        kingpin = params.mu_k * params.r_k
+        self.active = tuple(params.friction_scale * level > 0 for level in (params.T_p, params.F_r, kingpin, kingpin))
+
+    def initial_state(self, theta_sw=0.0):
+        """At rest with every spring relaxed at the steering-wheel angle theta_sw (rad)."""
+        p = self.p
+        x = p.r_p * theta_sw
+        q = np.array([theta_sw, theta_sw, x, x / p.l_a, x / p.l_a])
+        return np.concatenate((q, np.zeros(self.N + 4)))
+
+    # --- forces -----------------------------------------------------------------------------------
+    def forces(self, t, y):
+        """(generalised forces without friction (5,), friction levels (kinetic (4,), static (4,)),
+        internal forces dict) at (t, y)."""
+        p = self.p
+        th_sw, th_p, x, dL, dR = y[:5]
+        w_sw, w_p, v, wL, wR = y[5:10]
+        tau_sw, Mz_L, Mz_R, Fz_L, Fz_R = self.input_values(t)
+        T_c = p.k_c * (th_sw - th_p) + p.c_c * (w_sw - w_p)
+        F_g = p.k_g * luz(p.r_p * th_p - x, p.b)
+        F_tL = p.k_t * (x - p.l_a * dL) + p.c_t * (v - p.l_a * wL)
+        F_tR = p.k_t * (x - p.l_a * dR) + p.c_t * (v - p.l_a * wR)
+        Q = np.array([tau_sw - T_c, T_c - p.r_p * F_g, F_g - F_tL - F_tR,
+                      p.l_a * F_tL + Mz_L - p.c_w * wL, p.l_a * F_tR + Mz_R - p.c_w * wR])
+        s = p.friction_scale
+        kinetic = s * np.array([p.T_p, p.F_r, p.mu_k * p.r_k * (abs(Fz_L) + abs(F_tL)),
+                                p.mu_k * p.r_k * (abs(Fz_R) + abs(F_tR))])
+        internal = dict(T_c=T_c, F_g=F_g, F_tL=F_tL, F_tR=F_tR)
+        return Q, kinetic, p.static_factor * kinetic, internal
+
+    def friction(self, t, y, mode):
+        """(friction forces of the elements (4,), Q, internal) in ``mode``: kinetic against the
+        sliding direction, or the holding force -Q_i of a stuck element."""
+        Q, kinetic, _, internal = self.forces(t, y)
+        d = np.array(mode.directions, float)
+        f = -d * kinetic
+        stuck = d == 0
+        f[stuck] = -Q[list(np.array(self.FRICTION_DOF)[stuck])]
+        return f, Q, internal
+
+    def accelerations(self, t, y, mode):
+        f, Q, internal = self.friction(t, y, mode)
+        total = Q.copy()
+        total[list(self.FRICTION_DOF)] += f
+        return total / self.p.masses, f, internal
+
+    def rhs(self, t, y, mode):
+        acc, f, internal = self.accelerations(t, y, mode)
+        p, rates = self.p, y[5:10]
+        tau_sw, Mz_L, Mz_R, _, _ = self.input_values(t)
+        damping = -(p.c_c * (rates[0] - rates[1]) ** 2 + p.c_t * (rates[2] - p.l_a * rates[3]) ** 2
+                    + p.c_t * (rates[2] - p.l_a * rates[4]) ** 2 + p.c_w * (rates[3] ** 2 + rates[4] ** 2))
+        return np.concatenate((rates, acc, [tau_sw * rates[0], Mz_L * rates[3] + Mz_R * rates[4],
+                                            f @ rates[list(self.FRICTION_DOF)], damping]))
+
+    # --- stick-slip ---------------------------------------------------------------------------------
+    def events(self, mode):
+        events = []
+        for k, (name, d) in enumerate(zip(ELEMENTS, mode.directions)):
+            dof = 5 + self.FRICTION_DOF[k]
+            if not self.active[k]:
+                continue
+            if d == 0:
+                events.append(Event(f"breakaway_{name}", self._breakaway(k), +1, True))
+            else:
+                events.append(Event(f"stop_{name}", (lambda dof, d: lambda t, y: d * y[dof])(dof, d), -1))
+        return events
+
+    def _breakaway(self, k):
+        def fn(t, y):
+            Q, _, static, _ = self.forces(t, y)
+            return abs(Q[self.FRICTION_DOF[k]]) - static[k] - BREAKAWAY_MARGIN
+        return fn
+
+    def update(self, t, y, mode, event):
+        Q, _, static, _ = self.forces(t, y)
+        directions = []
+        for k, name in enumerate(ELEMENTS):
+            dof = self.FRICTION_DOF[k]
+            v, Qk = y[5 + dof], Q[dof]
+            was = None if mode is None else mode.directions[k]
+            if not self.active[k]:
+                new = 1
+            elif event == f"breakaway_{name}":
+                new = int(np.sign(Qk))
+            elif abs(v) > ZERO_VELOCITY and event != f"stop_{name}":
+                new = int(np.sign(v))
+            elif was not in (None, 0) and event != f"stop_{name}":
+                new = was  # right after a breakaway: the new slip keeps its direction
+            else:  # at v = 0: acceleration luz(Q, static) / mass decides (seed 001 Sect. 2)
+                new = int(np.sign(luz(Qk, static[k])))
+            directions.append(new)
+        new_mode = Mode(tuple(directions))
+        y = y.copy()
+        for k, d in enumerate(directions):
+            if d == 0:
+                y[5 + self.FRICTION_DOF[k]] = 0.0  # stuck: exactly at rest, no creep
+        if mode == new_mode:
+            return y, new_mode, None
+        changes = [f"{'stick' if d == 0 else 'slip'}_{name}" for name, d, w in
+                   zip(ELEMENTS, directions, (None,) * 4 if mode is None else mode.directions) if d != w]
+        return y, new_mode, "+".join(changes)
+
+    def energies(self, y):
+        """(kinetic, spring) energy (J)."""
+        p = self.p
+        th_sw, th_p, x, dL, dR = y[:5]
+        kinetic = 0.5 * p.masses @ y[5:10] ** 2
+        gap = p.r_p * th_p - x
+        spring = 0.5 * (p.k_c * (th_sw - th_p) ** 2 + p.k_g * luz(gap, p.b) ** 2
+                        + p.k_t * ((x - p.l_a * dL) ** 2 + (x - p.l_a * dR) ** 2))
+        return kinetic, spring
+
+    def record(self, t, y, mode):
+        acc, f, internal = self.accelerations(t, y, mode)
+        E_kin, E_spring = self.energies(y)
+        return dict(q=y[:5].copy(), qd=y[5:10].copy(), qdd=acc, friction=f,
+                    stuck=np.array(mode.directions) == 0,
+                    in_freeplay=abs(self.p.r_p * y[1] - y[2]) < self.p.b, E_kin=E_kin, E_spring=E_spring,
+                    W_driver=y[10], W_aligning=y[11], W_friction=y[12], W_damping=y[13], **internal)

@@ -1,0 +1,127 @@
+"""The steering system and the vehicle model: a linear model reproduced without friction and
+freeplay, the friction law with exact stiction, the freeplay, the energy balance, and the
+single-track model's steady-state yaw gain."""
+
+import numpy as np
+import pytest
+from scipy.signal import lsim
+
+from friction_joints.hybrid import run
+from friction_joints.vehicle import ELEMENTS, SingleTrackVehicle, SteeringParameters, SteeringSystem, VehicleParameters
+
+
+def linear_model(p: SteeringParameters):
+    """M, C, K (5x5) and the input matrix (5x3: tau_sw, M_z_left, M_z_right) of the steering without
+    friction and freeplay, written out from the free-body diagrams (independently of SteeringSystem)."""
+    M = np.diag([p.J_sw, p.J_p, p.m_r, p.J_w, p.J_w])
+    K = np.zeros((5, 5))
+    C = np.zeros((5, 5))
+
+    def spring(matrix, i, j, k, gain_i=1.0, gain_j=1.0):
+        """A spring/damper k on the stretch gain_i q_i - gain_j q_j."""
+        g = np.zeros(5)
+        g[i], g[j] = gain_i, -gain_j
+        matrix += k * np.outer(g, g)
+
+    spring(K, 0, 1, p.k_c)
+    spring(C, 0, 1, p.c_c)
+    spring(K, 1, 2, p.k_g, p.r_p, 1.0)
+    for wheel in (3, 4):
+        spring(K, 2, wheel, p.k_t, 1.0, p.l_a)
+        spring(C, 2, wheel, p.c_t, 1.0, p.l_a)
+        C[wheel, wheel] += p.c_w
+    B = np.zeros((5, 3))
+    B[0, 0], B[3, 1], B[4, 2] = 1.0, 1.0, 1.0
+    return M, C, K, B
+
+
+def test_without_friction_and_freeplay_the_model_is_the_linear_one():
+    """Chirp driver torque and aligning moments: the hybrid model equals the linear state-space model
+    (so its frequency response is the linear one) to integration accuracy."""
+    p = SteeringParameters(friction_scale=0.0, b=0.0)
+    t = np.linspace(0.0, 2.0, 1001)
+    tau = 2.0 * np.sin(2 * np.pi * (0.5 * t + 1.5 * t**2))  # 0.5 -> 6.5 Hz
+    Mz_L, Mz_R = 5.0 * np.sin(7.0 * t), -3.0 * np.sin(11.0 * t) + 1.0
+    system = SteeringSystem(p, [lambda s: np.interp(s, t, tau), lambda s: np.interp(s, t, Mz_L),
+                                lambda s: np.interp(s, t, Mz_R), 3500.0, 3500.0])
+    r = run(system, system.initial_state(), 2.0, dt_out=0.002, rtol=1e-9, atol=1e-11)
+    M, C, K, B = linear_model(p)
+    Minv = np.linalg.inv(M)
+    A = np.block([[np.zeros((5, 5)), np.eye(5)], [-Minv @ K, -Minv @ C]])
+    _, y, _ = lsim((A, np.vstack((np.zeros((5, 3)), Minv @ B)), np.eye(10), np.zeros((10, 3))),
+                   np.column_stack((tau, Mz_L, Mz_R)), t)
+    rows = r.rows_at(t)
+    scale = np.abs(y[:, :5]).max(axis=0)
+    assert np.all(np.abs(r["q"][rows] - y[:, :5]) <= 2e-5 * scale)  # each coordinate against its own range
+    # frequency response at 3 Hz from the same matrices against the simulated gain of a pure sine
+    w = 2 * np.pi * 3.0
+    H = np.linalg.solve(K - w**2 * M + 1j * w * C, B[:, 0])
+    sine = SteeringSystem(p, [lambda s: np.sin(w * s), 0.0, 0.0, 3500.0, 3500.0])
+    rs = run(sine, sine.initial_state(), 3.0, dt_out=0.005, rtol=1e-9, atol=1e-11)
+    late = rs.t >= 2.0
+    basis = np.column_stack((np.sin(w * rs.t[late]), np.cos(w * rs.t[late]), np.ones(late.sum()), rs.t[late]))
+    coef = np.linalg.lstsq(basis, rs["q"][late][:, 3], rcond=None)[0]
+    assert coef[0] + 1j * coef[1] == pytest.approx(H[3], rel=2e-3)  # sin(wt) -> Re H sin + Im H cos
+
+
+@pytest.fixture(scope="module")
+def steering_run():
+    system = SteeringSystem(SteeringParameters(), [lambda t: 3.0 * np.sin(np.pi * t), lambda t: -20.0 * np.sin(np.pi * t),
+                                                   lambda t: -25.0 * np.sin(np.pi * t), 3500.0, 3800.0])
+    return system, run(system, system.initial_state(), 4.0, dt_out=0.005, rtol=1e-9, atol=1e-11)
+
+
+def test_friction_law_and_exact_stiction(steering_run):
+    system, r = steering_run
+    p = system.p
+    for k, name in enumerate(ELEMENTS):
+        dof = system.FRICTION_DOF[k]
+        v, f, stuck = r["qd"][:, dof], r["friction"][:, k], r["stuck"][:, k]
+        assert stuck.any() and (~stuck).any(), name
+        assert np.all(v[stuck] == 0.0)  # no creep
+        if name.startswith("kingpin"):
+            F_z = 3500.0 if name.endswith("left") else 3800.0
+            F_t = r["F_tL"] if name.endswith("left") else r["F_tR"]
+            level = p.mu_k * p.r_k * (F_z + np.abs(F_t))
+        else:
+            level = np.full(len(r.t), p.T_p if name == "pinion" else p.F_r)
+        moving = np.abs(v) > 1e-9
+        np.testing.assert_allclose(f[moving], -np.sign(v[moving]) * level[moving], rtol=1e-12)
+        assert np.all(np.abs(f[stuck]) <= p.static_factor * level[stuck] * (1 + 1e-9) + 1e-9)
+    kinds = " ".join(k for _, k in r.events)
+    assert "stick_kingpin_left" in kinds and "slip_rack" in kinds
+
+
+def test_energy_balance_and_freeplay(steering_run):
+    system, r = steering_run
+    E = r["E_kin"] + r["E_spring"]
+    W = r["W_driver"] + r["W_aligning"] + r["W_friction"] + r["W_damping"]
+    assert np.abs(E - E[0] - W).max() < 1e-7
+    assert np.all(np.diff(r["W_friction"]) <= 1e-12) and r["W_friction"][-1] < 0
+    free = r["in_freeplay"]
+    assert free.any() and (~free).any()
+    assert np.all(r["F_g"][free] == 0.0) and np.all(np.abs(r["F_g"][~free]) > 0)
+
+
+def test_bad_parameters_name_the_parameter():
+    with pytest.raises(ValueError, match="static_factor"):
+        SteeringParameters(static_factor=0.5)
+    with pytest.raises(ValueError, match="k_t"):
+        SteeringParameters(k_t=0.0)
+    with pytest.raises(ValueError, match=r"u=.*allowed range"):
+        VehicleParameters(u=-1.0)
+
+
+def test_single_track_steady_state_yaw_gain():
+    """r / delta = u / (L + K u^2) with the understeer gradient K = m (b / C_f - a / C_r) / L, and the
+    aligning moments turn the wheels back."""
+    p = VehicleParameters()
+    delta = 0.01
+    vehicle = SingleTrackVehicle(p, [delta, delta])
+    r = run(vehicle, vehicle.initial_state(), 6.0, dt_out=0.1, rtol=1e-10, atol=1e-12)
+    L = p.a + p.b
+    K_us = p.m * (p.b / p.C_f - p.a / p.C_r) / L
+    assert r["r"][-1] == pytest.approx(p.u * delta / (L + K_us * p.u**2), rel=1e-6)
+    assert r["a_y"][-1] == pytest.approx(p.u * r["r"][-1], rel=1e-6)
+    assert r["M_z_left"][-1] < 0 and r["F_z_left"][-1] < r["F_z_right"][-1]
+    assert r["F_z_left"][-1] + r["F_z_right"][-1] == pytest.approx(2 * p.front_wheel_load, rel=1e-12)
