@@ -10,6 +10,8 @@ static friction as a fraction of its limit); ``tar_interval`` returns the set-va
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 
@@ -17,6 +19,8 @@ def luz(x, a):
     """luz(x, a) = x + (|x - a| - |x + a|) / 2 (seed 001 Sect. 2), evaluated as the equal dead zone
     0 on [-a, a], x -+ a outside, so that a stuck state gets exactly zero (the printed formula
     leaves rounding residues such as luz(1e-300, 1) = 1e-300)."""
+    if isinstance(x, float) and isinstance(a, float):  # scalars (the models' right-hand sides): no numpy
+        return 0.0 if abs(x) <= a else x - math.copysign(a, x)
     x, a = np.asarray(x, float), np.asarray(a, float)
     return np.where(np.abs(x) <= a, 0.0, x - np.sign(x) * a)
 

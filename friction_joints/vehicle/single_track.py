@@ -70,7 +70,8 @@ class SingleTrackVehicle(DrivenSystem):
 
     def tyre_forces(self, t, y):
         p = self.p
-        delta = float(np.mean(self.input_values(t)))
+        delta_left, delta_right = self.input_values(t)
+        delta = 0.5 * (delta_left + delta_right)
         alpha_f = delta - (y[0] + p.a * y[1]) / p.u
         alpha_r = -(y[0] - p.b * y[1]) / p.u
         return p.C_f * alpha_f, p.C_r * alpha_r
