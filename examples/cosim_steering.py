@@ -72,10 +72,11 @@ def main(dist: Path, out: Path, h: float):
         return
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.5))
     for label, style in (("no friction", "--"), ("friction", "-")):
-        axes[0].plot(np.degrees(runs[label]["delta_sw"]), runs[label]["tau_sw"], style, lw=0.8, label=label)
+        slow = runs[label]["time"] <= 4.0  # 0.2-0.9 Hz: the on-centre loop before the hands-free resonance
+        axes[0].plot(np.degrees(runs[label]["delta_sw"][slow]), runs[label]["tau_sw"][slow], style, lw=0.8, label=label)
         axes[1].plot(runs[label]["time"], runs[label]["r"], style, lw=0.8, label=label)
     axes[0].set(xlabel="steering-wheel angle [deg]", ylabel="steering-wheel torque [N.m]",
-                title="on-centre loop (torque sweep 0.2-2 Hz)")
+                title="on-centre loop (first 4 s of the sweep, 0.2-0.9 Hz)")
     axes[1].set(xlabel="time [s]", ylabel="yaw rate [rad/s]", title="yaw rate, 80 km/h")
     axes[0].legend()
     fig.tight_layout()
