@@ -6,6 +6,11 @@ origin O^(p) on that axis; it turns with link p (it is the link frame of the pap
 For a Link with a fixed part A_p after the rotation, frame p is T^(p) A_p^-1, and the link's centre
 of mass and inertia are carried into it.
 
+The extracted eq. (3.2) lost its dots (it reads omega = R^T omega + ... on both sides); it is used
+in Craig's form omegad_(p+1) = R^T omegad_p + (R^T omega_p) x psid z + psidd z, and the recursion is
+tested against the Lagrange equations (n_z equals the joint torque) and against Newton-Euler
+balances of every link taken by finite differences.
+
 Results: f_O^(p) (3,), the force exerted on link p by link p-1 at O^(p), and n_O^(p) (3,), the
 torque about O^(p); both in frame p. Their z component along the axis: n_z is the joint torque
 (drive minus friction), f_z the axial thrust; f_x, f_y, n_x, n_y load the journal (``journal``).
