@@ -37,11 +37,11 @@ def simulate(friction, t_end, stiction=False):
 def summary(name, r, wall, t_end):
     late = r["qd"][r.t > 2.5][:, 0]
     E = r["E_kin"] + r["E_pot"]
-    residual = np.abs(E - E[0] - (r["W_drive"] + r["W_res"] + r["W_friction"])).max()
+    residual = np.abs(E - E[0] - (r["W_drive"] + r["W_friction"])).max()
     print(f"  {name}: {wall:.1f} s wall for {t_end:g} s")
     print(f"    driving speed after 2.5 s: mean {late.mean():.3f} rad/s, range {late.min():.3f}..{late.max():.3f}")
     print(f"    loop closure error: max {r['closure'].max():.2e} m; energy balance residual {residual:.2e} J")
-    print(f"    drive work {r['W_drive'][-1]:.2f} J, resistance {r['W_res'][-1]:.2f} J, "
+    print(f"    net drive work {r['W_drive'][-1]:.2f} J (of which resistance {r['W_res'][-1]:.2f} J), "
           f"friction {r['W_friction'][-1]:.3f} J")
     if len(r.events):
         print("    events: " + ", ".join(f"{k} at {t:.4f} s" for t, k in r.events))

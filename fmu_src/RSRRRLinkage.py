@@ -28,8 +28,9 @@ def _outputs():
         Var("stuck", "output", "", "true while the linkage is held by static friction", False, kind="Boolean"),
         Var("E_kin", "output", "J", "kinetic energy"),
         Var("E_pot", "output", "J", "potential energy (zero at y = 0)"),
-        Var("W_drive", "output", "J", "work of tau"),
-        Var("W_res", "output", "J", "work of the resistance (tau_res and the load; never positive while turning forward)"),
+        Var("W_drive", "output", "J", "work of the net torque on the driving link (tau less tau_res and the load): "
+            "E_kin + E_pot change by W_drive + W_friction"),
+        Var("W_res", "output", "J", "the resistance's share of W_drive (tau_res and the load)"),
         Var("W_friction", "output", "J", "work of the joint friction (never positive)"),
         Var("closure", "output", "m", "loop closure error |r_S1 - r_S2| (largest component)"),
     )

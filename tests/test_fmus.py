@@ -122,7 +122,7 @@ def test_rsrrr_fmu_agrees_with_the_library_and_balances_energy(fmus):
     np.testing.assert_allclose(res["psi[4]"], lib["q"][rows, 3], atol=1e-5)
     np.testing.assert_allclose(res["f_S[2]"], lib["f_S"][rows, 1], atol=1e-3 * np.abs(lib["f_S"]).max())
     E = res["E_kin"] + res["E_pot"]
-    assert np.abs(E - E[0] - res["W_drive"] - res["W_res"] - res["W_friction"]).max() < 1e-4
+    assert np.abs(E - E[0] - res["W_drive"] - res["W_friction"]).max() < 1e-4  # W_drive: net torque on link 1
     assert res["closure"].max() < 1e-6 and res["W_friction"][-1] < 0
     # the joint torque about the driving axis: tau held over the step, less the resistance and friction
     load = np.maximum(0.0, 10.0 + 5.0 * (res["psid[1]"] - 9.0))

@@ -13,9 +13,9 @@ from friction_joints.spatial.system import RSRRRSystem, paper_drive, paper_load
 
 
 def balance_residual(r):
-    """max |E(t) - E(0) - (W_drive + W_res + W_friction)(t)| (J)."""
+    """max |E(t) - E(0) - (W_drive + W_friction)(t)| (J)."""
     E = r["E_kin"] + r["E_pot"]
-    return np.abs(E - E[0] - (r["W_drive"] + r["W_res"] + r["W_friction"])).max()
+    return np.abs(E - E[0] - (r["W_drive"] + r["W_friction"])).max()
 
 
 @pytest.fixture(scope="module")
@@ -51,8 +51,9 @@ def test_baumgarte_keeps_the_loop_closed():
                              paper_load(3.0, 6.0))
         r = run(system, system.initial_state(psid11=6.0), 3.0, dt_out=0.25, rtol=1e-4, atol=1e-6)
         closure[alpha] = r["closure"]
-    assert closure[0.0][-1] > 5 * closure[0.0][2]  # grows from 0.5 s to 3 s
-    assert closure[10.0][-1] < 0.2 * closure[0.0][-1]
+    first, last = slice(1, 5), slice(9, 13)  # samples in (0, 1] s and (2, 3] s
+    assert closure[0.0][last].mean() > 2 * closure[0.0][first].mean()  # the unstabilised drift grows
+    assert closure[10.0][last].max() < 0.2 * closure[0.0][last].mean()
     assert closure[10.0].max() < 5e-6
 
 

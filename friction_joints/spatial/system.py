@@ -1,7 +1,9 @@
 """The RSRRR linkage as a HybridSystem of the project's integrator (seed 002 Sect. 4-5).
 
-State y = [q (4), qd (4), W_drive, W_res, W_friction] (rad, rad/s, J). Inputs: the drive torque tau
-and the resistance torque tau_res on the driving link (N.m); an optional ``SpeedLoad`` adds a
+State y = [q (4), qd (4), W_drive, W_res, W_friction] (rad, rad/s, J): W_drive is the work of the
+net torque applied to the driving link (tau less the resistance), W_res the resistance's share of it,
+so that E_kin + E_pot changes by W_drive + W_friction. Inputs: the drive torque tau and the
+resistance torque tau_res on the driving link (N.m); an optional ``SpeedLoad`` adds a
 speed-dependent resistance (our reading of Fig. 10b, see ``paper_load``).
 
 form "cut": seed 002 eq. (2) on all four coordinates with Baumgarte's stabilisation of the closure;
@@ -112,8 +114,7 @@ class RSRRRSystem(DrivenSystem):
         q, qd, s = self.state_of_motion(t, y, mode)
         if mode.direction == 0:
             return np.zeros(11)
-        tau, _ = self.input_values(t)
-        return np.concatenate((qd, s.qdd, [tau * qd[0], -self.resistance(t, y) * qd[0], -s.t_f @ qd]))
+        return np.concatenate((qd, s.qdd, [self.applied(t, y) * qd[0], -self.resistance(t, y) * qd[0], -s.t_f @ qd]))
 
     # --- stiction (beyond the paper) --------------------------------------------------------------
     def holding(self, t, q) -> DynamicState:
