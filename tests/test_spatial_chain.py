@@ -10,7 +10,8 @@ from scipy.integrate import solve_ivp
 from friction_joints.spatial import Chain, Link, dh, energy, fixed, lagrange_trace, recursive, rot_z
 
 
-def random_chain(rng, n):
+def random_chain(rng, n, tree=False):
+    """A random chain of n links; tree: each link hangs from a random earlier link or the base."""
     def rotation():
         Qm, _ = np.linalg.qr(rng.normal(size=(3, 3)))
         return Qm * np.sign(np.linalg.det(Qm))
@@ -20,14 +21,16 @@ def random_chain(rng, n):
         L = rng.normal(size=(3, 3))
         links.append(Link(m=rng.uniform(0.2, 3.0), c=tuple(0.3 * rng.normal(size=3)), I_c=L @ L.T + 0.05 * np.eye(3),
                           B=fixed(rotation(), 0.5 * rng.normal(size=3)), A=dh(*rng.normal(size=3))))
-    return Chain(links, base=fixed(rotation(), rng.normal(size=3)), gravity=rng.normal(size=3) * 5)
+    parents = [int(rng.integers(-1, p)) for p in range(n)] if tree else None
+    return Chain(links, base=fixed(rotation(), rng.normal(size=3)), gravity=rng.normal(size=3) * 5, parents=parents)
 
 
 @settings(max_examples=30, deadline=None)
-@given(st.integers(0, 10_000), st.integers(1, 5))
-def test_trace_and_recursive_formulations_agree(seed, n):
+@given(st.integers(0, 10_000), st.integers(1, 5), st.booleans())
+def test_trace_and_recursive_formulations_agree(seed, n, tree):
+    """Serial chains and trees (seed 003's open topologies)."""
     rng = np.random.default_rng(seed)
-    chain = random_chain(rng, n)
+    chain = random_chain(rng, n, tree)
     q, qd = rng.normal(size=n) * 2, rng.normal(size=n) * 3
     A1, e1 = lagrange_trace(chain, q, qd)
     A2, e2 = recursive(chain, q, qd)
@@ -37,10 +40,12 @@ def test_trace_and_recursive_formulations_agree(seed, n):
 
 
 @pytest.mark.parametrize("formulation", [lagrange_trace, recursive])
-def test_free_chain_conserves_energy(formulation):
+@pytest.mark.parametrize("parents", [None, (-1, 0, 0)])
+def test_free_chain_conserves_energy(formulation, parents):
     """Without drives or friction, A qdd = e conserves kinetic + potential energy: a wrong sign in
-    the velocity or the gravity terms would break it."""
-    chain = random_chain(np.random.default_rng(3), 3)
+    the velocity or the gravity terms would break it. Serial, and a tree of two branches."""
+    serial = random_chain(np.random.default_rng(3), 3)
+    chain = Chain(serial.links, serial.base, serial.gravity, parents)
 
     def rhs(t, y):
         A, e = formulation(chain, y[:3], y[3:])
@@ -87,3 +92,13 @@ def test_bad_link_data_name_it():
         Link(m=0.0, c=(0, 0, 0), I_c=np.eye(3))
     with pytest.raises(ValueError, match="I_c"):
         Link(m=1.0, c=(0, 0, 0), I_c=-np.eye(3))
+
+
+def test_tree_parents_are_checked_and_paths_follow_them():
+    links = random_chain(np.random.default_rng(1), 4).links
+    tree = Chain(links, parents=(-1, 0, -1, 1))
+    assert list(tree.path(3)) == [0, 1, 3] and list(tree.path(2)) == [2]
+    with pytest.raises(ValueError, match="parents"):
+        Chain(links, parents=(-1, 2, 0, 1))
+    with pytest.raises(ValueError, match="parents"):
+        Chain(links, parents=(-1, 0))

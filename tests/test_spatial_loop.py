@@ -21,14 +21,17 @@ def moving_state(mech, psi11=0.9, psid11=7.0):
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.integers(0, 10_000), st.integers(1, 5))
-def test_point_terms_trace_and_vector_agree(seed, n):
-    """D^T and c of seed 002 eq. (2) (4x4 trace form) against the O(n) vector kinematics."""
+@given(st.integers(0, 10_000), st.integers(1, 5), st.booleans())
+def test_point_terms_trace_and_vector_agree(seed, n, tree):
+    """D^T and c of seed 002 eq. (2) (4x4 trace form) against the O(n) vector kinematics, for a point
+    of a random link of a serial chain or a tree."""
     rng = np.random.default_rng(seed)
-    chain = random_chain(rng, n)
+    chain = random_chain(rng, n, tree)
     q, qd, r = rng.normal(size=n), rng.normal(size=n) * 2, rng.normal(size=3)
-    DT, c = point_terms_trace(chain, q, qd, r)
-    J, b = point_terms(chain, q, qd, r)
+    link = int(rng.integers(0, n))
+    DT, c = point_terms_trace(chain, q, qd, r, link)
+    J, b = point_terms(chain, q, qd, r, link)
+    assert np.all(J[:, ~chain.supports[:, link]] == 0)  # joints off the link's path do not move it
     np.testing.assert_allclose(J, DT, atol=1e-12 * max(1.0, np.abs(DT).max()))
     np.testing.assert_allclose(b, c, atol=1e-11 * max(1.0, np.abs(c).max()))
 
@@ -49,16 +52,17 @@ def test_point_terms_are_the_derivatives_of_the_point():
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.integers(0, 10_000), st.integers(1, 5))
-def test_newton_euler_joint_torques_equal_the_lagrange_forces(seed, n):
-    """n_z of eqs 3.1-3.8 is the joint torque: A qdd - e - J^T F_tip of the Lagrange form."""
+@given(st.integers(0, 10_000), st.integers(1, 5), st.booleans())
+def test_newton_euler_joint_torques_equal_the_lagrange_forces(seed, n, tree):
+    """n_z of eqs 3.1-3.8 is the joint torque: A qdd - e - J^T F_tip of the Lagrange form, with the
+    force on a random link of a serial chain or a tree."""
     rng = np.random.default_rng(seed)
-    chain = random_chain(rng, n)
+    chain = random_chain(rng, n, tree)
     q, qd, qdd = rng.normal(size=n), rng.normal(size=n), rng.normal(size=n)
-    r, F = rng.normal(size=3), rng.normal(size=3) * 10
+    r, F, link = rng.normal(size=3), rng.normal(size=3) * 10, int(rng.integers(0, n))
     A, e = recursive(chain, q, qd)
-    J, _ = point_terms(chain, q, qd, r)
-    _, n_O = newton_euler(chain, q, qd, qdd, F, r)
+    J, _ = point_terms(chain, q, qd, r, link)
+    _, n_O = newton_euler(chain, q, qd, qdd, F, r, link)
     tau = A @ qdd - e - J.T @ F
     np.testing.assert_allclose(n_O[:, 2], tau, atol=1e-11 * max(1.0, np.abs(tau).max()))
 

@@ -1,9 +1,11 @@
 """Open chains of revolute joints in space: homogeneous transforms and rigid links (seed 002 Sect. 3).
 
-Joint p turns link p relative to link p-1 about the z axis of an intermediate frame:
+Joint p turns link p relative to its parent link about the z axis of an intermediate frame:
 T~(p) = B_p Rz(psi_p) A_p with fixed 4x4 transforms B_p (before the rotation) and A_p (after it),
-and T(p) = T(p-1) T~(p), T(0) = base (seed 002 eq. 1). Denavit-Hartenberg is the case B = I,
-A = Tz(d) Tx(a) Rx(alpha); the paper's own matrices put the fixed part in B (see ``fixed``).
+and T(p) = T(parent) T~(p), T(parent of a root link) = base (seed 002 eq. 1, where the parent is
+p-1). Denavit-Hartenberg is the case B = I, A = Tz(d) Tx(a) Rx(alpha); the paper's own matrices put
+the fixed part in B (see ``fixed``). Serial chains are the default; a tree (seed 003's open
+topologies) gives each link its parent, numbered before it.
 """
 
 from __future__ import annotations
@@ -77,16 +79,32 @@ class Link:
 
 
 class Chain:
-    """An open chain of revolute joints from a fixed base. links: Link list; base: 4x4 transform of
-    the base frame in the global frame; gravity: (3,) m/s^2 in the global frame."""
+    """An open chain (serial or tree) of revolute joints from a fixed base. links: Link list; base:
+    4x4 transform of the base frame in the global frame; gravity: (3,) m/s^2 in the global frame;
+    parents: index of each link's parent link (-1: the base), each smaller than the link's own
+    index; None for a serial chain (parents p - 1)."""
 
-    def __init__(self, links, base=np.eye(4), gravity=(0.0, 0.0, -9.81)):
+    def __init__(self, links, base=np.eye(4), gravity=(0.0, 0.0, -9.81), parents=None):
         self.links = list(links)
         if not self.links:
             raise ValueError("a chain needs at least one link")
         self.base = np.asarray(base, float)
         self.gravity = np.asarray(gravity, float)
         self.n = len(self.links)
+        self.parents = tuple(range(-1, self.n - 1)) if parents is None else tuple(int(i) for i in parents)
+        if len(self.parents) != self.n or any(not -1 <= i < p for p, i in enumerate(self.parents)):
+            raise ValueError(f"parents must give, for each of the {self.n} links, -1 (the base) or a smaller "
+                             f"link index, got {parents!r}")
+        # supports[i, p]: joint i lies on the path from the base to link p (i == p included)
+        self.supports = np.zeros((self.n, self.n), bool)
+        for p, i in enumerate(self.parents):
+            if i >= 0:
+                self.supports[:, p] = self.supports[:, i]
+            self.supports[p, p] = True
+
+    def path(self, p) -> np.ndarray:
+        """Indices of the joints from the base to link p, in order."""
+        return np.flatnonzero(self.supports[:, p])
 
     def frames(self, q):
         """(T (n, 4, 4) link frames, M (n, 4, 4) joint-axis frames T(p-1) B_p) at q (n,) rad."""
@@ -94,9 +112,7 @@ class Chain:
         if q.shape != (self.n,):
             raise ValueError(f"q must have shape ({self.n},), got {q.shape}")
         T, M = np.empty((self.n, 4, 4)), np.empty((self.n, 4, 4))
-        parent = self.base
-        for p, (link, psi) in enumerate(zip(self.links, q)):
-            M[p] = parent @ link.B
+        for p, (link, psi, i) in enumerate(zip(self.links, q, self.parents)):
+            M[p] = (self.base if i < 0 else T[i]) @ link.B
             T[p] = M[p] @ rot_z(psi) @ link.A
-            parent = T[p]
         return T, M

@@ -1,4 +1,6 @@
 """Equations of motion of an open revolute chain, A(q) qdd = e(q, qd) + tau, in two formulations.
+In a tree the sums over p >= k below run over the links p that joint k supports, and the sums over
+i, j <= p over the joints on the path to p (the serial chain is the case where both are ranges).
 
 ``lagrange_trace``: the paper's Lagrange form with 4x4 matrices (seed 002 eq. 2):
   A_ij = sum_{p >= max(i,j)} tr(T_i^(p) H^(p) T_j^(p)T),
@@ -32,57 +34,63 @@ def lagrange_trace(chain: Chain, q, qd):
     qd = np.asarray(qd, float)
     for p, link in enumerate(chain.links):
         H = link.H
-        Ti = [Delta[i] @ T[p] for i in range(p + 1)]
+        path = chain.path(p)
+        Ti = {i: Delta[i] @ T[p] for i in path}
         rbar = np.append(np.asarray(link.c, float), 1.0)
-        for i in range(p + 1):
-            for j in range(p + 1):
+        for i in path:
+            for j in path:
                 A[i, j] += np.trace(Ti[i] @ H @ Ti[j].T)
-        # sum_ij T_ij qd_i qd_j with T_ij = Delta_min Delta_max T
+        # sum_ij T_ij qd_i qd_j with T_ij = Delta_min Delta_max T (the path is in base-to-tip order)
         Tqq = np.zeros((4, 4))
-        for i in range(p + 1):
-            for j in range(p + 1):
+        for i in path:
+            for j in path:
                 lo, hi = min(i, j), max(i, j)
                 Tqq += Delta[lo] @ Delta[hi] @ T[p] * qd[i] * qd[j]
-        for k in range(p + 1):
+        for k in path:
             h = np.trace(Ti[k] @ H @ Tqq.T)
             g = -link.m * g4 @ Ti[k] @ rbar
             e[k] -= h + g
     return A, e
 
 
-def point_terms_trace(chain: Chain, q, qd, r):
-    """(D^T (3, n), c (3,)) of the point r (3,) of the last link (in its frame), seed 002 eq. (2):
-    (D^T)_{alpha,i} = (T_i r)_alpha, the point's Jacobian, and c = sum_kl qd_k qd_l T_kl r, its
-    acceleration at qdd = 0 (the chain's share of the paper's c^(1,2))."""
+def point_terms_trace(chain: Chain, q, qd, r, link=-1):
+    """(D^T (3, n), c (3,)) of the point r (3,) of a link (default the last; r in its frame), seed 002
+    eq. (2): (D^T)_{alpha,i} = (T_i r)_alpha, the point's Jacobian, and c = sum_kl qd_k qd_l T_kl r,
+    its acceleration at qdd = 0 (the chain's share of the paper's c^(1,2))."""
     T, M = chain.frames(q)
     Delta = _derivative_operators(M)
-    rh = np.append(np.asarray(r, float), 1.0)
+    rh = T[link] @ np.append(np.asarray(r, float), 1.0)
     qd = np.asarray(qd, float)
-    DT = np.array([(Delta[i] @ T[-1] @ rh)[:3] for i in range(chain.n)]).T
-    c = sum(qd[i] * qd[j] * (Delta[min(i, j)] @ Delta[max(i, j)] @ T[-1] @ rh)[:3]
-            for i in range(chain.n) for j in range(chain.n))
+    path = chain.path(range(chain.n)[link])
+    DT = np.zeros((3, chain.n))
+    for i in path:
+        DT[:, i] = (Delta[i] @ rh)[:3]
+    c = sum(qd[i] * qd[j] * (Delta[min(i, j)] @ Delta[max(i, j)] @ rh)[:3] for i in path for j in path)
     return DT, c
 
 
-def point_terms(chain: Chain, q, qd, r):
-    """(J (3, n), b (3,)): Jacobian of the point r (3,) of the last link and its acceleration at
-    qdd = 0, by vector kinematics in O(n) (the same quantities as ``point_terms_trace``).
+def point_terms(chain: Chain, q, qd, r, link=-1):
+    """(J (3, n), b (3,)): Jacobian of the point r (3,) of a link (default the last) and its
+    acceleration at qdd = 0, by vector kinematics in O(n) (the same as ``point_terms_trace``).
 
-    Column i of J is z_i x (P - o_i) (axis z_i through o_i); b = sum_i qd_i d/dt[z_i x (P - o_i)]
-    with dz_i/dt = omega_(i-1) x z_i and do_i/dt the velocity of the axis point o_i.
+    Column i of J is z_i x (P - o_i) (axis z_i through o_i) for the joints i on the link's path, zero
+    elsewhere; b = sum_i qd_i d/dt[z_i x (P - o_i)] with dz_i/dt = omega x z_i (omega: the angular
+    velocity of the link carrying axis i) and do_i/dt the velocity of the axis point o_i.
     """
     T, M = chain.frames(q)
     qd = np.asarray(qd, float)
-    P = T[-1][:3, :3] @ np.asarray(r, float) + T[-1][:3, 3]
-    z, o = M[:, :3, 2], M[:, :3, 3]
-    J = cross3(z.T, (P - o).T)
+    P = T[link][:3, :3] @ np.asarray(r, float) + T[link][:3, 3]
+    path = chain.path(range(chain.n)[link])
+    z, o = M[path, :3, 2], M[path, :3, 3]
+    J = np.zeros((3, chain.n))
+    J[:, path] = cross3(z.T, (P - o).T)
     vP = J @ qd
     b = np.zeros(3)
     omega, v_o, o_prev = np.zeros(3), np.zeros(3), o[0]
-    for i in range(chain.n):
-        v_o = v_o + cross3(omega, o[i] - o_prev)  # o_(i-1) and o_i both lie on link i-1
-        b += qd[i] * (cross3(cross3(omega, z[i]), P - o[i]) + cross3(z[i], vP - v_o))
-        omega, o_prev = omega + qd[i] * z[i], o[i]
+    for k, i in enumerate(path):
+        v_o = v_o + cross3(omega, o[k] - o_prev)  # consecutive axis points both lie on the link between them
+        b += qd[i] * (cross3(cross3(omega, z[k]), P - o[k]) + cross3(z[k], vP - v_o))
+        omega, o_prev = omega + qd[i] * z[k], o[k]
     return J, b
 
 
@@ -126,26 +134,28 @@ def recursive(chain: Chain, q, qd):
     S, I = _link_terms(chain, q)
     n = chain.n
     qd = np.asarray(qd, float)
-    composite = I.copy()
-    for p in range(n - 2, -1, -1):
-        composite[p] += composite[p + 1]
-    A = np.empty((n, n))
-    for i in range(n):
-        for j in range(i, n):
+    parents = chain.parents
+    composite = I.copy()  # the inertia of each link with everything beyond it
+    for p in range(n - 1, -1, -1):
+        if parents[p] >= 0:
+            composite[parents[p]] += composite[p]
+    A = np.zeros((n, n))
+    for j in range(n):
+        for i in chain.path(j):  # A_ij = S_i . composite_j S_j where joint i supports link j
             A[i, j] = A[j, i] = S[i] @ composite[j] @ S[j]
     # Newton-Euler with qdd = 0: the bias forces e = -(h + g)
-    v, a = np.zeros(6), np.concatenate((np.zeros(3), -chain.gravity))  # gravity as base acceleration
-    f = np.empty((n, 6))
+    base_v, base_a = np.zeros(6), np.concatenate((np.zeros(3), -chain.gravity))  # gravity as base acceleration
+    v, a, f = np.empty((n, 6)), np.empty((n, 6)), np.empty((n, 6))
     for p in range(n):
-        vp = v + S[p] * qd[p]
-        a = a + _crm(vp) @ (S[p] * qd[p])
-        v = vp
-        f[p] = I[p] @ a - _crm(v).T @ I[p] @ v
+        i = parents[p]
+        v[p] = (base_v if i < 0 else v[i]) + S[p] * qd[p]
+        a[p] = (base_a if i < 0 else a[i]) + _crm(v[p]) @ (S[p] * qd[p])
+        f[p] = I[p] @ a[p] - _crm(v[p]).T @ I[p] @ v[p]
     e = np.empty(n)
-    total = np.zeros(6)
-    for p in range(n - 1, -1, -1):
-        total += f[p]
-        e[p] = -S[p] @ total
+    for p in range(n - 1, -1, -1):  # each link passes its subtree's force to its parent
+        e[p] = -S[p] @ f[p]
+        if parents[p] >= 0:
+            f[parents[p]] += f[p]
     return A, e
 
 

@@ -24,56 +24,63 @@ from .chain import Chain, cross3, rot_z
 
 
 def _joint_geometry(chain: Chain, q):
-    """Per joint p: R~ (3, 3) from frame p to frame p-1, r~_O (3,) position of O^(p) in frame p-1,
-    centre of mass c (3,) and inertia I (3, 3) of link p in frame p."""
+    """Per joint p: R~ (3, 3) from frame p to its parent's frame, r~_O (3,) position of O^(p) in the
+    parent's frame, centre of mass c (3,) and inertia I (3, 3) of link p in frame p."""
     geometry = []
-    A_prev = np.eye(4)  # the base frame is frame 0
-    for link, psi in zip(chain.links, q):
-        step = A_prev @ link.B @ rot_z(psi)
+    for link, psi, i in zip(chain.links, q, chain.parents):
+        A_parent = np.eye(4) if i < 0 else chain.links[i].A  # the base frame is frame 0
+        step = A_parent @ link.B @ rot_z(psi)
         R_A = link.A[:3, :3]
         c = link.A[:3, :3] @ np.asarray(link.c, float) + link.A[:3, 3]
         geometry.append((step[:3, :3], step[:3, 3], c, R_A @ np.asarray(link.I_c, float) @ R_A.T))
-        A_prev = link.A
     return geometry
 
 
-def newton_euler(chain: Chain, q, qd, qdd, tip_force=np.zeros(3), tip_point=np.zeros(3)):
+def newton_euler(chain: Chain, q, qd, qdd, tip_force=np.zeros(3), tip_point=np.zeros(3), tip_link=-1):
     """(f_O (n, 3), n_O (n, 3)) in the joint frames.
 
-    tip_force (3,): external force on the last link in global axes (N), applied at tip_point (3,),
-    given in the last link's frame (m). Gravity enters as the base acceleration -g (Craig).
-    Several cases at once: qdd (n, m) and tip_force (3, m) give f_O, n_O of shape (n, 3, m).
+    tip_force (3,): external force on link tip_link (default the last) in global axes (N), applied at
+    tip_point (3,), given in that link's frame (m). Gravity enters as the base acceleration -g
+    (Craig). Several cases at once: qdd (n, m) and tip_force (3, m) give f_O, n_O of shape (n, 3, m).
+    In a tree, each link's reaction collects those of all its children (eqs 3.7-3.8 summed).
     """
     geometry = _joint_geometry(chain, q)
-    n = chain.n
+    n, parents = chain.n, chain.parents
     qdd = np.asarray(qdd, float)
     cases = qdd.shape[1:]
     col = (lambda v: v[:, None]) if cases else (lambda v: v)
     R0 = chain.base[:3, :3]
-    omega, omegad, vd = np.zeros(3), col(np.zeros(3)), col(-R0.T @ chain.gravity)
+    base = (np.zeros(3), col(np.zeros(3)), col(-R0.T @ chain.gravity))
+    motion = []  # (omega, omegad, vd) of each link in its frame
     F, N = np.empty((n, 3) + cases), np.empty((n, 3) + cases)
     axis = np.array([0.0, 0.0, 1.0])
     for p, (R, r_O, c, I) in enumerate(geometry):  # outward, eqs 3.1-3.6
+        omega, omegad, vd = base if parents[p] < 0 else motion[parents[p]]
         z = qd[p] * axis
         vd = R.T @ (cross3(omegad, col(r_O)) + col(cross3(omega, cross3(omega, r_O))) + vd)  # (3.3)
         omega_prev = R.T @ omega
         omegad = R.T @ omegad + col(cross3(omega_prev, z)) + np.multiply.outer(axis, qdd[p])  # (3.2)
         omega = omega_prev + z  # (3.1)
+        motion.append((omega, omegad, vd))
         vd_C = cross3(omegad, col(c)) + col(cross3(omega, cross3(omega, c))) + vd  # (3.4)
         F[p] = chain.links[p].m * vd_C  # (3.5)
         N[p] = I @ omegad + col(cross3(omega, I @ omega))  # (3.6)
-    # the tip: the external force acts on link n like f_(n+1) = -(that force), applied at tip_point
+    # the link's own terms, and the tip force acting like a child's -f at tip_point
+    f_O = F.copy()
+    n_O = N + np.array([cross3(col(g[2]), F[p]) for p, g in enumerate(geometry)])
     T, _ = chain.frames(q)
-    A_last = chain.links[-1].A
-    R_n = T[-1][:3, :3] @ A_last[:3, :3].T  # frame n in global axes
-    tip = A_last[:3, :3] @ np.asarray(tip_point, float) + A_last[:3, 3]
-    f_tip = -R_n.T @ np.asarray(tip_force, float)
-    f_O, n_O = np.empty_like(F), np.empty_like(N)
-    f_O[-1] = f_tip + F[-1]
-    n_O[-1] = N[-1] + cross3(col(geometry[-1][2]), F[-1]) + cross3(col(tip), f_tip)
-    for p in range(n - 2, -1, -1):  # inward, eqs 3.7-3.8
-        R_next, r_next = geometry[p + 1][0], geometry[p + 1][1]
-        f_next = R_next @ f_O[p + 1]
-        f_O[p] = f_next + F[p]  # (3.7)
-        n_O[p] = N[p] + R_next @ n_O[p + 1] + cross3(col(geometry[p][2]), F[p]) + cross3(col(r_next), f_next)  # (3.8)
+    k = range(n)[tip_link]
+    A_k = chain.links[k].A
+    R_k = T[k][:3, :3] @ A_k[:3, :3].T  # frame k in global axes
+    tip = A_k[:3, :3] @ np.asarray(tip_point, float) + A_k[:3, 3]
+    f_tip = -R_k.T @ np.asarray(tip_force, float)
+    f_O[k] += f_tip
+    n_O[k] += cross3(col(tip), f_tip)
+    for p in range(n - 1, -1, -1):  # inward, eqs 3.7-3.8: each link passes its reaction to its parent
+        i = parents[p]
+        if i >= 0:
+            R, r_O = geometry[p][0], geometry[p][1]
+            f_child = R @ f_O[p]
+            f_O[i] += f_child  # (3.7)
+            n_O[i] += R @ n_O[p] + cross3(col(r_O), f_child)  # (3.8)
     return f_O, n_O
