@@ -48,7 +48,8 @@ class SteeringSystem(SystemSlave):
          Var("M_z_right", "input", "N.m", "aligning moment on the right wheel about its king-pin", 0.0),
          Var("F_z_left", "input", "N", "vertical load of the left front wheel", 3500.0),
          Var("F_z_right", "input", "N", "vertical load of the right front wheel", 3500.0))
-        + tuple(Var(name, "parameter", unit, text, getattr(_DEFAULTS, name), 0.0) for name, unit, text in _PARAMETERS)
+        + tuple(Var(name, "parameter", unit, text, getattr(_DEFAULTS, name), 1.0 if name == "static_factor" else 0.0)
+                for name, unit, text in _PARAMETERS)
         + (Var("delta_sw_start", "parameter", "rad", "initial steering-wheel angle (at rest, springs relaxed)", 0.0,
                display="deg"),
            Var("rtol", "parameter", "1", "relative tolerance of the internal integrator", 1e-6, 1e-12, 1e-2),

@@ -64,7 +64,9 @@ def test_dupont_fmu_agrees_with_the_library(fmus):
 
 @pytest.mark.parametrize("model, name, value, message", [("DupontTwoMass", "mu_k", 0.9, "mu_k"),
                                                         ("DupontTwoMass", "m1", -1.0, "m1"),
-                                                        ("RSRRRLinkage", "z0", -0.2, "z0")])
+                                                        ("RSRRRLinkage", "z0", -0.2, "z0"),
+                                                        ("SteeringSystem", "static_factor", 0.5, "static_factor"),
+                                                        ("SingleTrackVehicle", "u", 0.0, "u")])
 def test_bad_parameter_is_an_fmi_error_with_its_name(fmus, model, name, value, message):
     logged = []
     simulate_fmu(str(fmus[model]), stop_time=0.02, output_interval=H, start_values={name: value},
