@@ -39,9 +39,9 @@ class SteeringSystem(SystemSlave):
                  "|F<sub>ti</sub>|); an element sticks exactly while its acting force is within its static level.")
     inputs = ("tau_sw", "M_z_left", "M_z_right", "F_z_left", "F_z_right")
     experiment = Experiment(4.0, 0.01, ("delta_sw", "delta_left", "T_f_kingpin_left", "stuck_rack"),
-                            {"tau_sw": lambda t: 3.0 * math.sin(math.pi * t), "M_z_left": lambda t: 0.0,
+                            {"tau_sw": lambda t: 1.5 * math.sin(math.pi * t), "M_z_left": lambda t: 0.0,
                              "M_z_right": lambda t: 0.0, "F_z_left": lambda t: 3500.0, "F_z_right": lambda t: 3500.0},
-                            "tau_sw = 3 sin(pi t) N.m, no aligning moments, 3.5 kN wheel loads")
+                            "tau_sw = 1.5 sin(pi t) N.m, no aligning moments (no vehicle), 3.5 kN wheel loads")
     variables = (
         (Var("tau_sw", "input", "N.m", "driver torque at the steering wheel", 0.0),
          Var("M_z_left", "input", "N.m", "aligning moment on the left wheel about its king-pin (positive steers left)", 0.0),
