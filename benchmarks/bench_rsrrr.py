@@ -34,7 +34,8 @@ from friction_joints.spatial.system import RSRRRSystem, paper_drive, paper_load
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def best_of(fn, repeat=5, number=20):
+def best_of(fn, repeat=7, number=20):
+    fn()  # warm-up (first calls pay for imports and caches)
     best = np.inf
     for _ in range(repeat):
         start = time.perf_counter()
