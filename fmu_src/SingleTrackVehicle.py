@@ -9,7 +9,8 @@ _PARAMETERS = (("m", "kg", "vehicle mass"), ("I_z", "kg.m2", "yaw moment of iner
                ("a", "m", "centre of mass to front axle"), ("b", "m", "centre of mass to rear axle"),
                ("C_f", "N/rad", "front axle cornering stiffness"), ("C_r", "N/rad", "rear axle cornering stiffness"),
                ("t_p", "m", "pneumatic trail"), ("t_c", "m", "caster trail"), ("h", "m", "height of the centre of mass"),
-               ("T", "m", "front track width"), ("u", "m/s", "forward speed (constant)"))
+               ("T", "m", "front track width"), ("u", "m/s", "forward speed (constant)"),
+               ("sigma", "m", "tyre relaxation length (0: none)"))
 
 
 class SingleTrackVehicle(SystemSlave):
@@ -18,7 +19,8 @@ class SingleTrackVehicle(SystemSlave):
                    "front-wheel aligning moments and loads from the road-wheel steer angles")
     equations = ("m (v<sub>y</sub>' + u r) = F<sub>yf</sub> + F<sub>yr</sub>; I<sub>z</sub> r' = a F<sub>yf</sub> - b "
                  "F<sub>yr</sub>; F<sub>yf</sub> = C<sub>f</sub> (delta - (v<sub>y</sub> + a r)/u), F<sub>yr</sub> = "
-                 "-C<sub>r</sub> (v<sub>y</sub> - b r)/u, delta = (delta<sub>left</sub> + delta<sub>right</sub>)/2; "
+                 "-C<sub>r</sub> (v<sub>y</sub> - b r)/u, delta = (delta<sub>left</sub> + delta<sub>right</sub>)/2, "
+                 "with sigma &gt; 0 lagging as F<sub>y</sub>' = (u/sigma)(C alpha - F<sub>y</sub>); "
                  "M<sub>z</sub> = -(t<sub>p</sub> + t<sub>c</sub>) F<sub>yf</sub>/2 per front wheel; F<sub>z</sub> = "
                  "m g b/(2L) -/+ m a<sub>y</sub> h b/(L T) (left/right).")
     inputs = ("delta_left", "delta_right")

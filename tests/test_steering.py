@@ -125,3 +125,32 @@ def test_single_track_steady_state_yaw_gain():
     assert r["a_y"][-1] == pytest.approx(p.u * r["r"][-1], rel=1e-6)
     assert r["M_z_left"][-1] < 0 and r["F_z_left"][-1] < r["F_z_right"][-1]
     assert r["F_z_left"][-1] + r["F_z_right"][-1] == pytest.approx(2 * p.front_wheel_load, rel=1e-12)
+
+
+def test_tyre_relaxation_lags_the_response_and_keeps_the_steady_state():
+    """With a relaxation length sigma the axle forces lag their steady values with time constant
+    sigma / u: the step response equals the matrix exponential of the linear 4-state model written out
+    here (v_y, r, F_yf, F_yr), and the steady state is that of the model without relaxation."""
+    from scipy.linalg import expm
+
+    delta = 0.01
+    relaxed = SingleTrackVehicle(VehicleParameters(sigma=0.5), [delta, delta])
+    p = relaxed.p
+    k = p.u / p.sigma
+    A = np.array([[0.0, -p.u, 1 / p.m, 1 / p.m],
+                  [0.0, 0.0, p.a / p.I_z, -p.b / p.I_z],
+                  [-k * p.C_f / p.u, -k * p.C_f * p.a / p.u, -k, 0.0],
+                  [-k * p.C_r / p.u, k * p.C_r * p.b / p.u, 0.0, -k]])
+    B = np.array([0.0, 0.0, k * p.C_f, 0.0])
+    M = np.zeros((5, 5))
+    M[:4, :4], M[:4, 4] = A, B * delta
+    for t_end in (p.sigma / p.u, 0.5):
+        r = run(relaxed, relaxed.initial_state(), t_end, dt_out=t_end, rtol=1e-11, atol=1e-12)
+        exact = expm(M * t_end)[:4, 4]
+        np.testing.assert_allclose([r["v_y"][-1], r["r"][-1], r["F_yf"][-1], r["F_yr"][-1]], exact,
+                                   rtol=1e-7, atol=1e-9)
+    assert r["F_yf"][0] == 0.0  # the force builds up instead of jumping to C_f delta
+    late = run(relaxed, relaxed.initial_state(), 6.0, dt_out=0.1, rtol=1e-10, atol=1e-12)
+    plain = SingleTrackVehicle(VehicleParameters(), [delta, delta])
+    ref = run(plain, plain.initial_state(), 6.0, dt_out=0.1, rtol=1e-10, atol=1e-12)
+    assert late["r"][-1] == pytest.approx(ref["r"][-1], rel=1e-6)
