@@ -45,8 +45,12 @@ class FMUInstance:
             self.fmu.setReal(self._vr(reals), [float(v) for v in reals.values()])
 
     def get(self, names) -> list:
-        return [self.fmu.getBoolean(self._vr([n]))[0] if self.refs[n].type == "Boolean"
-                else self.fmu.getReal(self._vr([n]))[0] for n in names]
+        """Values of the variables ``names``, with one FMI call per variable type."""
+        reals = [n for n in names if self.refs[n].type != "Boolean"]
+        bools = [n for n in names if self.refs[n].type == "Boolean"]
+        values = dict(zip(reals, self.fmu.getReal(self._vr(reals)) if reals else []))
+        values.update(zip(bools, self.fmu.getBoolean(self._vr(bools)) if bools else []))
+        return [values[n] for n in names]
 
     def close(self):
         self.fmu.terminate()
@@ -77,23 +81,31 @@ def run(instances: dict, connections, h: float, t_end: float, external=None, rec
         raise ValueError(f"need h > 0 and t_end > 0, got h={h!r}, t_end={t_end!r}")
     n = int(round(t_end / h))
     rows = []
+    # the outputs read from each instance at a communication point, read with one call per type
+    wanted = {name: sorted({c.source for c in connections if c.src == name}
+                           | {v for i, v in record.values() if i == name}) for name in instances}
 
-    def sample(t):
-        rows.append((t, *(float(instances[i].get([v])[0]) for i, v in record.values())))
+    def read():
+        return {name: dict(zip(names, instances[name].get(names))) for name, names in wanted.items() if names}
 
-    sample(0.0)
+    def sample(t, values):
+        rows.append((t, *(float(values[i][v]) for i, v in record.values())))
+
+    values = read()
+    sample(0.0, values)
     for k in range(n):
         t = k * h
         inputs = {name: {} for name in instances}
         for c in connections:
-            inputs[c.dst][c.target] = instances[c.src].get([c.source])[0]
+            inputs[c.dst][c.target] = values[c.src][c.source]
         for (name, var), fn in external.items():
             inputs[name][var] = fn(t)
         for name, inst in instances.items():
             inst.set(inputs[name])
         for inst in instances.values():
             inst.fmu.doStep(currentCommunicationPoint=t, communicationStepSize=h)
-        sample((k + 1) * h)
+        values = read()
+        sample((k + 1) * h, values)
         if progress:
             progress((k + 1) * h)
     return np.array(rows, dtype=[("time", float)] + [(c, float) for c in record])
