@@ -104,7 +104,7 @@ class SteeringSystem(DrivenSystem):
     W_driver, W_aligning, W_friction, W_damping]."""
 
     N = 5
-    FRICTION_DOF = (1, 2, 3, 4)  # the coordinate each element of ELEMENTS acts on
+    FRICTION_DOF = np.array([1, 2, 3, 4])  # the coordinate each element of ELEMENTS acts on
 
     def __init__(self, params: SteeringParameters, inputs):
         super().__init__(inputs, 5, "inputs (tau_sw, M_z_left, M_z_right, F_z_left, F_z_right)")
@@ -147,13 +147,13 @@ class SteeringSystem(DrivenSystem):
         d = np.array(mode.directions, float)
         f = -d * kinetic
         stuck = d == 0
-        f[stuck] = -Q[list(np.array(self.FRICTION_DOF)[stuck])]
+        f[stuck] = -Q[self.FRICTION_DOF[stuck]]
         return f, Q, internal
 
     def accelerations(self, t, y, mode):
         f, Q, internal = self.friction(t, y, mode)
         total = Q.copy()
-        total[list(self.FRICTION_DOF)] += f
+        total[self.FRICTION_DOF] += f
         return total / self.p.masses, f, internal
 
     def rhs(self, t, y, mode):
@@ -163,15 +163,15 @@ class SteeringSystem(DrivenSystem):
         damping = -(p.c_c * (rates[0] - rates[1]) ** 2 + p.c_t * (rates[2] - p.l_a * rates[3]) ** 2
                     + p.c_t * (rates[2] - p.l_a * rates[4]) ** 2 + p.c_w * (rates[3] ** 2 + rates[4] ** 2))
         return np.concatenate((rates, acc, [tau_sw * rates[0], Mz_L * rates[3] + Mz_R * rates[4],
-                                            f @ rates[list(self.FRICTION_DOF)], damping]))
+                                            f @ rates[self.FRICTION_DOF], damping]))
 
     # --- stick-slip ---------------------------------------------------------------------------------
     def events(self, mode):
         events = []
         for k, (name, d) in enumerate(zip(ELEMENTS, mode.directions)):
-            dof = 5 + self.FRICTION_DOF[k]
             if not self.active[k]:
                 continue
+            dof = 5 + self.FRICTION_DOF[k]
             if d == 0:
                 events.append(Event(f"breakaway_{name}", self._breakaway(k), +1, True))
             else:
