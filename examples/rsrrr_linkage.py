@@ -35,11 +35,12 @@ def simulate(friction, t_end, stiction=False):
 
 
 def summary(name, r, wall, t_end):
-    late = r["qd"][r.t > 2.5][:, 0]
+    late = r["qd"][r.t > min(2.5, t_end / 2)][:, 0]
     E = r["E_kin"] + r["E_pot"]
     residual = np.abs(E - E[0] - (r["W_drive"] + r["W_friction"])).max()
     print(f"  {name}: {wall:.1f} s wall for {t_end:g} s")
-    print(f"    driving speed after 2.5 s: mean {late.mean():.3f} rad/s, range {late.min():.3f}..{late.max():.3f}")
+    print(f"    driving speed after {min(2.5, t_end / 2):g} s: mean {late.mean():.3f} rad/s, "
+          f"range {late.min():.3f}..{late.max():.3f}")
     print(f"    loop closure error: max {r['closure'].max():.2e} m; energy balance residual {residual:.2e} J")
     print(f"    net drive work {r['W_drive'][-1]:.2f} J (of which resistance {r['W_res'][-1]:.2f} J), "
           f"friction {r['W_friction'][-1]:.3f} J")
@@ -101,8 +102,10 @@ def main(out: Path, t_end: float, stiction: bool):
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--t-end", type=float, default=10.0, help="simulated time [s]")
+    parser.add_argument("--t-end", type=float, default=10.0, help="simulated time [s] (> 0)")
     parser.add_argument("--out", type=Path, default=Path("out"), help="output folder")
     parser.add_argument("--stiction", action="store_true", help="exact static friction at rest (beyond the paper)")
     args = parser.parse_args()
+    if not args.t_end > 0:
+        parser.error(f"--t-end must be positive, got {args.t_end}")
     main(args.out, args.t_end, args.stiction)
