@@ -104,7 +104,7 @@ class SteeringSystem(DrivenSystem):
     W_driver, W_aligning, W_friction, W_damping]."""
 
     N = 5
-    FRICTION_DOF = np.array([1, 2, 3, 4])  # the coordinate each element of ELEMENTS acts on
+    FRICTION_DOF = (1, 2, 3, 4)  # the coordinate each element of ELEMENTS acts on
 
     def __init__(self, params: SteeringParameters, inputs):
         super().__init__(inputs, 5, "inputs (tau_sw, M_z_left, M_z_right, F_z_left, F_z_right)")
@@ -120,50 +120,44 @@ class SteeringSystem(DrivenSystem):
         q = np.array([theta_sw, theta_sw, x, x / p.l_a, x / p.l_a])
         return np.concatenate((q, np.zeros(self.N + 4)))
 
-    # --- forces -----------------------------------------------------------------------------------
+    # --- forces (Python floats: the right-hand side runs at every stage of every step) -------------
     def forces(self, t, y):
-        """(generalised forces without friction (5,), friction levels (kinetic (4,), static (4,)),
-        internal forces dict) at (t, y)."""
+        """(Q: generalised forces without friction (5 floats), kinetic friction levels (4 floats),
+        internal forces dict) at (t, y); the static levels are static_factor times the kinetic ones."""
         p = self.p
-        th_sw, th_p, x, dL, dR = y[:5]
-        w_sw, w_p, v, wL, wR = y[5:10]
-        tau_sw, Mz_L, Mz_R, Fz_L, Fz_R = self.input_values(t)
+        th_sw, th_p, x, dL, dR, w_sw, w_p, v, wL, wR = y[:10].tolist()
+        tau_sw, Mz_L, Mz_R, Fz_L, Fz_R = self.input_values(t).tolist()
         T_c = p.k_c * (th_sw - th_p) + p.c_c * (w_sw - w_p)
         F_g = p.k_g * luz(p.r_p * th_p - x, p.b)
         F_tL = p.k_t * (x - p.l_a * dL) + p.c_t * (v - p.l_a * wL)
         F_tR = p.k_t * (x - p.l_a * dR) + p.c_t * (v - p.l_a * wR)
-        Q = np.array([tau_sw - T_c, T_c - p.r_p * F_g, F_g - F_tL - F_tR,
-                      p.l_a * F_tL + Mz_L - p.c_w * wL, p.l_a * F_tR + Mz_R - p.c_w * wR])
-        s = p.friction_scale
-        kinetic = s * np.array([p.T_p, p.F_r, p.mu_k * p.r_k * (abs(Fz_L) + abs(F_tL)),
-                                p.mu_k * p.r_k * (abs(Fz_R) + abs(F_tR))])
-        internal = dict(T_c=T_c, F_g=F_g, F_tL=F_tL, F_tR=F_tR)
-        return Q, kinetic, p.static_factor * kinetic, internal
-
-    def friction(self, t, y, mode):
-        """(friction forces of the elements (4,), Q, internal) in ``mode``: kinetic against the
-        sliding direction, or the holding force -Q_i of a stuck element."""
-        Q, kinetic, _, internal = self.forces(t, y)
-        d = np.array(mode.directions, float)
-        f = -d * kinetic
-        stuck = d == 0
-        f[stuck] = -Q[self.FRICTION_DOF[stuck]]
-        return f, Q, internal
+        Q = (tau_sw - T_c, T_c - p.r_p * F_g, F_g - F_tL - F_tR,
+             p.l_a * F_tL + Mz_L - p.c_w * wL, p.l_a * F_tR + Mz_R - p.c_w * wR)
+        s, kingpin = p.friction_scale, p.mu_k * p.r_k
+        kinetic = (s * p.T_p, s * p.F_r, s * kingpin * (abs(Fz_L) + abs(F_tL)), s * kingpin * (abs(Fz_R) + abs(F_tR)))
+        return Q, kinetic, dict(T_c=T_c, F_g=F_g, F_tL=F_tL, F_tR=F_tR)
 
     def accelerations(self, t, y, mode):
-        f, Q, internal = self.friction(t, y, mode)
-        total = Q.copy()
-        total[self.FRICTION_DOF] += f
-        return total / self.p.masses, f, internal
+        """(accelerations (5,), friction forces of the elements (4,), internal forces) in ``mode``: the
+        friction is kinetic against the sliding direction, or the holding force -Q_i of a stuck element
+        (whose acceleration is then exactly zero)."""
+        Q, kinetic, internal = self.forces(t, y)
+        total = list(Q)
+        f = []
+        for dof, d, level in zip(self.FRICTION_DOF, mode.directions, kinetic):
+            f.append(-Q[dof] if d == 0 else -d * level)
+            total[dof] += f[-1]
+        return np.array(total) / self.p.masses, np.array(f), internal
 
     def rhs(self, t, y, mode):
-        acc, f, internal = self.accelerations(t, y, mode)
-        p, rates = self.p, y[5:10]
-        tau_sw, Mz_L, Mz_R, _, _ = self.input_values(t)
-        damping = -(p.c_c * (rates[0] - rates[1]) ** 2 + p.c_t * (rates[2] - p.l_a * rates[3]) ** 2
-                    + p.c_t * (rates[2] - p.l_a * rates[4]) ** 2 + p.c_w * (rates[3] ** 2 + rates[4] ** 2))
-        return np.concatenate((rates, acc, [tau_sw * rates[0], Mz_L * rates[3] + Mz_R * rates[4],
-                                            f @ rates[self.FRICTION_DOF], damping]))
+        acc, f, _ = self.accelerations(t, y, mode)
+        p = self.p
+        w_sw, w_p, v, wL, wR = rates = y[5:10].tolist()
+        tau_sw, Mz_L, Mz_R, _, _ = self.input_values(t).tolist()
+        damping = -(p.c_c * (w_sw - w_p) ** 2 + p.c_t * ((v - p.l_a * wL) ** 2 + (v - p.l_a * wR) ** 2)
+                    + p.c_w * (wL**2 + wR**2))
+        friction_power = f[0] * w_p + f[1] * v + f[2] * wL + f[3] * wR
+        return np.array([*rates, *acc, tau_sw * w_sw, Mz_L * wL + Mz_R * wR, friction_power, damping])
 
     # --- stick-slip ---------------------------------------------------------------------------------
     def events(self, mode):
@@ -180,12 +174,13 @@ class SteeringSystem(DrivenSystem):
 
     def _breakaway(self, k):
         def fn(t, y):
-            Q, _, static, _ = self.forces(t, y)
-            return abs(Q[self.FRICTION_DOF[k]]) - static[k] - BREAKAWAY_MARGIN
+            Q, kinetic, _ = self.forces(t, y)
+            return abs(Q[self.FRICTION_DOF[k]]) - self.p.static_factor * kinetic[k] - BREAKAWAY_MARGIN
         return fn
 
     def update(self, t, y, mode, event):
-        Q, _, static, _ = self.forces(t, y)
+        Q, kinetic, _ = self.forces(t, y)
+        static = [self.p.static_factor * level for level in kinetic]
         directions = []
         for k, name in enumerate(ELEMENTS):
             dof = self.FRICTION_DOF[k]
