@@ -111,9 +111,9 @@ class RSRRRSystem(DrivenSystem):
         return q, qd, self.mech.dynamics(q, qd, self.applied(t, y), minimal=self.form == "minimal")
 
     def rhs(self, t, y, mode):
-        q, qd, s = self.state_of_motion(t, y, mode)
-        if mode.direction == 0:
+        if mode.direction == 0:  # stuck: nothing moves, no work is done
             return np.zeros(11)
+        q, qd, s = self.state_of_motion(t, y, mode)
         return np.concatenate((qd, s.qdd, [self.applied(t, y) * qd[0], -self.resistance(t, y) * qd[0], -s.t_f @ qd]))
 
     # --- stiction (beyond the paper) --------------------------------------------------------------
