@@ -81,7 +81,7 @@ class JournalFriction:
 
 class JournalSet:
     """Several joints' JournalFriction evaluated together: the same methods on f, n of shape (j, 3)
-    (or (j, 3, m) for m cases) and psid (j,), returning (j,) (or (j, m))."""
+    and psid (j,), returning (j,)."""
 
     def __init__(self, journals):
         self.journals = tuple(journals)
@@ -89,24 +89,13 @@ class JournalSet:
             setattr(self, name, np.array([getattr(j, name) for j in self.journals]))
 
     def full_torque(self, f, n):
-        if np.ndim(f) == 2:
-            return _full_torque(self, f.T, n.T)
-        return _full_torque(_Columns(self), f.transpose(1, 0, 2), n.transpose(1, 0, 2))
+        return _full_torque(self, np.asarray(f, float).T, np.asarray(n, float).T)
 
     def torque(self, psid, f, n):
-        return _characteristic(self, np.asarray(psid, float)).reshape((-1,) + (1,) * (np.ndim(f) - 2)) * \
-            self.full_torque(f, n)
+        return _characteristic(self, np.asarray(psid, float)) * self.full_torque(f, n)
 
     def static_limit(self, f, n):
-        return self.mu_s_factor.reshape((-1,) + (1,) * (np.ndim(f) - 2)) * self.full_torque(f, n)
-
-
-class _Columns:
-    """A JournalSet's parameters as columns (j, 1), to broadcast over m cases."""
-
-    def __init__(self, journals):
-        for name in ("a_bar", "d_A", "d_B", "d_C", "mu_A", "mu_B", "mu_C"):
-            setattr(self, name, getattr(journals, name)[:, None])
+        return self.mu_s_factor * self.full_torque(f, n)
 
 
 def _surface_loads(j, f, n):
