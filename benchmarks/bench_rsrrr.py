@@ -17,17 +17,15 @@ Usage: python benchmarks/bench_rsrrr.py [--t-end 1.0] [--fmu-time 0.1] [--dist d
 from __future__ import annotations
 
 import argparse
-import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
-from fmpy import extract, read_model_description
-from fmpy.fmi2 import FMU2Slave
 
 from friction_joints.hybrid import run
 from friction_joints.hybrid.newmark import newmark
 from friction_joints.hybrid.stiction import DirectionMode
+from friction_joints.master import FMUInstance
 from friction_joints.spatial.rsrrr import RSRRR, RSRRRParameters
 from friction_joints.spatial.system import RSRRRSystem, paper_drive, paper_load
 
@@ -115,24 +113,15 @@ def fmu(dist, t_end, h=1e-3):
     if not path.exists():
         print(f"FMU: {path} not found (python build_fmu.py --out {dist})")
         return
-    md = read_model_description(str(path))
-    vr = {v.name: v.valueReference for v in md.modelVariables}
-    slave = FMU2Slave(guid=md.guid, unzipDirectory=extract(str(path), tempfile.mkdtemp()),
-                      modelIdentifier=md.coSimulation.modelIdentifier, instanceName="bench")
-    slave.instantiate()
-    slave.setupExperiment(startTime=0.0)
-    slave.enterInitializationMode()
-    slave.setReal([vr["psid1_start"]], [8.0])
-    slave.exitInitializationMode()
+    inst = FMUInstance(path, "bench", {"psid1_start": 8.0})
     steps = int(round(t_end / h))
     start = time.perf_counter()
     for k in range(steps):
-        slave.setReal([vr["tau"]], [10.0])
-        slave.doStep(k * h, h)
-        slave.getReal([vr["psi[1]"], vr["f_S[1]"], vr["t_f[1]"]])
+        inst.set({"tau": 10.0})
+        inst.fmu.doStep(k * h, h)
+        inst.get(["psi[1]", "f_S[1]", "t_f[1]"])
     wall = time.perf_counter() - start
-    slave.terminate()
-    slave.freeInstance()
+    inst.close()
     print(f"FMU RSRRRLinkage at a {h * 1e3:g} ms step over {t_end:g} s from 8 rad/s: {wall / steps * 1e3:.1f} ms per step, "
           f"real-time factor {t_end / wall:.3f}")
 
