@@ -15,6 +15,12 @@ class Signal:
         """The value at t; ``left``: the left limit (the value held up to a jump at t)."""
         raise NotImplementedError
 
+    def form(self, t_start: float, t_end: float):
+        """u on [t_start, t_end] (no breakpoint inside) as the compiled engine evaluates it: (0, a, b, 0, 0)
+        for u = a + b (t - t_start), (1, a, b, c, d) for u = a + b sin(c t + d); None if it has no such
+        form (an arbitrary callable: the Python engine runs it)."""
+        return None
+
 
 class FunctionSignal(Signal):
     """Wraps a smooth callable t -> value (no time events)."""
@@ -26,6 +32,38 @@ class FunctionSignal(Signal):
 
     def __call__(self, t, left=False):
         return float(self.fn(t))
+
+
+class Sine(Signal):
+    """u(t) = offset + amplitude sin(omega t + phase): the papers' harmonic inputs (a cosine has
+    phase pi/2), smooth, and evaluated inside the compiled engine. omega in rad/s."""
+
+    def __init__(self, amplitude, omega, phase=0.0, offset=0.0):
+        self.amplitude, self.omega, self.phase, self.offset = map(float, (amplitude, omega, phase, offset))
+        for name in ("amplitude", "omega", "phase", "offset"):
+            if not np.isfinite(getattr(self, name)):
+                raise ValueError(f"{name} of a Sine must be finite, got {getattr(self, name)!r}")
+
+    def __call__(self, t, left=False):
+        return self.offset + self.amplitude * np.sin(self.omega * t + self.phase)
+
+    def form(self, t_start, t_end):
+        return 1.0, self.offset, self.amplitude, self.omega, self.phase
+
+
+class Constant(Signal):
+    """A constant input."""
+
+    def __init__(self, value):
+        self.value = float(value)
+        if not np.isfinite(self.value):
+            raise ValueError(f"a constant input must be finite, got {value!r}")
+
+    def __call__(self, t, left=False):
+        return self.value
+
+    def form(self, t_start, t_end):
+        return 0.0, self.value, 0.0, 0.0, 0.0
 
 
 class _Table(Signal):
@@ -46,6 +84,9 @@ class PiecewiseConstant(_Table):
         i = np.searchsorted(self.times, t, side="left" if left else "right") - 1
         return float(self.values[max(i, 0)])
 
+    def form(self, t_start, t_end):
+        return 0.0, self(t_start), 0.0, 0.0, 0.0
+
 
 class PiecewiseLinear(_Table):
     """Linear interpolation between the table points, held constant outside; kinks are time events."""
@@ -53,16 +94,17 @@ class PiecewiseLinear(_Table):
     def __call__(self, t, left=False):
         return float(np.interp(t, self.times, self.values))
 
+    def form(self, t_start, t_end):
+        value = self(t_start)
+        return 0.0, value, (self(t_end) - value) / (t_end - t_start) if t_end > t_start else 0.0, 0.0, 0.0
+
 
 def as_signal(obj) -> Signal:
     """A Signal from a Signal, a number (constant) or a callable of time."""
     if isinstance(obj, Signal):
         return obj
     if np.isscalar(obj):
-        value = float(obj)
-        if not np.isfinite(value):
-            raise ValueError(f"a constant input must be finite, got {obj!r}")
-        return FunctionSignal(lambda t: value)
+        return Constant(obj)
     return FunctionSignal(obj)
 
 
@@ -75,3 +117,6 @@ class Held(Signal):
 
     def __call__(self, t, left=False):
         return self.value
+
+    def form(self, t_start, t_end):
+        return 0.0, self.value, 0.0, 0.0, 0.0
