@@ -88,6 +88,14 @@ class DrivenSystem(HybridSystem):
         bps = [s.breakpoints for s in self.inputs]
         return np.unique(np.concatenate(bps)) if bps else np.zeros(0)
 
+    def input_forms(self, t_start, t_end):
+        """(n, 5) array of the inputs' ``Signal.form`` on [t_start, t_end] (no breakpoint inside), or
+        None if one of them has none (a callable of time): the compiled engine then cannot run them."""
+        forms = [s.form(t_start, t_end) for s in self.inputs]
+        if any(f is None for f in forms):
+            return None
+        return np.array(forms, dtype=float).reshape(len(forms), 5)
+
 
 @dataclass
 class Results:
@@ -133,6 +141,8 @@ class HybridIntegrator:
     hold_step: bound on the step size (s) while an input-driven event is armed (the state may stand
     still then, and unbounded steps could step over a crossing caused by the inputs alone).
     """
+
+    engine = "python"
 
     def __init__(self, system: HybridSystem, t0: float, y0, *, rtol=1e-10, atol=1e-12, max_step=np.inf,
                  hold_step=np.inf):
@@ -244,7 +254,11 @@ class HybridIntegrator:
             raise FrictionJointsError(f"the mode does not settle at t={t:.12g}: {kinds}")
         return y, mode, "+".join(kinds) or None
 
+    def record_row(self, t, y, mode) -> dict:
+        """The quantities the system records at (t, y, mode)."""
+        return self.system.record(t, y, mode)
+
     def _record(self, t, y, mode):
-        row = self.system.record(t, y, mode)
+        row = self.record_row(t, y, mode)
         row["t"] = t
         self.results.rows.append(row)

@@ -382,6 +382,43 @@ class MechanismSystem(DrivenSystem):
             kinds.append("slip")
         return "+".join(kinds) or None
 
+    # --- compiled engine (friction_joints.compiled.planar) -----------------------------------------
+    def compiled(self):
+        """The CompiledModel of this system (kernels of ``compiled.planar`` and the model as arrays),
+        built once; None where the kernels do not apply: numba missing, a joint or friction law they do
+        not implement, or a subclass that changes rhs, record or events (RegularisedSystem, whose
+        single mode has no events, is supported)."""
+        if "_compiled_model" not in self.__dict__:
+            self._compiled_model = self._build_compiled()
+        return self._compiled_model
+
+    def _build_compiled(self):
+        from .smooth import RegularisedSystem
+
+        cls = type(self)
+        if (cls.rhs is not MechanismSystem.rhs or cls.record is not MechanismSystem.record
+                or cls.events not in (MechanismSystem.events, RegularisedSystem.events)):
+            return None
+        try:
+            from ..compiled import planar
+        except ImportError:  # no numba
+            return None
+        return planar.compile_system(self)
+
+    def encode_mode(self, mode):
+        """(fmode float64, imode int64) of a Mode for the compiled kernels."""
+        from ..compiled import planar
+
+        return planar.encode_mode(self.model, self.minimal, mode)
+
+    def decode_record(self, out):
+        """The dict of ``record`` from the flat output of the compiled record kernel."""
+        from ..compiled import planar
+
+        if "_record_layout" not in self.__dict__:
+            self._record_layout = planar.record_layout(self.model, self.minimal)
+        return planar.decode_record(self._record_layout, out)
+
     def record(self, t, y, mode):
         q, u = self._split(y)
         if mode.stuck:

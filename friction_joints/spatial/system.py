@@ -174,6 +174,40 @@ class RSRRRSystem(DrivenSystem):
         V = self.mech.loop.dependent_velocities(q, np.ones(1))
         return applied, V, V @ (e + applied)
 
+    # --- compiled engine (friction_joints.compiled.spatial) -----------------------------------------
+    def compiled(self):
+        """The CompiledModel of this system (kernels of ``compiled.spatial`` and the model as arrays),
+        built once; None where the kernels do not apply: numba missing, a load other than SpeedLoad,
+        a subclass that changes the equations (of this class, RSRRR, Chain or CutJointLoop), or chains
+        other than 1 + 3 joints."""
+        if "_compiled_model" not in self.__dict__:
+            self._compiled_model = self._build_compiled()
+        return self._compiled_model
+
+    def _build_compiled(self):
+        cls = type(self)
+        for name in ("rhs", "events", "record", "holding", "state_of_motion", "resistance", "applied",
+                     "_coordinates", "_rest_terms"):
+            if getattr(cls, name) is not getattr(RSRRRSystem, name):
+                return None
+        try:
+            from ..compiled import spatial
+        except ImportError:  # no numba
+            return None
+        return spatial.compile_system(self)
+
+    def encode_mode(self, mode):
+        """(fmode float64, imode int64) of a DirectionMode for the compiled kernels."""
+        from ..compiled import spatial
+
+        return spatial.encode_mode(mode)
+
+    def decode_record(self, out):
+        """The dict of ``record`` from the flat output of the compiled record kernel."""
+        from ..compiled import spatial
+
+        return spatial.decode_record(out)
+
     def record(self, t, y, mode):
         q, qd, s = self.state_of_motion(t, y, mode)
         E_kin, E_pot = self.mech.energy(q, qd)

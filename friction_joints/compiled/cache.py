@@ -1,0 +1,74 @@
+"""numba's on-disk cache for the compiled engine, invalidated by any change to the engine's sources.
+
+numba stamps a cached function with its own source file only: a kernel changed in another module
+would leave the integrator that calls it stale. Every function of this package is therefore stamped
+with a hash of all the package's sources (``ENGINE_STAMP``). The cache lies in ``__pycache__``
+beside the sources (shipped inside the FMUs), or in ``NUMBA_CACHE_DIR`` when that is set; it is
+keyed on the source contents, not on paths or modification times, so it stays valid after an FMU is
+extracted into another folder. It does not fit another CPU model or numba version: numba then
+compiles again (``compile_seconds`` measures how long the import took).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from numba.core import caching
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def _engine_stamp() -> str:
+    digest = hashlib.sha256()
+    for path in sorted(PACKAGE_DIR.glob("*.py")):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+ENGINE_STAMP = _engine_stamp()
+
+
+class _EngineLocator(caching.InTreeCacheLocator):
+    """In-tree cache of the functions of this package, stamped with ENGINE_STAMP."""
+
+    def get_source_stamp(self):
+        return ENGINE_STAMP
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if Path(py_file).resolve().parent != PACKAGE_DIR:
+            return None
+        return super().from_function(py_func, py_file)
+
+
+class _EngineUserDirLocator(caching.UserProvidedCacheLocator):
+    """The same stamp in the directory NUMBA_CACHE_DIR names."""
+
+    def get_source_stamp(self):
+        return ENGINE_STAMP
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if Path(py_file).resolve().parent != PACKAGE_DIR:
+            return None
+        return super().from_function(py_func, py_file)
+
+
+def install():
+    """Put the engine's locators first (idempotent); call before any kernel is compiled."""
+    classes = caching.CacheImpl._locator_classes
+    for locator in (_EngineLocator, _EngineUserDirLocator):
+        if locator not in classes:
+            classes.insert(0, locator)
+
+
+def cache_files() -> list:
+    """The in-tree cache files of the engine (index files and the compiled code), as they are after
+    its kernels were compiled or loaded; empty when NUMBA_CACHE_DIR sends the cache elsewhere."""
+    from numba import config
+
+    if config.CACHE_DIR:
+        return []
+    return sorted((PACKAGE_DIR / "__pycache__").glob("*.nb[ic]"))

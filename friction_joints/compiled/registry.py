@@ -1,0 +1,48 @@
+"""The compiled models by number: one place that lists them and calls their kernels.
+
+The integrator calls a model's kernels through ``rhs``, ``events`` and ``record`` below, with the
+model's number: static calls that numba can cache (a kernel passed as a first-class function
+cannot be cached with its caller, and unboxing one costs tens of microseconds per call).
+Adding a model: import its module, append its kernels to MODELS and a branch to each dispatcher.
+"""
+
+from __future__ import annotations
+
+from numba import njit, types
+
+from . import planar, spatial
+from .signatures import F64, IVEC, VEC
+
+MODELS = (planar, spatial)  # a model's number is its index here
+PLANAR, SPATIAL = range(2)
+
+DISPATCH = types.int64(types.int64, F64, VEC, VEC, VEC, IVEC, VEC, IVEC, VEC)
+
+
+def model_id(compiled) -> int:
+    """The number of the model whose kernels ``compiled`` (a CompiledModel) holds."""
+    for number, module in enumerate(MODELS):
+        if compiled.rhs is module.rhs:
+            return number
+    raise ValueError(f"the kernels {compiled.rhs} are not registered in friction_joints.compiled.registry")
+
+
+@njit(DISPATCH, cache=True)
+def rhs(model, t, y, tau, fpar, ipar, fmode, imode, out):
+    if model == PLANAR:
+        return planar.rhs(t, y, tau, fpar, ipar, fmode, imode, out)
+    return spatial.rhs(t, y, tau, fpar, ipar, fmode, imode, out)
+
+
+@njit(DISPATCH, cache=True)
+def events(model, t, y, tau, fpar, ipar, fmode, imode, out):
+    if model == PLANAR:
+        return planar.events(t, y, tau, fpar, ipar, fmode, imode, out)
+    return spatial.events(t, y, tau, fpar, ipar, fmode, imode, out)
+
+
+@njit(DISPATCH, cache=True)
+def record(model, t, y, tau, fpar, ipar, fmode, imode, out):
+    if model == PLANAR:
+        return planar.record(t, y, tau, fpar, ipar, fmode, imode, out)
+    return spatial.record(t, y, tau, fpar, ipar, fmode, imode, out)

@@ -1,0 +1,80 @@
+"""Choice of the engine that runs a hybrid system: the compiled one (numba) or the Python reference.
+
+``engine``: "auto" (the compiled engine where the system and its inputs allow it, else Python),
+"compiled" (an error where it cannot run) or "python". Without numba, "auto" runs the Python engine
+and warns once how much slower that is. The FMUs take their engine from the environment variable
+FRICTION_JOINTS_ENGINE (default "auto").
+"""
+
+from __future__ import annotations
+
+import os
+import time
+import warnings
+
+from .hybrid.integrator import HybridIntegrator
+
+ENGINES = ("auto", "compiled", "python")
+PYTHON_SLOWDOWN = "20-300x"  # measured in benchmarks/bench_compiled.py (README)
+
+
+def compiled_available() -> bool:
+    try:
+        import numba  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+_load = {}
+
+
+def engine_from_environment() -> str:
+    """The engine FRICTION_JOINTS_ENGINE names (default "auto"); ValueError for another value."""
+    engine = os.environ.get("FRICTION_JOINTS_ENGINE", "auto")
+    if engine not in ENGINES:
+        raise ValueError(f"FRICTION_JOINTS_ENGINE={engine!r} must be one of {ENGINES}")
+    return engine
+
+
+def load_compiled() -> dict:
+    """Import the compiled engine (once): {'seconds': time it took, 'compiled': True if numba had to
+    compile it (no cache for this CPU or numba version), False if it came from the cache}."""
+    if not _load:
+        start = time.perf_counter()
+        from .compiled import dop853
+
+        _load.update(seconds=time.perf_counter() - start, compiled=bool(dop853.advance.stats.cache_misses))
+    return _load
+
+
+def _compilable(system) -> bool:
+    compiled = getattr(system, "compiled", None)
+    if compiled is None or compiled() is None:
+        return False
+    signals = getattr(system, "inputs", ())
+    return all(s.form(0.0, 0.0) is not None for s in signals)
+
+
+def make_integrator(system, t0, y0, *, engine="auto", **options) -> HybridIntegrator:
+    """The integrator of ``system`` from (t0, y0) on the chosen engine; options as for
+    HybridIntegrator (rtol, atol, max_step, hold_step)."""
+    if engine not in ENGINES:
+        raise ValueError(f"engine={engine!r} must be one of {ENGINES}")
+    if engine == "python":
+        return HybridIntegrator(system, t0, y0, **options)
+    if not compiled_available():
+        if engine == "compiled":
+            raise RuntimeError("engine='compiled' needs numba, which is not installed")
+        warnings.warn(f"numba is not installed: running on the Python engine ({PYTHON_SLOWDOWN} slower)",
+                      RuntimeWarning, stacklevel=2)
+        return HybridIntegrator(system, t0, y0, **options)
+    load_compiled()
+    from .compiled.integrator import CompiledIntegrator
+
+    if _compilable(system):
+        return CompiledIntegrator(system, t0, y0, **options)
+    if engine == "compiled":
+        raise ValueError(f"{type(system).__name__} cannot run on the compiled engine in this configuration "
+                         "(an unsupported part, or inputs that are callables of time)")
+    return HybridIntegrator(system, t0, y0, **options)

@@ -1,0 +1,174 @@
+"""The compiled kernels of the spatial RSRRR linkage (friction_joints.compiled.spatial) against the
+Python engine (RSRRRSystem, its reference) on random states: rhs, events and record (through
+decode_record, key by key) agree to 1e-10 of each quantity's scale in every supported configuration
+(cut and minimal forms, recursive and trace formulations, friction on and off, stiction with the
+modes +1, -1 and 0, no load and SpeedLoads) and the number of passes of the reaction-friction
+coupling is the same. The first run compiles the kernels (about 35 s on the CI machine; later runs
+load them from numba's cache in about a second)."""
+
+import numpy as np
+import pytest
+
+from friction_joints.errors import ConvergenceError, SingularConfigurationError
+from friction_joints.hybrid.stiction import DirectionMode as Mode
+from friction_joints.spatial.rsrrr import RSRRR, RSRRRParameters, table1_journals
+from friction_joints.spatial.system import RSRRRSystem, SpeedLoad, paper_drive, paper_load
+
+spatial = pytest.importorskip("friction_joints.compiled.spatial")
+
+TOL = 1e-10  # of each quantity's scale
+STATES = 6  # random states per configuration
+
+CONFIGS = {
+    "cut": dict(),
+    "cut-trace": dict(params=dict(trace=True)),
+    "cut-frictionless": dict(params=dict(friction=False)),
+    "minimal": dict(form="minimal"),
+    "minimal-trace": dict(form="minimal", params=dict(trace=True)),
+    "cut-no-load": dict(load=None),
+    "cut-speed-load": dict(load=SpeedLoad(2.0, -1.0, 0.5)),  # active at negative speeds too
+    "stiction-cut": dict(stiction=True),
+    "stiction-minimal": dict(stiction=True, form="minimal"),
+    "stiction-trace": dict(stiction=True, params=dict(trace=True)),
+    "stiction-frictionless": dict(stiction=True, params=dict(friction=False), load=None),
+}
+
+
+def make_system(params=None, form="cut", stiction=False, load="paper"):
+    mech = RSRRR(RSRRRParameters(**(params or {})))
+    return RSRRRSystem(mech, [paper_drive(), 0.3], paper_load() if load == "paper" else load, form=form,
+                       stiction=stiction)
+
+
+def random_states(system, rng, count):
+    """(t, y) near the closure: a random driving angle and speed (some at rest, some below psid_k where
+    eq. 7 is steep), chain 2 perturbed off the closure (the cut form's Baumgarte terms; the minimal
+    form's Newton guess) and its rates off the dependent ones, random works."""
+    for k in range(count):
+        psid = (0.0, 0.004, -0.02)[k] if k < 3 else rng.normal() * 6.0
+        y = system.initial_state(psi11=rng.uniform(-np.pi, np.pi), psid11=psid)
+        y[:4] += rng.normal(size=4) * 1e-3
+        y[5:8] += rng.normal(size=3) * (0.0 if k == 0 else 0.005)
+        y[8:] = rng.normal(size=3)
+        yield rng.uniform(0.0, 3.0), y
+
+
+def modes_of(system):
+    return (Mode(1), Mode(-1), Mode(0)) if system.stiction else (Mode(1),)
+
+
+def call(kernel, system, t, y, mode, size):
+    model = system.compiled()
+    fmode, imode = system.encode_mode(mode)
+    out = np.full(size, np.nan)
+    status = kernel(t, np.ascontiguousarray(y, float), np.ascontiguousarray(system.input_values(t), float),
+                    model.fpar, model.ipar, fmode, imode, out)
+    return status, out
+
+
+def assert_close(got, want, what, floor=1.0):
+    want = np.asarray(want, float)
+    scale = max(np.abs(want).max(initial=0.0), floor)
+    err = np.abs(np.asarray(got, float) - want).max(initial=0.0)
+    assert err <= TOL * scale, f"{what}: error {err:.3g} beyond {TOL:g} x scale {scale:.3g}\n{got}\n{want}"
+
+
+@pytest.fixture(scope="module")
+def systems():
+    return {name: make_system(**kw) for name, kw in CONFIGS.items()}
+
+
+@pytest.mark.parametrize("name", list(CONFIGS))
+def test_kernels_agree_with_the_python_engine(systems, name):
+    system = systems[name]
+    assert system.compiled() is not None
+    rng = np.random.default_rng(sum(map(ord, name)))
+    for t, y in random_states(system, rng, STATES):
+        for mode in modes_of(system):
+            where = f"{name}, mode {mode.direction}, t={t:.6g}, y={np.array2string(y, precision=4)}"
+            status, dy = call(system.compiled().rhs, system, t, y, mode, 11)
+            assert status == 0, f"rhs status {status} ({where})"
+            assert_close(dy, system.rhs(t, y, mode), f"rhs ({where})")
+
+            evs = system.events(mode)
+            status, g = call(system.compiled().events, system, t, y, mode, len(evs))
+            assert status == 0, f"events status {status} ({where})"
+            for k, ev in enumerate(evs):
+                assert_close(g[k], ev.fn(t, y), f"event {k} '{ev.name}' ({where})")
+
+            status, out = call(system.compiled().record, system, t, y, mode, system.compiled().n_record)
+            assert status == 0, f"record status {status} ({where})"
+            got, want = system.decode_record(out), system.record(t, y, mode)
+            assert list(got) == list(want), f"record keys ({where})"
+            for key, ref in want.items():
+                if isinstance(ref, np.ndarray):
+                    assert isinstance(got[key], np.ndarray) and got[key].shape == ref.shape, f"{key} shape ({where})"
+                    assert got[key].dtype == ref.dtype, f"{key} dtype ({where})"
+                else:
+                    assert type(got[key]) is type(ref), f"{key}: {type(got[key])} for {type(ref)} ({where})"
+                if key in ("iterations", "stuck"):
+                    assert got[key] == ref, f"record {key}: {got[key]} for {ref} ({where})"
+                else:
+                    floor = 1e-3 if key == "closure" else 1.0  # m (links are 0.1-0.3 m); rad, N, N.m, J
+                    assert_close(got[key], ref, f"record {key} ({where})", floor)
+
+
+def test_the_comparison_sees_friction(systems):
+    """The random states load the journals: the frictionless kernels differ from the Python engine
+    with friction far beyond the tolerance (so the agreement above is not vacuous)."""
+    with_friction, frictionless = systems["cut"], systems["cut-frictionless"]
+    rng = np.random.default_rng(7)
+    worst = 0.0
+    for t, y in random_states(with_friction, rng, 4):
+        _, dy = call(frictionless.compiled().rhs, frictionless, t, y, Mode(1), 11)
+        ref = with_friction.rhs(t, y, Mode(1))
+        worst = max(worst, np.abs(dy - ref).max() / np.abs(ref).max())
+    assert worst > 1e-4
+
+
+def test_stuck_rhs_is_zero_and_the_iterations_count_passes(systems):
+    system = systems["stiction-cut"]
+    y = system.initial_state(psid11=2.0)
+    status, dy = call(system.compiled().rhs, system, 1.0, y, Mode(0), 11)
+    assert status == 0 and np.all(dy == 0.0)
+    # turning with friction, the coupling takes several passes (the paper's three and more)
+    status, out = call(system.compiled().record, system, 1.0, y, Mode(1), system.compiled().n_record)
+    rec = system.decode_record(out)
+    assert rec["iterations"] == system.record(1.0, y, Mode(1))["iterations"] > 3
+
+
+def test_failures_return_their_status():
+    # a coupling that diverges (friction five times Table 1's): ConvergenceError in Python
+    system = RSRRRSystem(RSRRR(RSRRRParameters(journals=table1_journals(5.0))), [paper_drive(), 0.0], paper_load())
+    y = system.initial_state(psid11=3.0)
+    with pytest.raises(ConvergenceError):
+        system.rhs(0.5, y, Mode(1))
+    status, _ = call(system.compiled().rhs, system, 0.5, y, Mode(1), 11)
+    assert status == spatial.ST_COUPLING and "coupling" in system.compiled().errors[status]
+    # chain 2 stretched (psi(2,3) = 0): J2 is singular, the holding torques need V = dq/dpsi11
+    system = make_system(stiction=True)
+    y = system.initial_state()
+    y[3] = 0.0
+    with pytest.raises(SingularConfigurationError):
+        system.events(Mode(0))[0].fn(0.5, y)
+    status, _ = call(system.compiled().events, system, 0.5, y, Mode(0), 1)
+    assert status == spatial.ST_J2_SINGULAR and "J2" in system.compiled().errors[status]
+
+
+def test_compiled_is_built_once_and_none_where_unsupported(systems):
+    system = systems["cut"]
+    assert system.compiled() is system.compiled()
+    model = system.compiled()
+    assert model.fpar.dtype == np.float64 and model.ipar.dtype == np.int64
+    assert model.fpar.flags.c_contiguous and model.ipar.flags.c_contiguous
+    assert model.n_record == spatial.record_size()
+    fmode, imode = system.encode_mode(Mode(-1))
+    assert fmode.dtype == np.float64 and imode.dtype == np.int64 and imode[0] == -1
+    # a load other than SpeedLoad, or a subclass changing the equations: the Python engine runs them
+    assert make_system(load=lambda psid: 0.1 * psid).compiled() is None
+
+    class Damped(RSRRRSystem):
+        def rhs(self, t, y, mode):
+            return super().rhs(t, y, mode)
+
+    assert Damped(RSRRR(), [1.0, 0.0]).compiled() is None
