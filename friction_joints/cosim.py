@@ -12,22 +12,25 @@ import copy
 
 import numpy as np
 
-from .hybrid import HybridIntegrator, MechanismSystem
+from .engine import make_integrator
+from .hybrid import MechanismSystem
 from .hybrid.signals import Held
 
 
 class Stepper:
     """make_system: function of the held input signals -> a HybridSystem with ``record``; y0_of:
     function of that system -> its initial state; inputs0: initial input values; rtol: integrator
-    tolerance (atol = rtol / 100 in SI units); t0: start time (s)."""
+    tolerance (atol = rtol / 100 in SI units); t0: start time (s); engine: "auto", "compiled" or
+    "python" (``friction_joints.engine``)."""
 
-    def __init__(self, make_system, y0_of, inputs0, rtol=1e-8, t0=0.0):
+    def __init__(self, make_system, y0_of, inputs0, rtol=1e-8, t0=0.0, engine="auto"):
         if not 0 < rtol < 1:
             raise ValueError(f"rtol = {rtol!r} is outside the allowed range (0, 1)")
         values = np.atleast_1d(np.asarray(inputs0, dtype=float))
         self.inputs = [Held(v) for v in self._checked(values, len(values))]
         self.system = make_system(self.inputs)
-        self.integrator = HybridIntegrator(self.system, t0, y0_of(self.system), rtol=rtol, atol=rtol * 1e-2)
+        self.integrator = make_integrator(self.system, t0, y0_of(self.system), engine=engine, rtol=rtol,
+                                          atol=rtol * 1e-2)
         self.integrator.results.rows.clear()
         self.outputs = self._record()
 
@@ -46,7 +49,7 @@ class Stepper:
 
     def _record(self):
         s = self.integrator.state
-        return self.system.record(s.t, s.y, s.mode)
+        return self.integrator.record_row(s.t, s.y, s.mode)
 
     def step(self, t, h, inputs) -> dict:
         """Advance from t to t + h (s) with the inputs held; returns the outputs at t + h (the
@@ -62,9 +65,8 @@ class Stepper:
             held.value = float(v)
         if changed:
             self.integrator.restart()
-        self.integrator.advance(t + h)
+        self.outputs = self.integrator.advance_to(t + h)
         self.integrator.results.rows.clear()
-        self.outputs = self._record()
         return self.outputs
 
     def get_state(self):
@@ -82,7 +84,7 @@ class Stepper:
 class MechanismStepper(Stepper):
     """A Stepper of a planar mechanism: q0 (k1,), u0 (k,) its initial state, one input per drive."""
 
-    def __init__(self, mechanism, q0, u0, inputs0, rtol=1e-8, t0=0.0):
+    def __init__(self, mechanism, q0, u0, inputs0, rtol=1e-8, t0=0.0, engine="auto"):
         self._checked(inputs0, mechanism.model.n_drives)
         super().__init__(lambda inputs: MechanismSystem(mechanism, inputs), lambda s: s.initial_state(q0, u0),
-                         inputs0, rtol, t0)
+                         inputs0, rtol, t0, engine)

@@ -68,5 +68,5 @@ def publish(rec) -> dict:
     out = {"u": rec["u"][0], "stuck": bool(rec["stuck"]), "E_kin": rec["E_kin"], "E_pot": rec["E_pot"],
            "W_drive": rec["W_drive"], "W_friction": rec["W_friction"]}
     for key in ("q", "qd", "qdd", "f", "f_mu", "sd"):
-        out.update({f"{key}[{i}]": float(v) for i, v in enumerate(np.asarray(rec[key]), 1)})
+        out.update({f"{key}[{i}]": v for i, v in enumerate(np.asarray(rec[key], float).tolist(), 1)})
     return out

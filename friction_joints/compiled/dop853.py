@@ -34,20 +34,20 @@ ERROR_EXPONENT = -1.0 / 8.0  # the error estimator is of order 7
 ROOT_TOLERANCE = 4 * np.finfo(float).eps
 
 # return codes of ``advance``
-REACHED_END, EVENT, KERNEL_FAILED, STEP_TOO_SMALL = 0, 1, 2, 3
+REACHED_END, EVENT, KERNEL_FAILED, STEP_TOO_SMALL, NOT_QUIET = 0, 1, 2, 3, 4
 # slots of the ``info`` array
 INFO_T, INFO_H, INFO_EVENT, INFO_RECORDS, INFO_RHS_CALLS, INFO_KERNEL_STATUS, INFO_STEPS = range(7)
 INFO_SIZE = 7
 
 
-@njit(cache=True)
+@njit
 def _inputs(t, forms, t0, tau):
     for i in range(tau.size):
         kind, a, b, c, d = forms[i, 0], forms[i, 1], forms[i, 2], forms[i, 3], forms[i, 4]
         tau[i] = a + b * (t - t0) if kind == 0.0 else a + b * np.sin(c * t + d)
 
 
-@njit(cache=True)
+@njit
 def _rms(v, scale):
     s = 0.0
     for i in range(v.size):
@@ -55,7 +55,7 @@ def _rms(v, scale):
     return np.sqrt(s / max(v.size, 1))
 
 
-@njit(cache=True)
+@njit
 def _combine(y, h, coefficients, K, stages, out):
     """out = y + h * sum_j coefficients[j] K[j] over the first ``stages`` stages."""
     for i in range(y.size):
@@ -65,7 +65,7 @@ def _combine(y, h, coefficients, K, stages, out):
         out[i] = y[i] + h * acc
 
 
-@njit(cache=True)
+@njit
 def _dense_coefficients(model, t_old, h, y_old, y_new, f_new, K, forms, t0, tau, fpar, ipar, fmode, imode,
                         ys, F):
     """The 3 extra stages and the interpolation polynomial F (7, n) of the last step (SciPy's
@@ -90,7 +90,7 @@ def _dense_coefficients(model, t_old, h, y_old, y_new, f_new, K, forms, t0, tau,
     return 0
 
 
-@njit(cache=True)
+@njit
 def _interpolate(t, t_old, h, y_old, F, out):
     x = (t - t_old) / h
     for i in range(y_old.size):
@@ -101,7 +101,7 @@ def _interpolate(t, t_old, h, y_old, F, out):
         out[i] = acc + y_old[i]
 
 
-@njit(cache=True)
+@njit
 def _event_value(model, k, t, t_old, h, y_old, F, forms, t0, tau, fpar, ipar, fmode, imode, ys, g):
     _interpolate(t, t_old, h, y_old, F, ys)
     _inputs(t, forms, t0, tau)
@@ -109,7 +109,7 @@ def _event_value(model, k, t, t_old, h, y_old, F, forms, t0, tau, fpar, ipar, fm
     return g[k], st
 
 
-@njit(cache=True)
+@njit
 def _event_root(model, k, t_a, t_b, t_old, h, y_old, F, forms, t0, tau, fpar, ipar, fmode, imode, ys, g):
     """Root of event k in [t_a, t_b] on the dense output: Brent's method as in SciPy's brentq
     (xtol = rtol = 4 eps). Returns (root, kernel status)."""
@@ -158,7 +158,7 @@ def _event_root(model, k, t_a, t_b, t_old, h, y_old, F, forms, t0, tau, fpar, ip
     return xcur, 0
 
 
-@njit(cache=True)
+@njit
 def _initial_step(model, t, y, f, t_end, max_step, rtol, atol, forms, t0, tau, fpar, ipar, fmode, imode, ys, fs):
     """SciPy's select_initial_step (Hairer, Norsett, Wanner II.4) for an error estimator of order 7."""
     n = y.size
@@ -180,12 +180,12 @@ def _initial_step(model, t, y, f, t_end, max_step, rtol, atol, forms, t0, tau, f
 
 
 ADVANCE = types.int64(types.int64, F64, VEC, F64, F64, F64, F64, F64, types.float64[:, ::1], VEC, IVEC,
-                      VEC, IVEC, IVEC, VEC, types.float64[:, ::1], VEC)
+                      VEC, IVEC, IVEC, VEC, types.float64[:, ::1], VEC, F64)
 
 
 @njit(ADVANCE, cache=True)
 def advance(model, t, y, t_end, h_abs, rtol, atol, max_step, forms, fpar, ipar, fmode, imode,
-            directions, grid, records, info):
+            directions, grid, records, info, quiet):
     """Integrate y (n,) in place from t to t_end, or to the first event, whichever comes first.
 
     model: the model's number in ``registry``; fpar, ipar, fmode, imode: its arrays and its mode;
@@ -194,7 +194,9 @@ def advance(model, t, y, t_end, h_abs, rtol, atol, max_step, forms, fpar, ipar, 
     times within (t, t_end], recorded by ``record`` into the rows of records (len(grid), n_record) before
     an event (grid points after it are left). info (INFO_SIZE,): time reached, next step size, index of the
     event (-1 none), rows recorded, right-hand sides evaluated, the failing kernel's status, steps taken.
-    Returns REACHED_END, EVENT, KERNEL_FAILED or STEP_TOO_SMALL.
+    quiet > 0: first check that every event function at t is at least ``quiet`` from firing in its
+    direction (a restart at changed inputs that cannot change the mode), else return NOT_QUIET at once.
+    Returns REACHED_END, EVENT, KERNEL_FAILED, STEP_TOO_SMALL or NOT_QUIET.
     """
     n, n_events = y.size, directions.size
     t0 = t
@@ -209,6 +211,12 @@ def advance(model, t, y, t_end, h_abs, rtol, atol, max_step, forms, fpar, ipar, 
     st = registry.rhs(model, t, y, tau, fpar, ipar, fmode, imode, f)
     if st == 0 and n_events:
         st = registry.events(model, t, y, tau, fpar, ipar, fmode, imode, g_old)
+    if st == 0 and quiet > 0.0:
+        for k in range(n_events):
+            distance = abs(g_old[k]) if directions[k] == 0 else -directions[k] * g_old[k]
+            if not distance > quiet:
+                info[INFO_T], info[INFO_H], info[INFO_RHS_CALLS] = t, h_abs, calls
+                return NOT_QUIET
     if st == 0 and h_abs <= 0.0 and t_end > t:
         h_abs, st = _initial_step(model, t, y, f, t_end, max_step, rtol, atol, forms, t0, tau, fpar, ipar, fmode,
                                   imode, ys, f_new)

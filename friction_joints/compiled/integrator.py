@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import FrictionJointsError
-from ..hybrid.integrator import MAX_EVENTS_AT_ONE_TIME, HybridIntegrator, IntegratorState
+from ..hybrid.integrator import MAX_EVENTS_AT_ONE_TIME, QUIET_MARGIN, HybridIntegrator, IntegratorState
 from . import dop853, registry
 
 
@@ -25,11 +25,20 @@ class CompiledIntegrator(HybridIntegrator):
             raise ValueError(f"{type(system).__name__} has no compiled form in this configuration")
         self.model_id = registry.model_id(self.model)
         self._modes = {}
+        self._last_mode = self._last_arrays = None
+        self._breakpoints = system.breakpoints()  # fixed: the inputs' types do not change
+        self._no_grid = np.zeros(0)
+        self._end_grid_array = np.zeros(1)
+        self._end_records = np.zeros((1, self.model.n_record))
+        self._restart_pending = False  # a restart whose quiet test the next advance does
+        self._end_row = None  # record at the end of advance_to, taken from the compiled run
         self.info = np.zeros(dop853.INFO_SIZE)
         self.rhs_calls = 0
         super().__init__(system, t0, y0, **options)
 
     def _mode_arrays(self, mode):
+        if mode is self._last_mode:  # the usual case: hashing a mode costs microseconds
+            return self._last_arrays
         arrays = self._modes.get(mode)
         if arrays is None:
             fmode, imode = self.system.encode_mode(mode)
@@ -37,6 +46,7 @@ class CompiledIntegrator(HybridIntegrator):
             directions = np.array([ev.direction for ev in evs], dtype=np.int64)
             arrays = self._modes[mode] = (np.ascontiguousarray(fmode, float), np.ascontiguousarray(imode, np.int64),
                                           evs, directions, any(ev.input_driven for ev in evs))
+        self._last_mode, self._last_arrays = mode, arrays
         return arrays
 
     def _forms(self, t_start, t_end):
@@ -79,37 +89,78 @@ class CompiledIntegrator(HybridIntegrator):
             self._check(dop853.KERNEL_FAILED, "rhs")
         return dy
 
+    def restart(self):
+        """As HybridIntegrator.restart, with the quiet test done by the next ``advance`` in compiled code."""
+        if self.system.events_watch_all(self.state.mode):
+            self._restart_pending = True
+        else:
+            super().restart()
+
+    def set_state(self, state):
+        super().set_state(state)
+        self._restart_pending = False
+
+    def advance_to(self, t_end: float) -> dict:
+        self._end_row = None
+        self.advance(t_end, self._end_grid(t_end))
+        row = self._end_row
+        return row if row is not None else self.record_row(self.state.t, self.state.y, self.state.mode)
+
+    def _end_grid(self, t_end):
+        self._end_grid_array[0] = t_end
+        return self._end_grid_array
+
     def advance(self, t_end: float, t_eval=None):
         s = self.state
         if t_end < s.t:
             raise RuntimeError(f"cannot integrate backwards from t={s.t} to t_end={t_end}")
-        grid = np.asarray([] if t_eval is None else t_eval, dtype=float)
-        grid = np.unique(grid[(grid > s.t) & (grid <= t_end)])  # a time is recorded once, as in the reference
-        bps = self.system.breakpoints()
+        if t_eval is None:
+            grid = self._no_grid
+        elif t_eval is self._end_grid_array:
+            grid = t_eval if t_end > s.t else self._no_grid
+        else:
+            grid = np.asarray(t_eval, dtype=float)
+            grid = np.unique(grid[(grid > s.t) & (grid <= t_end)])  # a time is recorded once, as in the reference
+        bps = self._breakpoints
         events_here, last_event_t = 0, None
-        y = np.array(s.y, dtype=float)
         h = s.step or 0.0
         while s.t < t_end:
-            upcoming = bps[(bps > s.t) & (bps < t_end)]
+            upcoming = bps[(bps > s.t) & (bps < t_end)] if len(bps) else bps
             seg_end = float(upcoming[0]) if len(upcoming) else t_end
             fmode, imode, evs, directions, input_driven = self._mode_arrays(s.mode)
             self.system.begin_segment(s.t, seg_end)
             forms = self._forms(s.t, seg_end)
-            seg_grid = np.ascontiguousarray(grid[(grid > s.t) & (grid <= seg_end)])
-            records = np.zeros((len(seg_grid), self.model.n_record))
+            if grid is self._end_grid_array:
+                seg_grid = grid if seg_end == t_end else self._no_grid
+            else:
+                seg_grid = np.ascontiguousarray(grid[(grid > s.t) & (grid <= seg_end)]) if len(grid) else grid
+            records = self._end_records if seg_grid is self._end_grid_array else np.zeros((len(seg_grid),
+                                                                                            self.model.n_record))
             max_step = min(self.max_step, self.hold_step) if input_driven else self.max_step
             y = np.array(s.y, dtype=float)
+            quiet = QUIET_MARGIN if self._restart_pending else 0.0
+            self._restart_pending = False
             status = dop853.advance(self.model_id, s.t, y, seg_end, h, self.rtol, self.atol, max_step, forms,
                                     self.model.fpar, self.model.ipar, fmode, imode, directions, seg_grid, records,
-                                    self.info)
+                                    self.info, quiet)
             self.rhs_calls += int(self.info[dop853.INFO_RHS_CALLS])
             self._check(status, s.mode)
+            if status == dop853.NOT_QUIET:  # the restart must decide the mode: as HybridIntegrator.restart
+                y_new, mode, kind = self._settle(s.t, s.y, s.mode, None)
+                if kind:
+                    self.results.events.append((s.t, kind))
+                self.state = s = IntegratorState(s.t, np.array(y_new, float), mode, s.step)
+                continue
             for row, t_row in zip(records[: int(self.info[dop853.INFO_RECORDS])], seg_grid):
                 rec = self.system.decode_record(row)
                 rec["t"] = float(t_row)
-                self.results.rows.append(rec)
+                if grid is self._end_grid_array:
+                    self._end_row = rec
+                else:
+                    self.results.rows.append(rec)
             h = float(self.info[dop853.INFO_H])
             if status == dop853.EVENT:
+                self._end_row = None
                 k = int(self.info[dop853.INFO_EVENT])
                 t_ev = float(self.info[dop853.INFO_T])
                 self._record(t_ev, y, s.mode)

@@ -310,7 +310,7 @@ def _frot(fpar, o, width, v):
             fpar[o + 2 * width] * v[0] + fpar[o + 2 * width + 1] * v[1] + fpar[o + 2 * width + 2] * v[2])
 
 
-@njit(cache=True)
+@njit
 def _mul4(X, Y, out):
     """out = X Y (4x4)."""
     for i in range(4):
@@ -318,7 +318,7 @@ def _mul4(X, Y, out):
             out[i, j] = X[i, 0] * Y[0, j] + X[i, 1] * Y[1, j] + X[i, 2] * Y[2, j] + X[i, 3] * Y[3, j]
 
 
-@njit(cache=True)
+@njit
 def _lu_factor(A, piv):
     """A = P L U in place (partial pivoting, as LAPACK getrf); returns 1 if a pivot is exactly zero."""
     n = A.shape[0]
@@ -344,7 +344,7 @@ def _lu_factor(A, piv):
     return singular
 
 
-@njit(cache=True)
+@njit
 def _lu_solve_columns(LU, piv, B):
     """B = A^-1 B in place (every column) from _lu_factor."""
     n, r = LU.shape[0], B.shape[1]
@@ -366,7 +366,7 @@ def _lu_solve_columns(LU, piv, B):
             B[i, c] = s / LU[i, i]
 
 
-@njit(cache=True)
+@njit
 def _inverse(A, out):
     """out = A^-1 (A is left untouched); returns 1 if A is singular."""
     n = A.shape[0]
@@ -402,7 +402,7 @@ def _chain(ipar, ch):
     return ipar[I_F_CHAINS] + ch * CHAIN_WIDTH
 
 
-@njit(cache=True)
+@njit
 def _mat(fpar, o, rows, cols):
     return fpar[o : o + rows * cols].reshape((rows, cols))
 
@@ -427,7 +427,7 @@ Work = namedtuple("Work", (
 ))
 
 
-@njit(cache=True)
+@njit
 def _work(ipar):
     n = ipar[I_N1] + ipar[I_N2]
     return Work(np.empty((n, 4, 4)), np.empty((n, 4, 4)), np.empty((n, 6)), np.empty((n, 6, 6)),
@@ -443,7 +443,7 @@ def _work(ipar):
                 np.empty(n), np.empty(n, dtype=np.int64), np.empty((4, 4)))
 
 
-@njit(cache=True)
+@njit
 def _tip_path(ipar, first, n, path):
     """The joints from the base to the last link of the chain (local indices, base first) into path;
     returns their number (chain.path(-1))."""
@@ -463,7 +463,7 @@ def _tip_path(ipar, first, n, path):
 # Open chains: frames, dynamics (recursive and trace), the point S
 # ======================================================================================================
 
-@njit(cache=True)
+@njit
 def _frames(q, fpar, ipar, ch, T, M, MR):
     """T (link frames) and M (joint-axis frames T(parent) B_p) of chain ch at its coordinates q
     (seed 002 eq. 1: T(p) = T(parent) B_p Rz(psi_p) A_p; chain.Chain.frames); MR 4x4 scratch."""
@@ -489,7 +489,7 @@ def _frames(q, fpar, ipar, ch, T, M, MR):
                 o = lo + L_A + b
                 T[k, a, b] = x0 * fpar[o] + x1 * fpar[o + 4] + x2 * fpar[o + 8] + x3 * fpar[o + 12]
 
-@njit(cache=True)
+@njit
 def _recursive(qd, fpar, ipar, ch, T, M, S, I6, comp, v6, a6, f6, A, e):
     """The block of chain ch of A (mass matrix, composite rigid bodies) and e = -(h + g) (recursive
     Newton-Euler with qdd = 0, gravity as a base acceleration): dynamics.recursive, spatial vectors
@@ -585,7 +585,7 @@ def _mul6(X, k, u1, u2):
     return (r[0], r[1], r[2]), (r[3], r[4], r[5])
 
 
-@njit(cache=True)
+@njit
 def _trace_product(X, Y):
     """tr(X Y^T) = sum_ab X_ab Y_ab (4x4)."""
     s = 0.0
@@ -595,7 +595,7 @@ def _trace_product(X, Y):
     return s
 
 
-@njit(cache=True)
+@njit
 def _lagrange_trace(qd, fpar, ipar, ch, T, M, A, e):
     """The block of chain ch of A and e by the trace formulation of seed 002 eq. (2)
     (dynamics.lagrange_trace): A_ij = sum_p tr(T_i H T_j^T), e_k = -sum_p (h_k + g_k) with
@@ -656,7 +656,7 @@ def _lagrange_trace(qd, fpar, ipar, ch, T, M, A, e):
     return OK
 
 
-@njit(cache=True)
+@njit
 def _point_terms(qd, fpar, ipar, ch, T, M, G, P, path, sign):
     """The point S of chain ch (its last link): position into P[ch], its Jacobian times sign into the
     columns of G, and its acceleration at qdd = 0 b (returned): dynamics.point_terms. path: scratch."""
@@ -683,7 +683,7 @@ def _point_terms(qd, fpar, ipar, ch, T, M, G, P, path, sign):
     return b
 
 
-@njit(cache=True)
+@njit
 def _ne_geometry(q, fpar, ipar, ch, T, Rg, rO, Rtip):
     """Per joint p of chain ch: R~ (frame p to its parent's) and r~_O (O^(p) in the parent's frame) of
     A_parent B Rz(psi) (reactions._joint_geometry); and R_k of the last link (its joint frame in global
@@ -705,7 +705,7 @@ def _ne_geometry(q, fpar, ipar, ch, T, Rg, rO, Rtip):
             Rtip[ch, a, b] = (T[last, a, 0] * fpar[la + 4 * b] + T[last, a, 1] * fpar[la + 4 * b + 1]
                               + T[last, a, 2] * fpar[la + 4 * b + 2])
 
-@njit(cache=True)
+@njit
 def _mechanics(q, qd, fpar, ipar, w):
     """Everything at (q, qd) that eq. (2) and the reactions need: frames, A and e of both chains, G, c,
     Phi, dPhi/dt (loop.CutJointLoop.mass_and_bias and kinematics) and the joint geometry."""
@@ -738,7 +738,7 @@ def _mechanics(q, qd, fpar, ipar, w):
     return OK
 
 
-@njit(cache=True)
+@njit
 def _closure_terms(q, fpar, ipar, w):
     """Frames, the points S, Phi and G at q only (for the assembly and the dependent velocities)."""
     zero = np.zeros(ipar[I_N1] + ipar[I_N2])
@@ -754,7 +754,7 @@ def _closure_terms(q, fpar, ipar, w):
 # The loop: eq. (2) with Baumgarte, and the minimal form
 # ======================================================================================================
 
-@njit(cache=True)
+@njit
 def _j2_inverse(ipar, w):
     """J2inv = J2^-1 with J2 = -G[:, n1:] (loop.CutJointLoop._J2_inverse); 1 if singular."""
     n1 = ipar[I_N1]
@@ -772,7 +772,7 @@ def _j2_inverse(ipar, w):
     return _inverse(J2, w.J2inv)
 
 
-@njit(cache=True)
+@njit
 def _solve_cut(tau0, fpar, ipar, w):
     """Seed 002 eq. (2), [A -G^T; G 0] [qdd; f_S] = [e + tau; c - 2 alpha dPhi/dt - beta^2 Phi]
     (loop.CutJointLoop.solve), as the affine map of the friction torques: qdd0, fS0 at the joint
@@ -806,7 +806,7 @@ def _solve_cut(tau0, fpar, ipar, w):
             Sf[a, k] = X[n + a, 1 + k]
     return OK
 
-@njit(cache=True)
+@njit
 def _solve_minimal(tau0, fpar, ipar, w):
     """The minimal form (loop.CutJointLoop.solve_minimal): qd = V qd1, qdd = V qdd1 + w with
     V = [I; J2^-1 J1], w = [0; -J2^-1 c], V^T A V qdd1 = V^T (e + tau - A w), and f_S = J2^-T times
@@ -897,7 +897,7 @@ def _solve_minimal(tau0, fpar, ipar, w):
     return OK
 
 
-@njit(cache=True)
+@njit
 def _assemble(y, fpar, ipar, w, q):
     """q (n,) closing the loop with q1 = y[:n1] fixed, by Newton on chain 2's coordinates from y[n1:n]
     (loop.CutJointLoop.assemble)."""
@@ -914,7 +914,7 @@ def _assemble(y, fpar, ipar, w, q):
     return ST_NOT_CLOSED
 
 
-@njit(cache=True)
+@njit
 def _dependent_velocities(q, qd1, fpar, ipar, w, qd):
     """qd (n,) = [qd1, J2^-1 J1 qd1] at q (loop.CutJointLoop.dependent_velocities)."""
     n1 = ipar[I_N1]
@@ -934,7 +934,7 @@ def _dependent_velocities(q, qd1, fpar, ipar, w, qd):
     return OK
 
 
-@njit(cache=True)
+@njit
 def _coordinates(y, fpar, ipar, w, q, qd):
     """(q, qd) of the state y (RSRRRSystem._coordinates): y itself in the cut form; chain 2 assembled
     and its rates the dependent ones in the minimal form."""
@@ -953,7 +953,7 @@ def _coordinates(y, fpar, ipar, w, q, qd):
 # Reactions (eqs 3.1-3.8) and journal friction (eqs 4-7)
 # ======================================================================================================
 
-@njit(cache=True)
+@njit
 def _newton_euler(qd, qdd, f_tip, gravity, fpar, ipar, ch, Rg, rO, Rtip, motion, f_O, n_O):
     """f_O, n_O (n, 3) of chain ch in its joint frames by recursive Newton-Euler (seed 002 eqs 3.1-3.8,
     reactions.newton_euler), with the cut force f_tip (global axes) on the last link at S. Rg, rO,
@@ -1001,7 +1001,7 @@ def _newton_euler(qd, qdd, f_tip, gravity, fpar, ipar, ch, Rg, rO, Rtip, motion,
             _put3(n_O, i, _add(_row3(n_O, i), n_child))  # (3.8)
 
 
-@njit(cache=True)
+@njit
 def _reaction_map(qd, fpar, ipar, w):
     """The reactions as affine functions of the friction torques: fO0, nO0 of (qdd0, fS0) and the
     columns SfO[k], SnO[k] of (Sq[:, k], Sf[:, k]) (RSRRR.reactions: f_S on chain 1, -f_S on chain 2)."""
@@ -1022,7 +1022,7 @@ def _reaction_map(qd, fpar, ipar, w):
             _newton_euler(zero[first : first + nc], col[first : first + nc], fk, 0.0, fpar, ipar, ch, Rg, rO,
                           Rtip, motion, SfO[k, first : first + nc], SnO[k, first : first + nc])
 
-@njit(cache=True)
+@njit
 def _at(t_f, fO0, nO0, SfO, SnO, fO, nO):
     """f_O, n_O at the friction torques t_f, from the affine map."""
     n = t_f.size
@@ -1034,7 +1034,7 @@ def _at(t_f, fO0, nO0, SfO, SnO, fO, nO):
                 sn += SnO[k, j, a] * t_f[k]
             fO[j, a], nO[j, a] = sf, sn
 
-@njit(cache=True)
+@njit
 def _at_motion(t_f, qdd0, fS0, Sq, Sf, qdd, fS):
     """qdd, f_S at the friction torques t_f, from the affine map."""
     n = t_f.size
@@ -1049,7 +1049,7 @@ def _at_motion(t_f, qdd0, fS0, Sq, Sf, qdd, fS):
             s += Sf[a, k] * t_f[k]
         fS[a] = s
 
-@njit(cache=True)
+@njit
 def _full_torque(fpar, ipar, j, f_O, n_O):
     """t_0 (N.m) of joint j at the full friction levels mu_a0: eqs 4, 5.1-5.3 with the surface loads
     of eqs 6.1-6.2 (journal._full_torque)."""
@@ -1066,7 +1066,7 @@ def _full_torque(fpar, ipar, j, f_O, n_O):
             + fpar[o + J_MU_C] * F_z * face)  # (4), (5.1), (5.2)
 
 
-@njit(cache=True)
+@njit
 def _characteristic(fpar, ipar, j, psid):
     """sgn(psid) (1 - exp(-k |psid| / psid_k)): eq. (7) divided by mu_a0."""
     o = ipar[I_F_JOURNALS] + j * JOURNAL_WIDTH
@@ -1077,7 +1077,7 @@ def _characteristic(fpar, ipar, j, psid):
 # The state of motion: turning (RSRRR.dynamics) and held (RSRRRSystem.holding)
 # ======================================================================================================
 
-@njit(cache=True)
+@njit
 def _dynamics(q, qd, applied, fpar, ipar, w):
     """(status, iterations): qdd, f_S, f_O, n_O and t_f at (q, qd) with the net torque ``applied`` on the
     driving link, the reaction-friction coupling iterated on its affine map (RSRRR.dynamics)."""
@@ -1119,7 +1119,7 @@ def _dynamics(q, qd, applied, fpar, ipar, w):
     return OK, it
 
 
-@njit(cache=True)
+@njit
 def _load(fpar, ipar, psid):
     """The SpeedLoad's resistance max(0, t_0 + c (psid - psid_0)) (N.m), 0 without a load."""
     if ipar[I_LOAD] == NO_LOAD:
@@ -1128,13 +1128,13 @@ def _load(fpar, ipar, psid):
     return max(0.0, fpar[o + LOAD_T0] + fpar[o + LOAD_C] * (psid - fpar[o + LOAD_PSID0]))
 
 
-@njit(cache=True)
+@njit
 def _resistance(tau, fpar, ipar, psid):
     """RSRRRSystem.resistance: tau_res plus the load's (N.m)."""
     return tau[1] + _load(fpar, ipar, psid)
 
 
-@njit(cache=True)
+@njit
 def _holding(tau, q, fpar, ipar, w):
     """(status, iterations, alpha) of the held state at rest at q (RSRRRSystem.holding): t_f are the
     holding torques alpha mu_s t_0 sgn(V Q), every joint at the same fraction alpha of its static
@@ -1189,7 +1189,7 @@ def _holding(tau, q, fpar, ipar, w):
     return ST_HOLDING, ipar[I_MAX_HOLD], new_alpha
 
 
-@njit(cache=True)
+@njit
 def _state_of_motion(t, y, tau, fpar, ipar, direction, w, q, qd):
     """(status, iterations, alpha): RSRRRSystem.state_of_motion into q, qd and w (qdd, fS, fO, nO, tf)."""
     st = _coordinates(y, fpar, ipar, w, q, qd)
@@ -1252,7 +1252,7 @@ def events(t, y, tau, fpar, ipar, fmode, imode, g):
     return st
 
 
-@njit(cache=True)
+@njit
 def _energy(q, qd, fpar, ipar, w):
     """(E_kin, E_pot) in J (dynamics.energy of both chains): qd^T A qd / 2 with the recursive A, and
     -sum m g . r_C."""

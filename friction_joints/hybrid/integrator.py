@@ -25,6 +25,7 @@ from ..errors import FrictionJointsError
 from .signals import as_signal
 
 MAX_EVENTS_AT_ONE_TIME = 10
+QUIET_MARGIN = 1e-6  # distance of every event function from firing beyond which an input change cannot switch the mode
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,13 @@ class HybridSystem:
     def breakpoints(self) -> np.ndarray:
         """Times of input discontinuities (time events)."""
         return np.zeros(0)
+
+    def events_watch_all(self, mode) -> bool:
+        """Whether the events of ``mode`` watch every decision that a change of the inputs could switch
+        (a slip reaching zero, a holding force reaching its limit): then a restart at which every event
+        function is far from firing keeps the mode (``HybridIntegrator.restart``). A system whose modes
+        have parts no event watches returns False for those modes."""
+        return True
 
     def begin_segment(self, t_start, t_end):
         """Called before integrating [t_start, t_end]: inputs must take their left limits at t_end."""
@@ -168,15 +176,35 @@ class HybridIntegrator:
     def set_state(self, state: IntegratorState):
         self.state = IntegratorState(state.t, state.y.copy(), state.mode, state.step)
 
+    def _quiet(self, s) -> bool:
+        """Every event function of the mode at the state s is at least QUIET_MARGIN from firing in its
+        direction (with the inputs as they are now), and the events watch every decision of the mode:
+        then no change of the inputs at s can switch the mode."""
+        if not self.system.events_watch_all(s.mode):
+            return False
+        evs = self.system.events(s.mode)
+        g = np.array([ev.fn(s.t, s.y) for ev in evs], dtype=float)
+        d = np.array([ev.direction for ev in evs], dtype=float)
+        return bool(np.all(np.where(d == 0, np.abs(g), -d * g) > QUIET_MARGIN))
+
     def restart(self):
-        """Re-decide the mode at the current time after the inputs changed there (a time event)."""
+        """Re-decide the mode at the current time after the inputs changed there (a time event); the
+        update is skipped when it cannot change the mode (``_quiet``), which keeps co-simulation steps cheap."""
         s = self.state
+        if self._quiet(s):
+            return
         y, mode, kind = self._settle(s.t, s.y, s.mode, None)
         if kind:
             self.results.events.append((s.t, kind))
         self.state = IntegratorState(s.t, y, mode, s.step)
 
     # --- integration ------------------------------------------------------------------------------
+    def advance_to(self, t_end: float) -> dict:
+        """Integrate to t_end without recording rows; returns the record at t_end (a co-simulation step)."""
+        self.advance(t_end)
+        s = self.state
+        return self.record_row(s.t, s.y, s.mode)
+
     def advance(self, t_end: float, t_eval=None):
         """Integrate to t_end, recording at the times ``t_eval`` (within (t, t_end]) and at events."""
         s = self.state

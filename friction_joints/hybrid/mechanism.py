@@ -277,6 +277,11 @@ class MechanismSystem(DrivenSystem):
         drive_power = (self.model.H @ self.tau(t)) @ sol.xd
         return np.concatenate((sol.qd, udot, [drive_power, friction_power]))
 
+    def events_watch_all(self, mode):
+        """False while a contact has no direction and is not stuck in a mechanism that is not frozen
+        (at a kinematic zero of its slip no event watches it)."""
+        return len(mode.lock) == self.k or all(mode.direction[c] != 0 or c in mode.stuck for c in self.contacts)
+
     def events(self, mode):
         def slip_zero(c, sign):
             return Event(f"slip_zero:{c}", lambda t, y: sign * self._sd(t, y, mode)[c], -1)
