@@ -34,7 +34,6 @@ UNITS = {
     "J": dict(kg=1, m=2, s=-2), "s": dict(s=1), "N.s/m": dict(kg=1, s=-1), "N/m": dict(kg=1, s=-2), "N.m.s/rad": dict(kg=1, m=2, s=-1, rad=-1), "rad": dict(rad=1), "rad/s": dict(rad=1, s=-1), "rad/s2": dict(rad=1, s=-2), "1/s": dict(s=-1), "N/rad": dict(kg=1, m=1, s=-2, rad=-1), "N.m/rad": dict(kg=1, m=2, s=-2, rad=-1),
 }
 DISPLAY = {"deg": ("rad", 180.0 / math.pi), "rpm": ("rad/s", 60.0 / (2.0 * math.pi))}
-TOLERANCE = "1e-08"
 PLOT = "default_experiment.png"
 
 
@@ -65,8 +64,9 @@ def complete_description(xml: bytes, cls) -> bytes:
     old = root.find("DefaultExperiment")
     if old is not None:
         root.remove(old)
-    experiment = dict(startTime="0", stopTime=repr(cls.experiment.stop_time), stepSize=repr(cls.experiment.step_size),
-                      tolerance=TOLERANCE)
+    experiment = dict(startTime="0", stopTime=repr(cls.experiment.stop_time), stepSize=repr(cls.experiment.step_size))
+    if "rtol" in spec:  # a host passes this to setupExperiment, which sets rtol from it
+        experiment["tolerance"] = repr(spec["rtol"].start)
     root.insert(list(root).index(root.find("ModelVariables")), ET.Element("DefaultExperiment", experiment))
     outputs = []
     for index, sv in enumerate(root.find("ModelVariables"), 1):
@@ -147,6 +147,19 @@ def experiment_plot(fmu: Path, cls) -> bytes | None:
     return buffer.getvalue()
 
 
+def engine_cache() -> list:
+    """The compiled engine's cache files, made by loading (or compiling) the engine here: pythonfmu's
+    builder leaves __pycache__ out, so they are added to the FMU after its build, and an FMU then
+    starts without compiling on a CPU like this one (see friction_joints.compiled.cache)."""
+    from friction_joints.compiled import cache, dop853  # noqa: F401 (compiles or loads every kernel)
+
+    files = cache.cache_files()
+    if not files:
+        print("NUMBA_CACHE_DIR is set: the FMUs get no compiled cache and compile when first loaded",
+              file=sys.stderr)
+    return files
+
+
 def build(script: Path, out: Path) -> Path:
     from fmpy.validation import validate_fmu
     from pythonfmu.builder import FmuBuilder
@@ -168,6 +181,8 @@ def build(script: Path, out: Path) -> Path:
                 dst.writestr(item, data)
     png = experiment_plot(target, cls)
     with zipfile.ZipFile(target, "a", zipfile.ZIP_DEFLATED) as dst:
+        for path in engine_cache():
+            dst.write(path, f"resources/friction_joints/compiled/__pycache__/{path.name}")
         if png is not None:
             dst.writestr(f"documentation/{PLOT}", png)
         dst.writestr("documentation/index.html", documentation(cls, png is not None))

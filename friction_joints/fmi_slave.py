@@ -19,6 +19,7 @@ from pythonfmu import Boolean, Fmi2Causality, Fmi2Slave, Fmi2Variability, Real
 from pythonfmu.enums import Fmi2Status
 
 from .cosim import MechanismStepper, Stepper
+from .engine import PYTHON_SLOWDOWN, engine_from_environment, load_compiled
 from .errors import FrictionJointsError
 from .fmi_exit_guard import guard_library_exit, pin_scipy_uarray
 
@@ -68,6 +69,8 @@ class VarSlave(Fmi2Slave):
         pin_scipy_uarray()
         self.values = {v.name: (v.start if v.start is not None else (False if v.kind == "Boolean" else 0.0))
                        for v in self.variables}
+        self.explicit = set()  # names of the variables the host has set
+        self.t_start = 0.0
         for v in self.variables:
             cls = Boolean if v.kind == "Boolean" else Real
             kw = dict(causality=Fmi2Causality[v.causality], description=v.description,
@@ -82,6 +85,19 @@ class VarSlave(Fmi2Slave):
 
     def _set(self, name, value):
         self.values[name] = value
+        self.explicit.add(name)
+
+    def setup_experiment(self, start_time, stop_time=None, tolerance=None):  # pythonfmu < 0.7 passes start_time only
+        """The host's start time; its tolerance becomes the internal rtol unless rtol was set explicitly
+        (kept within rtol's declared range)."""
+        self.t_start = float(start_time or 0.0)
+        rtol = next((v for v in self.variables if v.name == "rtol"), None)
+        if tolerance and rtol is not None and "rtol" not in self.explicit:
+            value = min(max(float(tolerance), rtol.min), rtol.max)
+            if value != tolerance:
+                self.log(f"setupExperiment: tolerance {tolerance} is outside rtol's range [{rtol.min}, {rtol.max}]: "
+                         f"rtol = {value}", Fmi2Status.warning)
+            self.values["rtol"] = value
 
     def _fail(self, where, exc):
         self.log(f"{where}: {exc}", Fmi2Status.error)
@@ -110,7 +126,6 @@ class MechanismSlave(VarSlave):
         super().__init__(**kwargs)
         self.stepper = None
         self.failure = "the FMU is not initialized"
-        self.t_start = 0.0
 
     # --- to implement -----------------------------------------------------------------------------
     def build(self, p: dict):
@@ -120,19 +135,17 @@ class MechanismSlave(VarSlave):
     def make_stepper(self, built, inputs0):
         """The stepper of what ``build`` returned, started at the experiment's start time."""
         mechanism, q0, u0, rtol = built
-        return MechanismStepper(mechanism, q0, u0, inputs0, rtol, self.t_start)
+        return MechanismStepper(mechanism, q0, u0, inputs0, rtol, self.t_start, engine_from_environment())
 
     def publish(self, rec: dict) -> dict:
         """Output values {name: value} from a ``MechanismSystem.record`` dict."""
         raise NotImplementedError
 
     # --- FMI --------------------------------------------------------------------------------------
-    def setup_experiment(self, start_time, stop_time=None, tolerance=None):  # pythonfmu < 0.7 passes start_time only
-        self.t_start = float(start_time or 0.0)
-
     def exit_initialization_mode(self):
         try:
             self.stepper = self.make_stepper(self.build(self.values), [self.values[n] for n in self.inputs])
+            self._log_engine()
         except (ValueError, FrictionJointsError) as exc:
             # pythonfmu turns an exception here into fmi2Fatal without its message: log instead, and
             # every doStep then fails with the same message
@@ -140,6 +153,19 @@ class MechanismSlave(VarSlave):
             self._fail("exitInitializationMode", self.failure)
             return
         self.values.update(self.publish(self.stepper.outputs))
+
+    def _log_engine(self):
+        """Say which engine runs the model and what its start-up cost."""
+        if self.stepper.integrator.engine == "python":
+            self.log(f"Python engine (numba missing or model not compiled): {PYTHON_SLOWDOWN} slower than the "
+                     "compiled engine", Fmi2Status.warning)
+            return
+        load = load_compiled()
+        if load["compiled"]:
+            self.log(f"compiled engine: its cache does not fit this CPU or numba version; compiled in "
+                     f"{load['seconds']:.1f} s", Fmi2Status.warning)
+        else:
+            self.log(f"compiled engine loaded from its cache in {load['seconds']:.2f} s", Fmi2Status.ok)
 
     def do_step(self, current_time, step_size):
         if self.stepper is None:
@@ -169,4 +195,4 @@ class SystemSlave(MechanismSlave):
 
     def make_stepper(self, built, inputs0):
         make_system, y0_of, rtol = built
-        return Stepper(make_system, y0_of, inputs0, rtol, self.t_start)
+        return Stepper(make_system, y0_of, inputs0, rtol, self.t_start, engine_from_environment())

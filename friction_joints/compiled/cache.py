@@ -12,6 +12,7 @@ compiles again (``compile_seconds`` measures how long the import took).
 from __future__ import annotations
 
 import hashlib
+import pickle
 from pathlib import Path
 
 from numba.core import caching
@@ -65,10 +66,18 @@ def install():
 
 
 def cache_files() -> list:
-    """The in-tree cache files of the engine (index files and the compiled code), as they are after
-    its kernels were compiled or loaded; empty when NUMBA_CACHE_DIR sends the cache elsewhere."""
+    """The in-tree cache files of the engine as it is now (after its kernels were compiled or
+    loaded): each index stamped with ENGINE_STAMP and the compiled code it lists, not the stale
+    files of earlier sources. Empty when NUMBA_CACHE_DIR sends the cache elsewhere."""
     from numba import config
 
     if config.CACHE_DIR:
         return []
-    return sorted((PACKAGE_DIR / "__pycache__").glob("*.nb[ic]"))
+    files = []
+    for index in sorted((PACKAGE_DIR / "__pycache__").glob("*.nbi")):
+        with open(index, "rb") as f:
+            pickle.load(f)  # numba's version
+            stamp, overloads = pickle.loads(f.read())
+        if stamp == ENGINE_STAMP:
+            files += [index] + [index.with_name(name) for name in sorted(overloads.values())]
+    return files

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+from fmpy import read_model_description
 
 from friction_joints.regression import input_table, record, write_csv
 
@@ -50,9 +51,12 @@ def main(dist, only=None):
     for model, (stop, step, inputs, outputs) in CASES.items():
         if only and model not in only:
             continue
-        (HERE / f"{model}_ref.opt").write_text(f"StartTime, 0.0\nStopTime, {stop}\nStepSize, {step}\nRelTol, 1e-08\n")
+        fmu = Path(dist) / f"{model}.fmu"
+        experiment = read_model_description(fmu).defaultExperiment
+        rel_tol = experiment.tolerance if experiment and experiment.tolerance else 1e-8  # the FMU's own rtol
+        (HERE / f"{model}_ref.opt").write_text(f"StartTime, 0.0\nStopTime, {stop}\nStepSize, {step}\nRelTol, {rel_tol}\n")
         write_csv(HERE / f"{model}_in.csv", input_table(stop, step, inputs))
-        print(f"wrote {record(Path(dist) / f'{model}.fmu', HERE, outputs)}")
+        print(f"wrote {record(fmu, HERE, outputs)}")
 
 
 if __name__ == "__main__":
