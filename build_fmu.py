@@ -17,7 +17,9 @@ import argparse
 import html
 import importlib.util
 import math
+import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import zipfile
@@ -148,11 +150,15 @@ def experiment_plot(fmu: Path, cls) -> bytes | None:
 
 
 def engine_cache() -> list:
-    """The compiled engine's cache files, made by loading (or compiling) the engine here: pythonfmu's
-    builder leaves __pycache__ out, so they are added to the FMU after its build, and an FMU then
-    starts without compiling on a CPU like this one (see friction_joints.compiled.cache)."""
-    from friction_joints.compiled import cache, dop853  # noqa: F401 (compiles or loads every kernel)
+    """The compiled engine's cache files for the generic CPU of this architecture (what the FMUs ask
+    numba for, see fmi_slave), made by loading or compiling the engine in a process of its own:
+    pythonfmu's builder leaves __pycache__ out, so they are added to the FMU after its build, and an
+    FMU then starts without compiling on any CPU of this architecture with this numba version."""
+    from friction_joints.compiled import cache
 
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["NUMBA_CPU_NAME"] = "generic"
+    subprocess.run([sys.executable, "-c", "import friction_joints.compiled.dop853"], env=env, check=True, cwd=HERE)
     files = cache.cache_files()
     if not files:
         print("NUMBA_CACHE_DIR is set: the FMUs get no compiled cache and compile when first loaded",

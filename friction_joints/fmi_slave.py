@@ -12,10 +12,15 @@ step the solver cannot finish makes doStep fail, each with a logged message nami
 
 from __future__ import annotations
 
+import os
 import pickle
 from dataclasses import dataclass, field
 
-from pythonfmu import Boolean, Fmi2Causality, Fmi2Slave, Fmi2Variability, Real
+# The FMUs ship the compiled engine's cache for the generic CPU of their architecture (build_fmu.py):
+# ask numba for it (unless the host chose a CPU, or imported numba already) so that it loads anywhere.
+os.environ.setdefault("NUMBA_CPU_NAME", "generic")
+
+from pythonfmu import Boolean, Fmi2Causality, Fmi2Slave, Fmi2Variability, Real  # noqa: E402
 from pythonfmu.enums import Fmi2Status
 
 from .cosim import MechanismStepper, Stepper
