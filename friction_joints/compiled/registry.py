@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from numba import njit, types
 
-from . import planar, spatial
+from . import lumped, planar, spatial, steering, vehicle
 from .signatures import F64, IVEC, VEC
 
-MODELS = (planar, spatial)  # a model's number is its index here
-PLANAR, SPATIAL = range(2)
+MODELS = (planar, spatial, lumped, steering, vehicle)  # a model's number is its index here
+PLANAR, SPATIAL, LUMPED, STEERING, VEHICLE = range(5)
 
 DISPATCH = types.int64(types.int64, F64, VEC, VEC, VEC, IVEC, VEC, IVEC, VEC)
 
@@ -31,18 +31,36 @@ def model_id(compiled) -> int:
 def rhs(model, t, y, tau, fpar, ipar, fmode, imode, out):
     if model == PLANAR:
         return planar.rhs(t, y, tau, fpar, ipar, fmode, imode, out)
-    return spatial.rhs(t, y, tau, fpar, ipar, fmode, imode, out)
+    if model == SPATIAL:
+        return spatial.rhs(t, y, tau, fpar, ipar, fmode, imode, out)
+    if model == LUMPED:
+        return lumped.rhs(t, y, tau, fpar, ipar, fmode, imode, out)
+    if model == STEERING:
+        return steering.rhs(t, y, tau, fpar, ipar, fmode, imode, out)
+    return vehicle.rhs(t, y, tau, fpar, ipar, fmode, imode, out)
 
 
 @njit(DISPATCH, cache=True)
 def events(model, t, y, tau, fpar, ipar, fmode, imode, out):
     if model == PLANAR:
         return planar.events(t, y, tau, fpar, ipar, fmode, imode, out)
-    return spatial.events(t, y, tau, fpar, ipar, fmode, imode, out)
+    if model == SPATIAL:
+        return spatial.events(t, y, tau, fpar, ipar, fmode, imode, out)
+    if model == LUMPED:
+        return lumped.events(t, y, tau, fpar, ipar, fmode, imode, out)
+    if model == STEERING:
+        return steering.events(t, y, tau, fpar, ipar, fmode, imode, out)
+    return vehicle.events(t, y, tau, fpar, ipar, fmode, imode, out)
 
 
 @njit(DISPATCH, cache=True)
 def record(model, t, y, tau, fpar, ipar, fmode, imode, out):
     if model == PLANAR:
         return planar.record(t, y, tau, fpar, ipar, fmode, imode, out)
-    return spatial.record(t, y, tau, fpar, ipar, fmode, imode, out)
+    if model == SPATIAL:
+        return spatial.record(t, y, tau, fpar, ipar, fmode, imode, out)
+    if model == LUMPED:
+        return lumped.record(t, y, tau, fpar, ipar, fmode, imode, out)
+    if model == STEERING:
+        return steering.record(t, y, tau, fpar, ipar, fmode, imode, out)
+    return vehicle.record(t, y, tau, fpar, ipar, fmode, imode, out)

@@ -116,6 +116,37 @@ class SingleMassFriction(DrivenSystem):
             y[1] = self.p.v_belt  # stuck: exactly at the surface velocity, no creep
         return y, new, direction_change(mode, new)
 
+    # --- compiled engine (friction_joints.compiled.lumped) ------------------------------------------
+    def compiled(self):
+        """The CompiledModel of this system (kernels of ``compiled.lumped``, the parameters as arrays),
+        built once; None without numba or for a subclass that changes the equations."""
+        if "_compiled_model" not in self.__dict__:
+            self._compiled_model = self._build_compiled()
+        return self._compiled_model
+
+    def _build_compiled(self):
+        cls = type(self)
+        for name in ("rhs", "events", "record", "force", "acting", "friction", "acceleration", "input_values"):
+            if getattr(cls, name) is not getattr(SingleMassFriction, name):
+                return None
+        try:
+            from ..compiled import lumped
+        except ImportError:  # no numba
+            return None
+        return lumped.compile_single(self)
+
+    def encode_mode(self, mode):
+        """(fmode float64, imode int64) of a DirectionMode for the compiled kernels."""
+        from ..compiled import lumped
+
+        return lumped.encode_single(mode)
+
+    def decode_record(self, out):
+        """The dict of ``record`` from the flat output of the compiled record kernel."""
+        from ..compiled import lumped
+
+        return lumped.decode_record(lumped.SINGLE_MASS, out)
+
     def record(self, t, y, mode):
         zdd, fr = self.acceleration(t, y, mode)
         return dict(z=y[0], zd=y[1], zdd=zdd, f=fr, F=self.force(t), stuck=mode.direction == 0,

@@ -232,6 +232,37 @@ class TwoMassFriction(DrivenSystem):
             kinds.append("reversal")
         return "+".join(kinds) or "slip"
 
+    # --- compiled engine (friction_joints.compiled.lumped) ------------------------------------------
+    def compiled(self):
+        """The CompiledModel of this system (kernels of ``compiled.lumped``, the parameters as arrays),
+        built once; None without numba or for a subclass that changes the equations."""
+        if "_compiled_model" not in self.__dict__:
+            self._compiled_model = self._build_compiled()
+        return self._compiled_model
+
+    def _build_compiled(self):
+        cls = type(self)
+        for name in ("rhs", "events", "record", "forces", "relative", "input_values"):
+            if getattr(cls, name) is not getattr(TwoMassFriction, name):
+                return None
+        try:
+            from ..compiled import lumped
+        except ImportError:  # no numba
+            return None
+        return lumped.compile_two(self)
+
+    def encode_mode(self, mode):
+        """(fmode float64, imode int64) of a Mode for the compiled kernels."""
+        from ..compiled import lumped
+
+        return lumped.encode_two(mode)
+
+    def decode_record(self, out):
+        """The dict of ``record`` from the flat output of the compiled record kernel."""
+        from ..compiled import lumped
+
+        return lumped.decode_record(lumped.TWO_MASS, out)
+
     def record(self, t, y, mode):
         F1, F2 = self.forces(t)
         v = self.relative(y)

@@ -101,6 +101,37 @@ class SingleTrackVehicle(DrivenSystem):
     def update(self, t, y, mode, event):
         return y, "smooth", None
 
+    # --- compiled engine (friction_joints.compiled.vehicle) -----------------------------------------
+    def compiled(self):
+        """The CompiledModel of this system (kernels of ``compiled.vehicle``, the parameters as arrays),
+        built once; None without numba or for a subclass that changes the equations."""
+        if "_compiled_model" not in self.__dict__:
+            self._compiled_model = self._build_compiled()
+        return self._compiled_model
+
+    def _build_compiled(self):
+        cls = type(self)
+        for name in ("rhs", "events", "record", "steady_forces", "tyre_forces", "input_values"):
+            if getattr(cls, name) is not getattr(SingleTrackVehicle, name):
+                return None
+        try:
+            from ..compiled import vehicle
+        except ImportError:  # no numba
+            return None
+        return vehicle.compile_system(self)
+
+    def encode_mode(self, mode):
+        """(fmode float64, imode int64) of the single mode for the compiled kernels."""
+        from ..compiled import vehicle
+
+        return vehicle.encode_mode(mode)
+
+    def decode_record(self, out):
+        """The dict of ``record`` from the flat output of the compiled record kernel."""
+        from ..compiled import vehicle
+
+        return vehicle.decode_record(out)
+
     def record(self, t, y, mode):
         p = self.p
         F_f, F_r = self.tyre_forces(t, y)

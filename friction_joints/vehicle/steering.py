@@ -218,6 +218,40 @@ class SteeringSystem(DrivenSystem):
                         + p.k_t * ((x - p.l_a * dL) ** 2 + (x - p.l_a * dR) ** 2))
         return kinetic, spring
 
+    # --- compiled engine (friction_joints.compiled.steering) ----------------------------------------
+    def compiled(self):
+        """The CompiledModel of this system (kernels of ``compiled.steering``, the parameters as arrays),
+        built once; None without numba or for a subclass that changes the equations."""
+        if "_compiled_model" not in self.__dict__:
+            self._compiled_model = self._build_compiled()
+        return self._compiled_model
+
+    def _build_compiled(self):
+        cls = type(self)
+        for name in ("rhs", "events", "record", "forces", "accelerations", "_breakaway", "energies",
+                     "input_values"):
+            if getattr(cls, name) is not getattr(SteeringSystem, name):
+                return None
+        if cls.FRICTION_DOF != SteeringSystem.FRICTION_DOF:
+            return None
+        try:
+            from ..compiled import steering
+        except ImportError:  # no numba
+            return None
+        return steering.compile_system(self)
+
+    def encode_mode(self, mode):
+        """(fmode float64, imode int64) of a Mode for the compiled kernels."""
+        from ..compiled import steering
+
+        return steering.encode_mode(mode)
+
+    def decode_record(self, out):
+        """The dict of ``record`` from the flat output of the compiled record kernel."""
+        from ..compiled import steering
+
+        return steering.decode_record(out)
+
     def record(self, t, y, mode):
         acc, f, internal = self.accelerations(t, y, mode)
         E_kin, E_spring = self.energies(y)
