@@ -166,9 +166,14 @@ def engine_cache() -> list:
     return files
 
 
-def build(script: Path, out: Path) -> Path:
+def build(script: Path, out: Path, cache=None, loader: bool = True) -> Path:
+    """Build, complete and validate the FMU of a fmu_src script into ``out``; cache: the engine's
+    cache files (default: ``engine_cache()``); loader: put the Python loader in front of pythonfmu's
+    Linux binary (friction_joints.fmi.loader) so that hosts without Python run the FMU as it is."""
     from fmpy.validation import validate_fmu
     from pythonfmu.builder import FmuBuilder
+
+    from friction_joints.fmi.loader import install_loader
 
     cls = slave_class(script)
     with tempfile.TemporaryDirectory() as tmp:
@@ -187,11 +192,17 @@ def build(script: Path, out: Path) -> Path:
                 dst.writestr(item, data)
     png = experiment_plot(target, cls)
     with zipfile.ZipFile(target, "a", zipfile.ZIP_DEFLATED) as dst:
-        for path in engine_cache():
+        for path in engine_cache() if cache is None else cache:
             dst.write(path, f"resources/friction_joints/compiled/__pycache__/{path.name}")
         if png is not None:
             dst.writestr(f"documentation/{PLOT}", png)
         dst.writestr("documentation/index.html", documentation(cls, png is not None))
+    if loader:
+        try:
+            install_loader(target)
+        except RuntimeError as exc:
+            print(f"{target.name}: no loader ({exc}); hosts without Python need LD_PRELOAD and PYTHONPATH "
+                  "(README, Hosts)", file=sys.stderr)
     problems = validate_fmu(str(target))
     if problems:
         raise SystemExit(f"{target.name} is not valid:\n  " + "\n  ".join(problems))
@@ -202,6 +213,8 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description="Build the FMUs of fmu_src/ into DIR.")
     parser.add_argument("--out", default=str(HERE / "dist"), help="output directory (default dist/)")
     parser.add_argument("--only", help="build only this FMU (e.g. SliderCrank)")
+    parser.add_argument("--no-loader", action="store_true",
+                        help="leave pythonfmu's binary alone (no loader for hosts without Python)")
     args = parser.parse_args(argv)
     scripts = sorted(SOURCES.glob("[A-Z]*.py"))
     if args.only:
@@ -209,8 +222,9 @@ def main(argv=None):
         if not scripts:
             raise SystemExit(f"--only {args.only}: no such FMU in fmu_src/ "
                              f"(have {', '.join(s.stem for s in sorted(SOURCES.glob('[A-Z]*.py')))})")
+    cache = engine_cache()
     for script in scripts:
-        print(f"built and validated {build(script, Path(args.out))}")
+        print(f"built and validated {build(script, Path(args.out), cache, loader=not args.no_loader)}")
 
 
 if __name__ == "__main__":
