@@ -192,8 +192,10 @@ class SteeringSystem(DrivenSystem):
                 new = int(np.sign(Qk))
             elif abs(v) > ZERO_VELOCITY and event != f"stop_{name}":
                 new = int(np.sign(v))
-            elif was not in (None, 0) and event != f"stop_{name}":
+            elif was not in (None, 0) and event != f"stop_{name}" and v * was >= 0.0:
                 new = was  # right after a breakaway: the new slip keeps its direction
+                # (a slip that has already passed zero, e.g. a second king-pin stopping at the same instant
+                # as the first, whose own stop event can no longer fire, is decided below)
             else:  # at v = 0: acceleration luz(Q, static) / mass decides (seed 001 Sect. 2)
                 new = int(np.sign(luz(Qk, static[k])))
             directions.append(new)
