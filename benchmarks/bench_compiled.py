@@ -1,0 +1,249 @@
+"""The compiled engine against the Python engine, side by side in one run (not a test).
+
+Run with OPENBLAS_NUM_THREADS=1 (the Python engine's small solves otherwise pay for BLAS threads):
+
+    OPENBLAS_NUM_THREADS=1 python benchmarks/bench_compiled.py [--dist dist] [--quick]
+
+Reported:
+  rhs        one right-hand side of each model in a slipping mode, compiled and Python (us), ratio;
+  library    seed runs through friction_joints.hybrid.run on both engines: wall time, ratio, and the
+             largest state difference between the engines;
+  FMU        each FMU stepped by FMPy's FMU2Slave at a 1 ms communication step on both engines
+             (FRICTION_JOINTS_ENGINE), its real-time factor, and the floor of pythonfmu itself: a
+             no-op FMU built here (an empty doStep) stepped the same way in the same run;
+  master     SteeringSystem + SingleTrackVehicle under the project's master at 1 ms.
+The goals of the compiled-engine issue are printed beside the measured values.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def per_call(fn, repeat=200):
+    fn()
+    start = time.perf_counter()
+    for _ in range(repeat):
+        fn()
+    return (time.perf_counter() - start) / repeat
+
+
+# --- right-hand sides -------------------------------------------------------------------------------
+def rhs_cases():
+    from friction_joints.hybrid import MechanismSystem, Sine
+    from friction_joints.lumped import SingleMassFriction, SingleMassParameters, TwoMassFriction, TwoMassParameters
+    from friction_joints.mechanisms import dupont_two_mass, slider_crank
+    from friction_joints.spatial.rsrrr import RSRRR
+    from friction_joints.spatial.system import RSRRRSystem, paper_drive, paper_load
+    from friction_joints.vehicle import SteeringParameters, SteeringSystem
+
+    cases = []
+    mech = slider_crank()
+    system = MechanismSystem(mech, [Sine(4.0, 3.0)])
+    cases.append(("Example 2 (slider-crank)", system, system.initial_state(mech.assemble([0.5]), [2.0])))
+    mech = dupont_two_mass()
+    system = MechanismSystem(mech, [Sine(7.0, 2.4), Sine(50.0, 0.8, np.pi / 2)])
+    cases.append(("Dupont", system, system.initial_state([0.0, 0.0], [0.3, 0.5])))
+    system = SingleMassFriction(SingleMassParameters(), [Sine(5.0, 2.0)])
+    cases.append(("single mass", system, system.initial_state(0.0, 0.3)))
+    system = TwoMassFriction(TwoMassParameters(), [Sine(6.0, 2.0), 3.0])
+    cases.append(("two masses", system, system.initial_state((0.0, 0.0), (0.5, 0.2))))
+    system = SteeringSystem(SteeringParameters(), [1.0, 0.0, 0.0, 3500.0, 3500.0])
+    y = system.initial_state()
+    y[5:10] = [0.5, 0.45, 0.0033, 0.02, 0.02]
+    cases.append(("steering", system, y))
+    system = RSRRRSystem(RSRRR(), [paper_drive(), 0.0], load=paper_load())
+    y = system.initial_state(np.pi / 2, 5.0)
+    cases.append(("RSRRR, friction", system, y))
+    return cases
+
+
+def bench_rhs():
+    from friction_joints.engine import make_integrator
+
+    print("right-hand side in a slipping mode (us per call)")
+    print(f"  {'model':26s} {'Python':>9s} {'compiled':>9s} {'ratio':>7s}")
+    for name, system, y0 in rhs_cases():
+        integ = make_integrator(system, 0.0, y0, engine="compiled", rtol=1e-8, atol=1e-10)
+        s = integ.state
+        python = per_call(lambda: system.rhs(0.1, s.y, s.mode), 50)
+        compiled = per_call(lambda: integ.rhs_once(0.1, s.y, s.mode), 2000)
+        print(f"  {name:26s} {python * 1e6:9.1f} {compiled * 1e6:9.2f} {python / compiled:7.0f}")
+
+
+# --- library runs -----------------------------------------------------------------------------------
+def library_cases(quick):
+    from friction_joints.hybrid import PiecewiseLinear, Sine, run, simulate
+    from friction_joints.mechanisms import dupont_two_mass, slider_crank
+    from friction_joints.spatial.rsrrr import RSRRR
+    from friction_joints.spatial.system import RSRRRSystem, paper_drive, paper_load
+
+    t_ex2 = 3.0 if quick else 10.0
+    ex2 = slider_crank()
+    dupont = dupont_two_mass()
+
+    def rsrrr(engine):
+        system = RSRRRSystem(RSRRR(), [paper_drive(), 0.0], load=paper_load())
+        return run(system, system.initial_state(), 0.5 if quick else 1.0, dt_out=0.01, rtol=1e-8, atol=1e-10,
+                   engine=engine)
+    return [
+        (f"Example 2, {t_ex2:g} s, tau = 4 sin 3t", "< 0.3 s for 10 s",
+         lambda engine: simulate(ex2, [Sine(4.0, 3.0)], t_ex2, ex2.assemble([0.0]), [0.0], dt_out=0.01, engine=engine)),
+        ("Dupont Fig. 4c, 10 s", "",
+         lambda engine: simulate(dupont, [Sine(7.0, 2.4), Sine(50.0, 0.8, np.pi / 2)], 10.0, [0.0, 0.0], [0.0, 0.0],
+                                 dt_out=0.01, engine=engine)),
+        (f"RSRRR with friction, {0.5 if quick else 1.0:g} s", "", rsrrr),
+    ]
+
+
+def bench_library(quick):
+    print("\nlibrary runs (wall s)")
+    print(f"  {'run':40s} {'Python':>8s} {'compiled':>9s} {'ratio':>7s}  goal")
+    for name, goal, make in library_cases(quick):
+        make("compiled")  # warm-up (loads the kernels)
+        start = time.perf_counter()
+        python = make("python")
+        t_py = time.perf_counter() - start
+        start = time.perf_counter()
+        compiled = make("compiled")
+        t_c = time.perf_counter() - start
+        same = len(python.events) == len(compiled.events)
+        print(f"  {name:40s} {t_py:8.2f} {t_c:9.3f} {t_py / t_c:7.0f}  {goal}  "
+              f"({len(compiled.events)} events{'' if same else ', EVENT COUNTS DIFFER'})")
+
+
+# --- FMUs ---------------------------------------------------------------------------------------------
+NOOP_SLAVE = textwrap.dedent('''
+    from pythonfmu import Fmi2Causality, Fmi2Slave, Real
+
+
+    class NoOp(Fmi2Slave):
+        """An FMU whose doStep does nothing: the floor of pythonfmu's per-step cost."""
+
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.u = 0.0
+            self.y = 0.0
+            self.register_variable(Real("u", causality=Fmi2Causality.input))
+            self.register_variable(Real("y", causality=Fmi2Causality.output))
+
+        def do_step(self, current_time, step_size):
+            return True
+''')
+
+FMU_CASES = [  # FMU, seconds, {input: function of t}, goal (real-time factor)
+    ("SliderCrank", 2.0, {"tau": lambda t: 4.0 * np.sin(3.0 * t)}, ">= 10 (aim 20)"),
+    ("DupontTwoMass", 10.0, {"F1": lambda t: 7 * np.sin(2.4 * t), "F2": lambda t: 50 * np.cos(0.8 * t)}, ">= 50"),
+    ("RSRRRLinkage", 1.0, {"tau": lambda t: 10.0 * min(t / 2.0, 1.0)}, ">= 1"),
+    ("SingleMassFriction", 10.0, {"F": lambda t: 5 * np.sin(2 * t)}, ""),
+    ("TwoMassFriction", 10.0, {"F1": lambda t: 6 * np.sin(2 * t), "F2": lambda t: 20 * np.cos(1.3 * t)}, ""),
+    ("NoOp", 10.0, {"u": lambda t: np.sin(t)}, "pythonfmu floor"),
+]
+
+
+def step_fmu(path, t_end, inputs, h=1e-3):
+    """Wall seconds of stepping the FMU from 0 to t_end at h (instantiation excluded) and of its
+    instantiation + initialisation."""
+    from fmpy import extract, read_model_description
+    from fmpy.fmi2 import FMU2Slave
+
+    md = read_model_description(str(path))
+    vr = {v.name: v.valueReference for v in md.modelVariables}
+    start = time.perf_counter()
+    fmu = FMU2Slave(guid=md.guid, unzipDirectory=extract(str(path), tempfile.mkdtemp()),
+                    modelIdentifier=md.coSimulation.modelIdentifier, instanceName="bench")
+    fmu.instantiate()
+    fmu.setupExperiment(startTime=0.0)
+    fmu.enterInitializationMode()
+    fmu.exitInitializationMode()
+    t_init = time.perf_counter() - start
+    refs = [vr[name] for name in inputs]
+    n = int(round(t_end / h))
+    start = time.perf_counter()
+    for k in range(n):
+        t = k * h
+        fmu.setReal(refs, [float(fn(t)) for fn in inputs.values()])
+        fmu.doStep(t, h)  # FMPy raises on an FMI error
+    wall = time.perf_counter() - start
+    fmu.terminate()
+    fmu.freeInstance()
+    return wall, t_init
+
+
+def _fmu_in_process(path, t_end, engine):
+    """Run step_fmu in a fresh process with FRICTION_JOINTS_ENGINE=engine: (wall, t_init)."""
+    code = (f"import sys; sys.path.insert(0, {str(ROOT / 'benchmarks')!r}); import bench_compiled as b; "
+            f"from pathlib import Path; case = next(c for c in b.FMU_CASES if c[0] == {path.stem!r}); "
+            f"print(*b.step_fmu(Path({str(path)!r}), {t_end!r}, case[2]))")
+    env = dict(os.environ, FRICTION_JOINTS_ENGINE=engine)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True).stdout
+    wall, t_init = map(float, out.split()[-2:])
+    return wall, t_init
+
+
+def build_noop(out):
+    from pythonfmu.builder import FmuBuilder
+
+    script = Path(tempfile.mkdtemp()) / "NoOp.py"
+    script.write_text(NOOP_SLAVE)
+    return FmuBuilder.build_FMU(script, dest=out)
+
+
+def bench_fmus(dist, quick):
+    print("\nFMUs in FMPy at h = 1 ms (fresh process each; wall time of the steps, instantiation apart)")
+    print(f"  {'FMU':20s} {'t':>5s} {'Python RTF':>11s} {'compiled RTF':>13s} {'ratio':>6s} {'us/step':>8s} "
+          f"{'start-up s':>10s}  goal")
+    noop = build_noop(Path(tempfile.mkdtemp()))
+    for name, t_end, _, goal in FMU_CASES:
+        path = noop if name == "NoOp" else Path(dist) / f"{name}.fmu"
+        t_end = min(t_end, 0.5) if quick else t_end
+        compiled, t_init = _fmu_in_process(path, t_end, "auto")
+        if name == "NoOp":
+            python_text, ratio_text = "", ""
+        else:
+            t_py = min(t_end, 0.2)  # the Python engine is slow: a shorter run, scaled
+            python, _ = _fmu_in_process(path, t_py, "python")
+            python_text = f"{t_py / python:11.2f}"
+            ratio_text = f"{(python / t_py) / (compiled / t_end):6.0f}"
+        print(f"  {name:20s} {t_end:5g} {python_text:>11s} {t_end / compiled:13.1f} {ratio_text:>6s} "
+              f"{compiled / (t_end / 1e-3) * 1e6:8.1f} {t_init:10.2f}  {goal}", flush=True)
+
+
+def bench_master(dist, quick):
+    from friction_joints.vehicle.cosim import run_fmpy, sine_sweep
+
+    t_end = 1.0 if quick else 5.0
+    tau = sine_sweep(3.0, 0.2, 2.0, 10.0)
+    run_fmpy(dist, tau, 0.01, 1e-3)  # warm-up: loads both FMUs' engines
+    start = time.perf_counter()
+    run_fmpy(dist, tau, t_end, 1e-3)
+    wall = time.perf_counter() - start
+    print(f"\nSteeringSystem + SingleTrackVehicle under friction_joints.master, {t_end:g} s at 1 ms: "
+          f"real-time factor {t_end / wall:.1f} (goal >= 10)")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dist", default=str(ROOT / "dist"), help="folder of the built FMUs")
+    parser.add_argument("--quick", action="store_true", help="shorter runs")
+    args = parser.parse_args()
+    print(f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', 'unset')}\n")
+    bench_rhs()
+    bench_library(args.quick)
+    bench_fmus(args.dist, args.quick)
+    bench_master(args.dist, args.quick)
+
+
+if __name__ == "__main__":
+    main()
