@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from numba import njit, types
 
-from . import lumped, planar, spatial, steering, vehicle
+from . import absolute, lumped, planar, spatial, steering, vehicle
 from .signatures import F64, IVEC, VEC
 
-MODELS = (planar, spatial, lumped, steering, vehicle)  # a model's number is its index here
-PLANAR, SPATIAL, LUMPED, STEERING, VEHICLE = range(5)
+MODELS = (planar, spatial, lumped, steering, vehicle, absolute)  # a model's number is its index here
+PLANAR, SPATIAL, LUMPED, STEERING, VEHICLE, ABSOLUTE = range(6)
 
 DISPATCH = types.int64(types.int64, F64, VEC, VEC, VEC, IVEC, VEC, IVEC, VEC)
 
@@ -37,6 +37,8 @@ def rhs(model, t, y, tau, fpar, ipar, fmode, imode, out):
         return lumped.rhs(t, y, tau, fpar, ipar, fmode, imode, out)
     if model == STEERING:
         return steering.rhs(t, y, tau, fpar, ipar, fmode, imode, out)
+    if model == ABSOLUTE:
+        return absolute.rhs(t, y, tau, fpar, ipar, fmode, imode, out)
     return vehicle.rhs(t, y, tau, fpar, ipar, fmode, imode, out)
 
 
@@ -50,6 +52,8 @@ def events(model, t, y, tau, fpar, ipar, fmode, imode, out):
         return lumped.events(t, y, tau, fpar, ipar, fmode, imode, out)
     if model == STEERING:
         return steering.events(t, y, tau, fpar, ipar, fmode, imode, out)
+    if model == ABSOLUTE:
+        return absolute.events(t, y, tau, fpar, ipar, fmode, imode, out)
     return vehicle.events(t, y, tau, fpar, ipar, fmode, imode, out)
 
 
@@ -63,4 +67,6 @@ def record(model, t, y, tau, fpar, ipar, fmode, imode, out):
         return lumped.record(t, y, tau, fpar, ipar, fmode, imode, out)
     if model == STEERING:
         return steering.record(t, y, tau, fpar, ipar, fmode, imode, out)
+    if model == ABSOLUTE:
+        return absolute.record(t, y, tau, fpar, ipar, fmode, imode, out)
     return vehicle.record(t, y, tau, fpar, ipar, fmode, imode, out)
