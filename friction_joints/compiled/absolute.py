@@ -28,11 +28,12 @@ import numpy as np
 from numba import njit
 
 from . import planar
+from .dense import _lu_factor, _lu_solve_columns, jit
 from .model import CompiledModel
 from .planar import (I_F_H, I_F_HEXT, I_F_MASS, I_IWORK_ROWS, I_L, I_M, I_N, I_ND, I_WIDTH, I_WORK_ROWS, OK,
                      ST_INCONSISTENT, ST_INDETERMINATE, ST_NO_CONVERGENCE, W_B, W_C, W_CMU, W_DIRECTION, W_F, W_F0,
-                     W_FMU, W_H, W_SD, W_XI, WI_STATIC, _copy, _false, _ivec, _jacobians, _lu_factor,
-                     _lu_solve_columns, _mat, _solve_coupled, _vec, _xi, jit)
+                     W_FMU, W_H, W_SD, W_XI, WI_STATIC, _copy, _false, _ivec, _jacobians, _mat, _solve_coupled,
+                     _vec, _xi)
 from .signatures import KERNEL
 
 # --- codes (after those of compiled.planar, which the coupled solve returns) ----------------------------

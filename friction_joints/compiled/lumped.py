@@ -30,15 +30,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .dense import jit
 from .model import CompiledModel
 from .signatures import KERNEL
-
-#: The decorator of the helpers (as in ``compiled.planar``): division by zero gives inf or nan instead
-#: of raising; compiled without numba's runtime (_nrt), so that passing the arrays costs no reference
-#: counting (its atomic increments and decrements took several times the arithmetic of these models).
-#: Not cached on their own: the cached kernels contain them. The kernels allocate nothing and are
-#: compiled without the runtime too.
-jit = njit(error_model="numpy", _nrt=False)
 
 SINGLE_MASS, TWO_MASS = 0, 1
 

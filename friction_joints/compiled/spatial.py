@@ -63,6 +63,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.tuple import tuple_setitem
 
+from .dense import _lu_factor, _lu_solve_columns, _sign
 from .model import CompiledModel
 from .signatures import KERNEL
 
@@ -319,54 +320,6 @@ def _mul4(X, Y, out):
 
 
 @njit
-def _lu_factor(A, piv):
-    """A = P L U in place (partial pivoting, as LAPACK getrf); returns 1 if a pivot is exactly zero."""
-    n = A.shape[0]
-    singular = 0
-    for j in range(n):
-        p, big = j, abs(A[j, j])
-        for i in range(j + 1, n):
-            if abs(A[i, j]) > big:
-                p, big = i, abs(A[i, j])
-        piv[j] = p
-        if p != j:
-            for c in range(n):
-                A[j, c], A[p, c] = A[p, c], A[j, c]
-        if A[j, j] == 0.0:
-            singular = 1
-            continue
-        for i in range(j + 1, n):
-            A[i, j] /= A[j, j]
-            lij = A[i, j]
-            if lij != 0.0:
-                for c in range(j + 1, n):
-                    A[i, c] -= lij * A[j, c]
-    return singular
-
-
-@njit
-def _lu_solve_columns(LU, piv, B):
-    """B = A^-1 B in place (every column) from _lu_factor."""
-    n, r = LU.shape[0], B.shape[1]
-    for j in range(n):
-        p = piv[j]
-        if p != j:
-            for c in range(r):
-                B[j, c], B[p, c] = B[p, c], B[j, c]
-    for c in range(r):
-        for i in range(n):
-            s = B[i, c]
-            for j in range(i):
-                s -= LU[i, j] * B[j, c]
-            B[i, c] = s
-        for i in range(n - 1, -1, -1):
-            s = B[i, c]
-            for j in range(i + 1, n):
-                s -= LU[i, j] * B[j, c]
-            B[i, c] = s / LU[i, i]
-
-
-@njit
 def _inverse(A, out):
     """out = A^-1 (A is left untouched); returns 1 if A is singular."""
     n = A.shape[0]
@@ -381,9 +334,6 @@ def _inverse(A, out):
     return 0
 
 
-@njit(cache=True, forceinline=True)
-def _sign(v):
-    return 1.0 if v > 0.0 else (-1.0 if v < 0.0 else (0.0 if v == 0.0 else v))
 
 
 # ======================================================================================================
