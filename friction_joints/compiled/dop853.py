@@ -32,6 +32,7 @@ D = np.ascontiguousarray(_coefficients.D)  # (4, 16) dense-output coefficients
 SAFETY, MIN_FACTOR, MAX_FACTOR = 0.9, 0.2, 10.0
 ERROR_EXPONENT = -1.0 / 8.0  # the error estimator is of order 7
 ROOT_TOLERANCE = 4 * np.finfo(float).eps
+NOT_CROSSED = np.finfo(float).tiny  # |g| given to an event function resting exactly on zero (_unfired)
 
 # return codes of ``advance``
 REACHED_END, EVENT, KERNEL_FAILED, STEP_TOO_SMALL, NOT_QUIET = 0, 1, 2, 3, 4
@@ -102,22 +103,32 @@ def _interpolate(t, t_old, h, y_old, F, out):
 
 
 @njit
-def _event_value(model, k, t, t_old, h, y_old, F, forms, t0, tau, fpar, ipar, fmode, imode, ys, g):
-    _interpolate(t, t_old, h, y_old, F, ys)
-    _inputs(t, forms, t0, tau)
-    st = registry.events(model, t, ys, tau, fpar, ipar, fmode, imode, g)
-    return g[k], st
+def _unfired(g, direction):
+    """An event function g resting exactly on zero has not crossed yet: moved to the side before the
+    crossing (hybrid.integrator.unfired, the same convention on the Python engine)."""
+    return -direction * NOT_CROSSED if g == 0.0 and direction != 0 else g
 
 
 @njit
-def _event_root(model, k, t_a, t_b, t_old, h, y_old, F, forms, t0, tau, fpar, ipar, fmode, imode, ys, g):
+def _event_value(model, k, direction, t, t_old, h, y_old, F, forms, t0, tau, fpar, ipar, fmode, imode, ys, g):
+    _interpolate(t, t_old, h, y_old, F, ys)
+    _inputs(t, forms, t0, tau)
+    st = registry.events(model, t, ys, tau, fpar, ipar, fmode, imode, g)
+    return _unfired(g[k], direction), st
+
+
+@njit
+def _event_root(model, k, direction, t_a, t_b, t_old, h, y_old, F, forms, t0, tau, fpar, ipar, fmode, imode, ys,
+                g):
     """Root of event k in [t_a, t_b] on the dense output: Brent's method as in SciPy's brentq
     (xtol = rtol = 4 eps). Returns (root, kernel status)."""
     xpre, xcur = t_a, t_b
-    fpre, st = _event_value(model, k, xpre, t_old, h, y_old, F, forms, t0, tau, fpar, ipar, fmode, imode, ys, g)
+    fpre, st = _event_value(model, k, direction, xpre, t_old, h, y_old, F, forms, t0, tau, fpar, ipar, fmode, imode,
+                            ys, g)
     if st != 0:
         return xcur, st
-    fcur, st = _event_value(model, k, xcur, t_old, h, y_old, F, forms, t0, tau, fpar, ipar, fmode, imode, ys, g)
+    fcur, st = _event_value(model, k, direction, xcur, t_old, h, y_old, F, forms, t0, tau, fpar, ipar, fmode, imode,
+                            ys, g)
     if st != 0:
         return xcur, st
     if fpre == 0.0:
@@ -151,7 +162,7 @@ def _event_root(model, k, t_a, t_b, t_old, h, y_old, F, forms, t0, tau, fpar, ip
             spre = scur = sbis
         xpre, fpre = xcur, fcur
         xcur += scur if abs(scur) > delta else (delta if sbis > 0 else -delta)
-        fcur, st = _event_value(model, k, xcur, t_old, h, y_old, F, forms, t0, tau, fpar, ipar, fmode, imode,
+        fcur, st = _event_value(model, k, direction, xcur, t_old, h, y_old, F, forms, t0, tau, fpar, ipar, fmode, imode,
                                 ys, g)
         if st != 0:
             return xcur, st
@@ -282,8 +293,9 @@ def advance(model, t, y, t_end, h_abs, rtol, atol, max_step, forms, fpar, ipar, 
             if st != 0:
                 break
             for k in range(n_events):  # SciPy's find_active_events
-                up = g_old[k] <= 0.0 and g_new[k] >= 0.0
-                down = g_old[k] >= 0.0 and g_new[k] <= 0.0
+                g0, g1 = _unfired(g_old[k], directions[k]), _unfired(g_new[k], directions[k])
+                up = g0 <= 0.0 and g1 >= 0.0
+                down = g0 >= 0.0 and g1 <= 0.0
                 if not ((up and directions[k] > 0) or (down and directions[k] < 0)
                         or ((up or down) and directions[k] == 0)):
                     continue
@@ -294,8 +306,8 @@ def advance(model, t, y, t_end, h_abs, rtol, atol, max_step, forms, fpar, ipar, 
                     dense = True
                     if st != 0:
                         break
-                root, st = _event_root(model, k, t, t_new, t, h, y, F, forms, t0, tau, fpar, ipar, fmode,
-                                       imode, ys, g_scratch)
+                root, st = _event_root(model, k, directions[k], t, t_new, t, h, y, F, forms, t0, tau, fpar, ipar,
+                                       fmode, imode, ys, g_scratch)
                 if st != 0:
                     break
                 if fired < 0 or root < t_stop:

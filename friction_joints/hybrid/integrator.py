@@ -25,6 +25,7 @@ from ..errors import FrictionJointsError
 from .signals import as_signal
 
 MAX_EVENTS_AT_ONE_TIME = 10
+NOT_CROSSED = np.finfo(float).tiny  # |g| given to an event function resting exactly on zero (unfired)
 QUIET_MARGIN = 1e-6  # distance of every event function from firing beyond which an input change cannot switch the mode
 
 
@@ -38,6 +39,13 @@ class Event:
     fn: object
     direction: int = 0
     input_driven: bool = False
+
+
+def unfired(g, direction):
+    """An event function g resting exactly on zero has not crossed yet: moved to the side before the
+    crossing. An event fires when its function passes zero, not while it stays on it (a contact held
+    with zero load by a zero static limit would otherwise break away and stick again forever)."""
+    return -direction * NOT_CROSSED if g == 0.0 and direction != 0 else g
 
 
 class HybridSystem:
@@ -220,7 +228,7 @@ class HybridIntegrator:
             evs = self.system.events(s.mode)
             fns = []
             for ev in evs:
-                fn = (lambda e: lambda t, y: e.fn(t, y))(ev)
+                fn = (lambda e: lambda t, y: unfired(e.fn(t, y), e.direction))(ev)
                 fn.direction, fn.terminal = ev.direction, True
                 fns.append(fn)
             self.system.begin_segment(s.t, seg_end)
