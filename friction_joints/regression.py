@@ -7,21 +7,33 @@ REFDIR holds, for the FMU's model identifier <Model>:
   <Model>_ref.opt   "StartTime, 0", "StopTime, 2", "StepSize, 0.01", "RelTol, 1e-8" (one per line);
   <Model>_in.csv    optional input table, a "time" column then one column per input (held by
                     FMPy at the communication points);
-  <Model>_ref.csv   the reference: a "time" column then one column per output that is checked.
+  <Model>_ref.csv   the reference: a "time" column then one column per output that is checked
+                    (up to StopTime at most).
 
 The check simulates the FMU with FMPy (output_interval = StepSize, tolerance = RelTol) and puts a
 tolerance tube around every reference signal: at time t the result must lie within
 [min, max] of the reference over [t - ttol, t + ttol], widened by rtol times the signal's range
 (plus a tiny absolute floor). The time tolerance lets an event move by up to ttol without a
-failure; the default ttol is one communication step. Exit status: 0 pass, 1 a signal left its
-tube (the report names it and when), 2 error (missing or malformed files, simulation failure).
-``--record`` writes <Model>_ref.csv from a run of the FMU instead (with the same .opt and inputs).
+failure; the default ttol is one communication step.
+
+Exit status:
+  0  pass;
+  1  the FMU failed the check: a signal left its tube, the run stopped before StopTime, an FMI
+     call returned Discard, Error or Fatal, or the reference has signals the FMU lacks;
+  2  the check could not run: a missing or malformed reference file, no FMU file, or a simulation
+     that FMPy could not start.
+The report has a line for each reason of a failure (which call, at what time and with which status,
+then the messages the FMU logged with status Discard or worse) and one per signal, checked over the
+part of the run that was computed.
+``--record`` writes <Model>_ref.csv from a run of the FMU instead (with the same .opt and inputs);
+a run that fails writes nothing (exit 1).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,10 +41,15 @@ import numpy as np
 
 OPT_KEYS = ("StartTime", "StopTime", "StepSize", "RelTol")
 ABS_FLOOR = 1e-12  # absolute half-width added to every tube (signals that are constant)
+FAILED = {2: "Discard", 3: "Error", 4: "Fatal"}  # the FMI 2 statuses that fail a run
 
 
 class ReferenceError(Exception):
     """A missing or malformed reference file (exit status 2)."""
+
+
+class RunFailed(Exception):
+    """A run of the FMU to record from failed (exit status 1)."""
 
 
 @dataclass
@@ -42,6 +59,27 @@ class SignalVerdict:
     first_violation: float | None  # s
     violations: int  # number of samples outside the tube
     max_excess: float  # largest distance outside the tube (signal units)
+
+
+@dataclass
+class Run:
+    """A run of the FMU: the rows it computed (None if none), why it failed (empty if it did not)
+    and the messages the FMU logged with status Discard or worse."""
+    result: np.ndarray | None
+    failures: list[str]
+    log: list[str]
+
+
+@dataclass
+class Verdict:
+    """The outcome of a check (exit status 0 if passed, else 1)."""
+    run: Run
+    lacking: list[str]  # reference signals that are no variables of the FMU
+    signals: list[SignalVerdict]  # over the rows the run computed
+
+    @property
+    def passed(self) -> bool:
+        return not self.run.failures and not self.lacking and all(v.passed for v in self.signals)
 
 
 def read_opt(path: Path) -> dict:
@@ -113,57 +151,106 @@ def tube_check(name, t, y, t_ref, y_ref, rtol, ttol) -> SignalVerdict:
                          float(excess.max()) if len(excess) else 0.0)
 
 
-def model_identifier(fmu) -> str:
+def before(t: float, stop: float) -> bool:
+    """Whether time t is short of stop by more than rounding."""
+    return t < stop and not np.isclose(t, stop)
+
+
+def read_experiment(refdir, model) -> tuple[dict, np.ndarray | None]:
+    """The .opt of <Model> in refdir and its input table (None without <Model>_in.csv)."""
+    in_path = Path(refdir) / f"{model}_in.csv"
+    return read_opt(Path(refdir) / f"{model}_ref.opt"), read_csv(in_path) if in_path.exists() else None
+
+
+class _Monitor:
+    """The callbacks of simulate_fmu: they note the time reached, the FMI calls that return Discard,
+    Error or Fatal and what the FMU logs with such a status, and stop the run after such a call
+    (FMPy raises on Error and Fatal, stops on a Discard only if the FMU says it terminated)."""
+
+    def __init__(self, start_time):
+        self.time, self.recorder, self.failures, self.log = start_time, None, [], []
+
+    def fmi_call(self, message):
+        """fmi_call_logger: message is e.g. 'fmi2DoStep(c=0x5d.., currentCommunicationPoint=0.3, ..) -> DISCARD'."""
+        status = message.rpartition(" -> ")[2].capitalize()
+        if status in FAILED.values():
+            self.failures.append(f"{message.partition('(')[0]} returned {status} at t = {self.time:.6g} s")
+
+    def logger(self, component_environment, instance_name, status, category, message):
+        if status in FAILED:
+            self.log.append(f"[{FAILED[status]}] {message.decode(errors='replace')}")
+
+    def step_finished(self, time, recorder):
+        self.time, self.recorder = time, recorder
+        return not self.failures
+
+
+def simulate(fmu, opt, inputs, outputs) -> Run:
+    """Run the FMU from StartTime to StopTime of opt with the input table, recording outputs."""
+    from fmpy import extract, simulate_fmu
+    from fmpy.fmi1 import FMICallException
+
+    monitor = _Monitor(opt["StartTime"])
+    with tempfile.TemporaryDirectory() as unzipdir:  # simulate_fmu's own one stays behind when it raises
+        try:
+            result = simulate_fmu(extract(str(fmu), unzipdir), start_time=opt["StartTime"],
+                                  stop_time=opt["StopTime"], output_interval=opt["StepSize"],
+                                  relative_tolerance=opt["RelTol"], input=inputs, output=outputs, debug_logging=True,
+                                  logger=monitor.logger, fmi_call_logger=monitor.fmi_call,
+                                  step_finished=monitor.step_finished)
+        except FMICallException:  # the monitor has the call, and the rows up to the last finished step
+            result = monitor.recorder.result() if monitor.recorder else None
+    run = Run(result, monitor.failures, monitor.log)
+    t_end = opt["StartTime"] if result is None else float(result["time"][-1])
+    if before(t_end, opt["StopTime"]):
+        run.failures.insert(0, f"the run stopped at t = {t_end:.6g} s, before StopTime = {opt['StopTime']:.6g} s")
+    return run
+
+
+def check(fmu, refdir, tube_rtol=1e-3, tube_ttol=None) -> Verdict:
+    """The verdict on a run of the FMU and on every signal of <Model>_ref.csv."""
     from fmpy import read_model_description
 
-    return read_model_description(str(fmu)).coSimulation.modelIdentifier
-
-
-def simulate(fmu, refdir, outputs):
-    """Run the FMU as the reference prescribes; returns (result structured array, opt)."""
-    from fmpy import simulate_fmu
-
-    model = model_identifier(fmu)
-    opt = read_opt(Path(refdir) / f"{model}_ref.opt")
-    in_path = Path(refdir) / f"{model}_in.csv"
-    inputs = read_csv(in_path) if in_path.exists() else None
-    result = simulate_fmu(str(fmu), start_time=opt["StartTime"], stop_time=opt["StopTime"],
-                          output_interval=opt["StepSize"], relative_tolerance=opt["RelTol"], input=inputs,
-                          output=outputs)
-    return result, opt
-
-
-def check(fmu, refdir, tube_rtol=1e-3, tube_ttol=None) -> list[SignalVerdict]:
-    """Verdicts for every signal of <Model>_ref.csv."""
-    model = model_identifier(fmu)
+    md = read_model_description(str(fmu))
+    model = md.coSimulation.modelIdentifier
+    opt, inputs = read_experiment(refdir, model)
     ref = read_csv(Path(refdir) / f"{model}_ref.csv")
-    names = list(ref.dtype.names[1:])
-    result, opt = simulate(fmu, refdir, names)
+    if before(opt["StopTime"], ref["time"][-1]):
+        raise ReferenceError(f"{model}_ref.csv goes on to t = {ref['time'][-1]:.6g} s, after StopTime = "
+                             f"{opt['StopTime']:.6g} s")
+    variables = {v.name for v in md.modelVariables}
+    names = [n for n in ref.dtype.names[1:] if n in variables]
+    run = simulate(fmu, opt, inputs, names)
     ttol = opt["StepSize"] if tube_ttol is None else tube_ttol
-    missing = [n for n in names if n not in result.dtype.names]
-    if missing:
-        raise ReferenceError(f"the FMU has no outputs {missing}")
-    return [tube_check(n, result["time"], result[n].astype(float), ref["time"], ref[n], tube_rtol, ttol)
-            for n in names]
+    signals = [] if run.result is None else [
+        tube_check(n, run.result["time"], run.result[n].astype(float), ref["time"], ref[n], tube_rtol, ttol)
+        for n in names]
+    return Verdict(run, [n for n in ref.dtype.names[1:] if n not in variables], signals)
 
 
 def record(fmu, refdir, outputs=None):
-    """Write <Model>_ref.csv from a run of the FMU (all its outputs unless named)."""
+    """Write <Model>_ref.csv from a run of the FMU (all its outputs unless named); raise RunFailed
+    and write nothing if the run fails."""
     from fmpy import read_model_description
 
     md = read_model_description(str(fmu))
     outputs = outputs or [v.name for v in md.modelVariables if v.causality == "output"]
-    result, _ = simulate(fmu, refdir, outputs)
-    table = np.array([tuple(float(v) for v in row) for row in result[["time", *outputs]]],
+    run = simulate(fmu, *read_experiment(refdir, md.coSimulation.modelIdentifier), outputs)
+    if run.failures:
+        raise RunFailed("; ".join(run.failures + run.log))
+    table = np.array([tuple(float(v) for v in row) for row in run.result[["time", *outputs]]],
                      dtype=[(n, float) for n in ["time", *outputs]])
     path = Path(refdir) / f"{md.coSimulation.modelIdentifier}_ref.csv"
     write_csv(path, table)
     return path
 
 
-def report(fmu, verdicts) -> str:
-    lines = [f"{Path(fmu).name}: {'PASS' if all(v.passed for v in verdicts) else 'FAIL'}"]
-    for v in verdicts:
+def report(fmu, verdict: Verdict) -> str:
+    lines = [f"{Path(fmu).name}: {'PASS' if verdict.passed else 'FAIL'}"]
+    lines += [f"  FAIL  {failure}" for failure in verdict.run.failures]
+    lines += [f"  log   {message}" for message in verdict.run.log]
+    lines += [f"  FAIL  {name}: the FMU has no such variable" for name in verdict.lacking]
+    for v in verdict.signals:
         if v.passed:
             lines.append(f"  ok    {v.name}")
         else:
@@ -190,15 +277,18 @@ def main(argv=None) -> int:
         if args.record:
             print(f"wrote {record(args.fmu, args.refdir)}")
             return 0
-        verdicts = check(args.fmu, args.refdir, args.tube_rtol, args.tube_ttol)
+        verdict = check(args.fmu, args.refdir, args.tube_rtol, args.tube_ttol)
     except ReferenceError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    except Exception as exc:  # a simulation that fails is an error of the run, not a verdict
+    except RunFailed as exc:
+        print(f"{args.fmu.name}: FAIL, nothing recorded: {exc}")
+        return 1
+    except Exception as exc:  # FMPy could not run the FMU (failed FMI calls are verdicts, see simulate)
         print(f"error: simulating {args.fmu} failed: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2
-    print(report(args.fmu, verdicts))
-    return 0 if all(v.passed for v in verdicts) else 1
+    print(report(args.fmu, verdict))
+    return 0 if verdict.passed else 1
 
 
 if __name__ == "__main__":

@@ -1,16 +1,36 @@
 """The FMU regression command (python -m friction_joints.regression) and its tolerance tubes."""
 
+import re
 import shutil
 from pathlib import Path
 
 import numpy as np
 import pytest
 from fmpy import read_model_description
+from numpy.lib import recfunctions
 
+import build_fmu
 from friction_joints import regression
-from friction_joints.regression import main, read_csv, tube_check, write_csv
+from friction_joints.regression import main, read_csv, read_opt, tube_check, write_csv
 
 REFERENCES = Path(__file__).with_name("references")
+
+
+def slider_crank_reference(dest, stop=None, nan_from=None):
+    """The SliderCrank reference copied into dest, cut at StopTime = stop (s), its input NaN from
+    nan_from (s) on."""
+    for f in REFERENCES.glob("SliderCrank_*"):
+        shutil.copy(f, dest)
+    if stop is not None:
+        opt = read_opt(dest / "SliderCrank_ref.opt") | {"StopTime": stop}
+        (dest / "SliderCrank_ref.opt").write_text("".join(f"{k}, {v}\n" for k, v in opt.items()))
+        ref = read_csv(dest / "SliderCrank_ref.csv")
+        write_csv(dest / "SliderCrank_ref.csv", ref[ref["time"] <= stop + 1e-9])
+    if nan_from is not None:
+        inputs = read_csv(dest / "SliderCrank_in.csv")
+        inputs["tau"][inputs["time"] >= nan_from - 1e-9] = np.nan
+        write_csv(dest / "SliderCrank_in.csv", inputs)
+    return dest
 
 
 @pytest.mark.parametrize("model", ["DupontTwoMass", "SliderCrank", "OffsetSliderCrank", "SpeedController",
@@ -37,6 +57,58 @@ def test_a_changed_result_fails_and_the_report_names_the_signal(fmus, tmp_path, 
     assert 0.5 <= t_fail <= 0.5 + 0.02 + 1e-9  # within the time tolerance (one step) of the change
 
 
+@pytest.fixture
+def slider_crank_fmu(fmus):
+    return fmus["SliderCrank"]
+
+
+@pytest.fixture(scope="module")
+def pythonfmu_statuses_fmu(tmp_path_factory):
+    """SliderCrank built without the loader: pythonfmu's statuses, a failed doStep returns Discard
+    (which FMPy's simulate_fmu takes as a silent stop) where the loader returns Error (which FMPy raises)."""
+    out = tmp_path_factory.mktemp("no_loader")
+    build_fmu.main(["--only", "SliderCrank", "--no-loader", "--out", str(out)])
+    return out / "SliderCrank.fmu"
+
+
+@pytest.mark.parametrize("build, nan_from, failed_call", [
+    ("slider_crank_fmu", 0.02, r"fmi2\w+ returned (Discard|Error)"),  # Error where the FMU's loader returns it
+    ("slider_crank_fmu", 0.3, r"fmi2\w+ returned (Discard|Error)"),
+    ("pythonfmu_statuses_fmu", 0.3, "fmi2DoStep returned Discard")])
+def test_a_run_that_stops_early_fails_and_the_report_says_why(request, tmp_path, capsys, build, nan_from,
+                                                              failed_call):
+    fmu = request.getfixturevalue(build)
+    capsys.readouterr()  # what a build printed
+    slider_crank_reference(tmp_path, nan_from=nan_from)  # a 1 s reference whose input is NaN from nan_from on
+    assert main([str(fmu), str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("SliderCrank.fmu: FAIL\n")
+    assert f"  FAIL  the run stopped at t = {nan_from:g} s, before StopTime = 1 s\n" in out
+    assert re.search(rf"^  FAIL  {failed_call} at t = {nan_from:g} s$", out, re.M)
+    assert re.search(r"^  log   \[Error\] .*nan", out, re.M)  # the FMU's message
+    assert "  ok    u\n" in out  # the signals are checked up to where the run stopped
+
+
+def test_a_reference_signal_the_fmu_lacks_fails(fmus, tmp_path, capsys):
+    slider_crank_reference(tmp_path, stop=0.2)
+    ref = read_csv(tmp_path / "SliderCrank_ref.csv")
+    write_csv(tmp_path / "SliderCrank_ref.csv", recfunctions.append_fields(ref, "no_such_output", ref["u"],
+                                                                           usemask=False))
+    assert main([str(fmus["SliderCrank"]), str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert [line for line in out.splitlines() if "FAIL" in line] == [
+        "SliderCrank.fmu: FAIL", "  FAIL  no_such_output: the FMU has no such variable"]
+    assert "  ok    u\n" in out
+
+
+def test_record_of_a_failing_run_writes_nothing(fmus, tmp_path, capsys):
+    slider_crank_reference(tmp_path, nan_from=0.02)
+    (tmp_path / "SliderCrank_ref.csv").unlink()
+    assert main(["--record", str(fmus["SliderCrank"]), str(tmp_path)]) == 1
+    assert "FAIL, nothing recorded: the run stopped at t = 0.02 s" in capsys.readouterr().out
+    assert not (tmp_path / "SliderCrank_ref.csv").exists()
+
+
 def test_missing_or_malformed_references_are_errors(fmus, tmp_path, capsys):
     assert main([str(fmus["SliderCrank"]), str(tmp_path)]) == 2
     assert "missing" in capsys.readouterr().err
@@ -45,6 +117,9 @@ def test_missing_or_malformed_references_are_errors(fmus, tmp_path, capsys):
     (tmp_path / "SliderCrank_ref.opt").write_text("StartTime, 0\nStopTime, -1\nStepSize, 0.01\nRelTol, 1e-6\n")
     assert main([str(fmus["SliderCrank"]), str(tmp_path)]) == 2
     assert "StopTime > StartTime" in capsys.readouterr().err
+    (tmp_path / "SliderCrank_ref.opt").write_text("StartTime, 0\nStopTime, 0.5\nStepSize, 0.02\nRelTol, 1e-8\n")
+    assert main([str(fmus["SliderCrank"]), str(tmp_path)]) == 2  # a reference that goes on after StopTime
+    assert "SliderCrank_ref.csv goes on to t = 1 s, after StopTime = 0.5 s" in capsys.readouterr().err
     assert main([str(tmp_path / "none.fmu"), str(tmp_path)]) == 2
 
 
