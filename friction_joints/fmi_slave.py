@@ -4,29 +4,83 @@ A slave in ``fmu_src/`` declares its variables as ``Var`` rows and implements ``
 mechanism and initial state from the parameter values) and ``publish`` (output values from the
 ``MechanismSystem.record`` dict). Everything else is here, and there is no physics here.
 
-Failures never reach the host as a crash. An invalid parameter is logged with fmi2Error status at
-exitInitializationMode (pythonfmu can only report an exception there as fmi2Fatal, without its
-message, so the call returns and the failure is reported again by every doStep); a NaN input or a
-step the solver cannot finish makes doStep fail, each with a logged message naming the cause.
+Failures (FMI error semantics)
+------------------------------
+Every failure is logged with fmi2Error status at the call where it happens, in a message that
+names the variable (or argument), its value and its allowed range, and that call returns fmi2Error:
+
+* ``fmi2SetReal``: a NaN or infinite value, or one outside the ``min``/``max`` its ``Var`` declares
+  (the modelDescription's min/max): "rtol = 0.5 is outside its allowed range [1e-14, 0.01]";
+  a parameter (variability fixed) set after exitInitializationMode; an output, or an unknown value
+  reference (getters too). The value is left unchanged.
+* ``fmi2SetupExperiment``: a stop time before the start time, a non-finite start time, a negative or
+  non-finite tolerance (0 means none); setupExperiment after exitInitializationMode.
+* ``fmi2ExitInitializationMode``: parameters that are each within their declared range but that
+  the model rejects together (mu_k > mu_s, a zero mass where min = 0 admits it): the library's
+  ValueError, which names the parameter, its value and the allowed range.
+* ``fmi2DoStep``: a communication step size that is not positive and finite, a non-finite or wrong
+  communication point, and a failure inside the step (see below).
+
+An error ends the instance, as FMI 2.0 defines fmi2Error: every later doStep (and an
+exitInitializationMode still to come) fails with fmi2Error and repeats the first failure's message,
+until fmi2SetFMUstate restores a state saved before it, or fmi2Reset. So a host that ignores a
+status never runs on with other values than it asked for.
+
+fmi2Discard is kept for a step that a smaller step could complete (a do_step that returns False
+without logging an error; then fmi2GetRealStatus(fmi2LastSuccessfulTime) gives the step's start,
+where the model stays). No failure of these models is of that kind today, and the failures inside
+the integration are errors: the inputs are held over the step and the integrator inside it controls
+its own error and finds the stick-slip events exactly, so the step size does not change the
+trajectory up to the failure. A mechanism that locks (Painleve inconsistency or indeterminacy), a
+singular configuration, a Zeno accumulation of events or a reaction-friction iteration that does
+not converge occur at a state that a shorter step reaches just the same; and the stepper has taken
+the new inputs and may have advanced into the step when it fails (there is no rollback), so a
+retry would not even start from the step's start.
+
+How the status reaches the host: pythonfmu 0.7 maps a Python ``do_step`` returning False to
+fmi2Discard and any Python exception to fmi2Fatal (destroying the Python instance), and returns
+fmi2OK from every other call that returns: Python alone cannot return fmi2Error. The slave
+therefore logs (``_fail``) and returns normally, and the FMU's loader (friction_joints/fmi/loader.c,
+in front of pythonfmu's binary in binaries/linux64) sees the messages of status fmi2Error that a
+call logs and returns fmi2Error from it; it also passes such messages to the host whether or not
+debug logging is on. An FMU built without the loader (``build_fmu.py --no-loader``, or a platform
+other than Linux x86_64) keeps pythonfmu's statuses: the failing call returns fmi2OK with its
+message logged (when logging is on), and every later doStep returns fmi2Discard with the message.
+
+The checks wrap whatever a subclass defines (SpeedController has its own do_step): ``__init__``
+binds the checked ``do_step``, ``exit_initialization_mode`` and FMU-state functions on the
+instance, where pythonfmu looks them up by name; calls within the class hierarchy stay unchecked.
 """
 
 from __future__ import annotations
 
+import math
 import os
 import pickle
+import sys
+import traceback
 from dataclasses import dataclass, field
+from pathlib import Path
 
 # The FMUs ship the compiled engine's cache for the generic CPU of their architecture (build_fmu.py):
 # ask numba for it (unless the host chose a CPU, or imported numba already) so that it loads anywhere.
 os.environ.setdefault("NUMBA_CPU_NAME", "generic")
 
-from pythonfmu import Boolean, Fmi2Causality, Fmi2Slave, Fmi2Variability, Real  # noqa: E402
+from pythonfmu import Boolean, Fmi2Causality, Fmi2Slave, Fmi2Variability, Integer, Real, String  # noqa: E402
 from pythonfmu.enums import Fmi2Status
 
 from .cosim import MechanismStepper, Stepper
 from .engine import PYTHON_SLOWDOWN, engine_from_environment, load_compiled
 from .errors import FrictionJointsError
 from .fmi_exit_guard import guard_library_exit, pin_scipy_uarray
+
+
+def _internal_error(exc: Exception) -> str:
+    """An unexpected exception (a bug) in words, with where it was raised: pythonfmu would turn it into
+    fmi2Fatal and destroy the Python instance, so the slave reports it as a failure instead."""
+    where = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
+    at = f" (at {Path(where.filename).name}:{where.lineno} in {where.name})" if where else ""
+    return f"internal error: {type(exc).__name__}: {exc}{at}"
 
 
 @dataclass(frozen=True)
@@ -62,7 +116,8 @@ class Experiment:
 class VarSlave(Fmi2Slave):
     """A pythonfmu slave whose variables are declared as ``Var`` rows; values live in ``self.values``.
     ``equations``: HTML for documentation/index.html (what the FMU computes, with seed references);
-    ``experiment``: its default experiment and documentation plot."""
+    ``experiment``: its default experiment and documentation plot. Failures: see the module's
+    docstring; ``error`` is the first failure's message (None while there is none)."""
 
     variables: tuple = ()
     equations: str = ""
@@ -76,36 +131,203 @@ class VarSlave(Fmi2Slave):
                        for v in self.variables}
         self.explicit = set()  # names of the variables the host has set
         self.t_start = 0.0
+        self.error = None  # the first failure's message: the instance fails every later step
+        self.initialized = False  # exitInitializationMode has been called: the parameters are fixed
+        # name: (low, high, fixed) of each settable variable; low/high None for a Boolean, else the
+        # declared bounds or +-the largest float, so that one chained comparison also refuses NaN and inf
+        self._limits = {}
         for v in self.variables:
             cls = Boolean if v.kind == "Boolean" else Real
             kw = dict(causality=Fmi2Causality[v.causality], description=v.description,
                       getter=lambda name=v.name: self.values[name])
+            if v.causality in ("parameter", "input"):
+                kw.update(setter=lambda x, name=v.name: self._set(name, x))
+                bounds = ((None, None) if v.kind == "Boolean" else
+                          (-sys.float_info.max if v.min is None else float(v.min),
+                           sys.float_info.max if v.max is None else float(v.max)))
+                self._limits[v.name] = (*bounds, v.causality == "parameter")
             if v.causality == "parameter":
-                kw.update(variability=Fmi2Variability.fixed, setter=lambda x, name=v.name: self._set(name, x))
+                kw.update(variability=Fmi2Variability.fixed)
             elif v.causality == "input":
-                kw.update(variability=Fmi2Variability.continuous, setter=lambda x, name=v.name: self._set(name, x))
+                kw.update(variability=Fmi2Variability.continuous)
             else:
                 kw.update(variability=Fmi2Variability.discrete if v.kind == "Boolean" else Fmi2Variability.continuous)
             self.register_variable(cls(v.name, **kw))
+        # value reference: variable name, by type, of the variables the setters and getters below accept
+        self._settable = {kind: {} for kind in (Real, Boolean, Integer, String)}
+        self._gettable = {kind: {} for kind in (Real, Boolean, Integer, String)}
+        for vr, var in self.vars.items():
+            self._gettable[type(var)][vr] = var.name
+            if var.name in self._limits:
+                self._settable[type(var)][vr] = var.name
+        # pythonfmu calls these by name: the checked versions wrap whatever the class defines
+        self.do_step = self._checked_do_step
+        self.exit_initialization_mode = self._checked_exit_initialization_mode
+        self._get_fmu_state = self._checked_get_fmu_state
+        self._set_fmu_state = self._checked_set_fmu_state
 
+    # --- failures ---------------------------------------------------------------------------------
+    def _fail(self, where, message) -> bool:
+        """Log a failure of the current call with fmi2Error status (the loader makes the call return
+        fmi2Error) and keep the first one as ``error``; returns False, do_step's failure."""
+        text = f"{where}: {message}"
+        self.log(text, Fmi2Status.error)
+        if self.error is None:
+            self.error = text
+        return False
+
+    def _range(self, name) -> str:
+        low, high, _ = self._limits[name]
+        return (f"{'(-inf' if low == -sys.float_info.max else f'[{low!r}'}, "
+                f"{'inf)' if high == sys.float_info.max else f'{high!r}]'}")
+
+    # --- setters ----------------------------------------------------------------------------------
     def _set(self, name, value):
-        self.values[name] = value
-        self.explicit.add(name)
+        low, high, fixed = self._limits[name]
+        if fixed and self.initialized:
+            self._fail("setBoolean" if low is None else "setReal",
+                       f"{name} = {value!r} refused after exitInitializationMode: {name} is a parameter (variability "
+                       f"fixed{'' if low is None else ', allowed range ' + self._range(name)}), settable only "
+                       f"before; it stays {self.values[name]!r}")
+        elif low is not None and not low <= value <= high:
+            self._fail("setReal", f"{name} = {value!r} is outside its allowed range {self._range(name)}")
+        else:
+            self.values[name] = value
+            self.explicit.add(name)
 
+    def _set_values(self, where, kind, vrs, values):
+        settable = self._settable[kind]
+        for vr, value in zip(vrs, values):
+            name = settable.get(vr)
+            if name is not None:
+                self._set(name, value)
+            else:
+                self._fail(where, self._wrong_reference(vr, kind))
+
+    def _wrong_reference(self, vr, kind) -> str:
+        var = self.vars.get(vr)
+        if var is None:
+            return f"no variable has the value reference {vr}"
+        if not isinstance(var, kind):
+            return f"{var.name} (value reference {vr}) is a {type(var).__name__} variable, not a {kind.__name__}"
+        return f"{var.name} (value reference {vr}) is an {var.causality.name}: it cannot be set"
+
+    def set_real(self, vrs, values):
+        self._set_values("setReal", Real, vrs, values)
+
+    def set_boolean(self, vrs, values):
+        self._set_values("setBoolean", Boolean, vrs, values)
+
+    def set_integer(self, vrs, values):
+        self._set_values("setInteger", Integer, vrs, values)
+
+    def set_string(self, vrs, values):
+        self._set_values("setString", String, vrs, values)
+
+    # --- getters: an unknown reference or another type is an error, not an exception --------------
+    def _get_values(self, where, kind, vrs, default):
+        names = self._gettable[kind]
+        out = []
+        for vr in vrs:
+            name = names.get(vr)
+            if name is None:
+                self._fail(where, self._wrong_reference(vr, kind))
+            out.append(default if name is None else self.values[name])
+        return out
+
+    def get_real(self, vrs):
+        names, values, out = self._gettable[Real], self.values, []
+        try:
+            for vr in vrs:
+                out.append(float(values[names[vr]]))
+        except KeyError:
+            return [float(x) for x in self._get_values("getReal", Real, vrs, math.nan)]
+        return out
+
+    def get_boolean(self, vrs):
+        names, values, out = self._gettable[Boolean], self.values, []
+        try:
+            for vr in vrs:
+                out.append(bool(values[names[vr]]))
+        except KeyError:
+            return [bool(x) for x in self._get_values("getBoolean", Boolean, vrs, False)]
+        return out
+
+    def get_integer(self, vrs):
+        return self._get_values("getInteger", Integer, vrs, 0)
+
+    def get_string(self, vrs):
+        return self._get_values("getString", String, vrs, "")
+
+    # --- FMI --------------------------------------------------------------------------------------
     def setup_experiment(self, start_time, stop_time=None, tolerance=None):  # pythonfmu < 0.7 passes start_time only
         """The host's start time; its tolerance becomes the internal rtol unless rtol was set explicitly
         (kept within rtol's declared range)."""
-        self.t_start = float(start_time or 0.0)
-        rtol = next((v for v in self.variables if v.name == "rtol"), None)
-        if tolerance and rtol is not None and "rtol" not in self.explicit:
-            value = min(max(float(tolerance), rtol.min), rtol.max)
+        where = "setupExperiment"
+        start = 0.0 if start_time is None else float(start_time)
+        if self.initialized:
+            self._fail(where, "called after exitInitializationMode: the experiment is already set up")
+            return
+        if not math.isfinite(start):
+            self._fail(where, f"startTime = {start!r} is outside its allowed range (-inf, inf)")
+            return
+        if stop_time is not None and not start <= stop_time:
+            self._fail(where, f"stopTime = {stop_time!r} is outside its allowed range [{start!r}, inf): it is "
+                              f"before startTime = {start!r}")
+            return
+        if tolerance is not None and not 0.0 <= tolerance < math.inf:
+            self._fail(where, f"tolerance = {tolerance!r} is outside its allowed range [0, inf)")
+            return
+        self.t_start = start
+        # a tolerance of 0 means none (as before: some hosts define it as 0)
+        if tolerance and "rtol" in self._limits and "rtol" not in self.explicit:
+            low, high, _ = self._limits["rtol"]
+            value = min(max(float(tolerance), low), high)
             if value != tolerance:
-                self.log(f"setupExperiment: tolerance {tolerance} is outside rtol's range [{rtol.min}, {rtol.max}]: "
-                         f"rtol = {value}", Fmi2Status.warning)
+                self.log(f"setupExperiment: tolerance {tolerance!r} is outside rtol's range {self._range('rtol')}: "
+                         f"rtol = {value!r}", Fmi2Status.warning)
             self.values["rtol"] = value
 
-    def _fail(self, where, exc):
-        self.log(f"{where}: {exc}", Fmi2Status.error)
+    def _checked_exit_initialization_mode(self):
+        where = "exitInitializationMode"
+        try:
+            if self.error is not None:
+                self._fail(where, f"not initialized, an earlier call failed: {self.error}")
+            elif not self.initialized:
+                type(self).exit_initialization_mode(self)
+        except Exception as exc:  # a bug: pythonfmu would destroy the instance (fmi2Fatal)
+            self._fail(where, _internal_error(exc))
+        self.initialized = True
+
+    def _checked_do_step(self, current_time, step_size):
+        if self.error is None and self.initialized and 0.0 < step_size < math.inf and math.isfinite(current_time):
+            try:
+                return type(self).do_step(self, current_time, step_size)
+            except Exception as exc:  # a bug: pythonfmu would destroy the instance (fmi2Fatal)
+                return self._fail(f"doStep at t={current_time!r}", _internal_error(exc))
+        where = f"doStep at t={current_time!r}"
+        if self.error is not None:
+            return self._fail(where, f"not stepped, an earlier call failed: {self.error}")
+        if not self.initialized:
+            return self._fail(where, "called before exitInitializationMode")
+        if not math.isfinite(current_time):
+            return self._fail(where, f"currentCommunicationPoint = {current_time!r} is outside its allowed range "
+                                     "(-inf, inf)")
+        return self._fail(where, f"communicationStepSize = {step_size!r} is outside its allowed range (0, inf)")
+
+    def _checked_get_fmu_state(self):
+        try:
+            return {"slave": type(self)._get_fmu_state(self), "error": self.error, "initialized": self.initialized}
+        except Exception as exc:
+            self._fail("getFMUstate", _internal_error(exc))
+            return None
+
+    def _checked_set_fmu_state(self, state):
+        try:
+            type(self)._set_fmu_state(self, state["slave"])
+            self.error, self.initialized = state["error"], state["initialized"]
+        except Exception as exc:
+            self._fail("setFMUstate", f"not a state of this FMU ({type(exc).__name__}: {exc})")
 
     @staticmethod
     def _fmu_state_to_bytes(state) -> bytes:
@@ -130,7 +352,6 @@ class MechanismSlave(VarSlave):
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self.stepper = None
-        self.failure = "the FMU is not initialized"
 
     # --- to implement -----------------------------------------------------------------------------
     def build(self, p: dict):
@@ -151,11 +372,8 @@ class MechanismSlave(VarSlave):
         try:
             self.stepper = self.make_stepper(self.build(self.values), [self.values[n] for n in self.inputs])
             self._log_engine()
-        except (ValueError, FrictionJointsError) as exc:
-            # pythonfmu turns an exception here into fmi2Fatal without its message: log instead, and
-            # every doStep then fails with the same message
-            self.failure = f"initialization failed: {exc}"
-            self._fail("exitInitializationMode", self.failure)
+        except (ValueError, FrictionJointsError) as exc:  # bad parameters: the call returns fmi2Error
+            self._fail("exitInitializationMode", f"initialization failed: {exc}")
             return
         self.values.update(self.publish(self.stepper.outputs))
 
@@ -173,14 +391,13 @@ class MechanismSlave(VarSlave):
             self.log(f"compiled engine loaded from its cache in {load['seconds']:.2f} s", Fmi2Status.ok)
 
     def do_step(self, current_time, step_size):
-        if self.stepper is None:
-            self._fail("doStep", self.failure)
-            return False
+        """Called initialised, with no earlier failure and a valid step (VarSlave checks those)."""
         try:
             rec = self.stepper.step(current_time, step_size, [self.values[n] for n in self.inputs])
         except (ValueError, FrictionJointsError, ArithmeticError) as exc:
-            self._fail(f"doStep at t={current_time:.9g}", exc)
-            return False
+            # a wrong communication point, or the model failed inside the step: fmi2Error, not
+            # fmi2Discard (a smaller step would fail the same way, see the module's docstring)
+            return self._fail(f"doStep at t={current_time!r}", exc)
         self.values.update(self.publish(rec))
         return True
 

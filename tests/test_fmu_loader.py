@@ -145,14 +145,17 @@ def unpacked(loader_fmu, tmp_path_factory):
     return folder, read_model_description(str(loader_fmu))
 
 
-def run_host(c_host, unpacked, env=(), wrapper=(), binaries=None, names=NAMES):
+def run_host(c_host, unpacked, env=(), wrapper=(), binaries=None, names=NAMES, options=(), tau=TAU, step=STEP):
     """The C host on the unpacked FMU (tau = 3 N.m held, 6 steps of 50 ms) under `env -i`: only the
-    variables in env are set. binaries: another folder holding the FMU's binaries/linux64 files."""
+    variables in env are set. binaries: another folder holding the FMU's binaries/linux64 files;
+    options: the host's options (see fmi2_host.c), with variable names for value references."""
     folder, md = unpacked
     vr = {v.name: v.valueReference for v in md.modelVariables}
+    options = [option.format(**{f"vr_{name}": ref for name, ref in vr.items() if name.isidentifier()})
+               for option in options]
     binary = (binaries or folder / "binaries" / "linux64") / f"{md.coSimulation.modelIdentifier}.so"
-    return subprocess.run(["env", "-i", *(f"{k}={v}" for k, v in dict(env).items()), *wrapper, str(c_host),
-                           str(binary), (folder / "resources").as_uri(), md.guid, str(vr["tau"]), str(TAU), str(STEP),
+    return subprocess.run(["env", "-i", *(f"{k}={v}" for k, v in dict(env).items()), *wrapper, str(c_host), *options,
+                           str(binary), (folder / "resources").as_uri(), md.guid, str(vr["tau"]), str(tau), str(step),
                            str(N_STEPS), *(str(vr[n]) for n in names)],
                           capture_output=True, text=True, timeout=900)
 
@@ -262,6 +265,43 @@ def test_threads_and_two_loaders_in_one_process(unpacked, tmp_path):
     assert len(values) == 4 and len(set(values)) == 1 and values[0] > 0, values
 
 
+UNCOMPILED = {"FRICTION_JOINTS_ENGINE": "python"}  # no engine to load: these runs fail before any step
+
+# (host options, tau, step, the call that fails, its logged message): a host without Python, with
+# debug logging off (-q); "{vr_x}" is the value reference of x
+C_HOST_FAILURES = [
+    (["-p", "{vr_rtol}=0.5"], TAU, STEP, "fmi2SetReal",
+     "setReal: rtol = 0.5 is outside its allowed range [1e-14, 0.01]"),
+    (["-p", "{vr_a1}=0"], TAU, STEP, "fmi2ExitInitializationMode",
+     "exitInitializationMode: initialization failed: a1=0.0 is outside the allowed range (0, inf)"),
+    ([], "nan", STEP, "fmi2SetReal", "setReal: tau = nan is outside its allowed range (-inf, inf)"),
+    (["-a", "{vr_m1}=2"], TAU, STEP, "fmi2SetReal", "setReal: m1 = 2.0 refused after exitInitializationMode: m1 is a "
+     "parameter (variability fixed, allowed range [0.0, inf)), settable only before; it stays 2.5"),
+    (["-s", "-1"], TAU, STEP, "fmi2SetupExperiment",
+     "setupExperiment: stopTime = -1.0 is outside its allowed range [0.0, inf): it is before startTime = 0.0"),
+    ([], TAU, 0.0, "fmi2DoStep", "doStep at t=0.0: communicationStepSize = 0.0 is outside its allowed range (0, inf)"),
+]
+
+
+@pytest.mark.parametrize("options, tau, step, function, message", C_HOST_FAILURES,
+                         ids=["parameter range", "parameters at exit", "NaN input", "parameter after init",
+                              "stop before start", "zero step"])
+def test_c_host_gets_fmi2_error_from_the_failing_call(c_host, unpacked, options, tau, step, function, message):
+    """The C host in an empty environment with debug logging off: the failing call returns
+    fmi2Error (3) and its message reaches the host's logger all the same (no other message does,
+    such as the Python engine's warning); the host frees the instance and exits normally."""
+    proc = run_host(c_host, unpacked, options=["-q", *options], tau=tau, step=step, env=UNCOMPILED)
+    assert proc.returncode == 1 and proc.stdout == f"{function} returned status 3\n", proc.stdout + proc.stderr
+    logged = [line for line in proc.stderr.splitlines() if line.startswith("[c_host]")]
+    assert logged == [f"[c_host][status 3][logStatusError] {message}"], proc.stderr
+
+
+def test_without_the_loader_failures_are_discards(built, run_isolated):
+    """An FMU built with --no-loader keeps pythonfmu's statuses, as fmi_slave's docstring says: the
+    failing call returns fmi2OK with its message logged, every later doStep fmi2Discard."""
+    run_isolated("errors_without_loader", built)
+
+
 def test_override_picks_the_python(c_host, unpacked, reference, tmp_path):
     """FRICTION_JOINTS_PYTHON replaces a recorded interpreter that is gone, and when it names no
     usable Python that is an error, even though the recorded one would do."""
@@ -331,6 +371,11 @@ def test_fmpy_runs_the_fmu_with_its_own_python(loader_fmu, reference, run_isolat
     assert proc.returncode == 0 and "pass" in proc.stdout, proc.stdout + proc.stderr
 
 
+def is_exit_guard(name: str) -> bool:
+    """Whether an FMU member is the exit guard of its bundled package (resources/friction_joints_<hash>/)."""
+    return name.startswith("resources/friction_joints") and name.endswith("/fmi_exit_guard.py")
+
+
 def inert_exit_guard(fmu: Path, target: Path) -> Path:
     """A copy of fmu whose friction_joints.fmi_exit_guard does nothing."""
     inert = b"\n\ndef guard_library_exit(resources, model_identifier):\n    return False\n\n\n" \
@@ -338,7 +383,7 @@ def inert_exit_guard(fmu: Path, target: Path) -> Path:
     with zipfile.ZipFile(fmu) as src, zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as dst:
         for item in src.infolist():
             data = src.read(item)
-            dst.writestr(item, data + inert if item.filename == "resources/friction_joints/fmi_exit_guard.py" else data)
+            dst.writestr(item, data + inert if is_exit_guard(item.filename) else data)
     return target
 
 
@@ -390,6 +435,19 @@ def test_c_host_under_valgrind(c_host, loader_fmu, tmp_path, guard):
     proc = run_host(c_host, (folder, read_model_description(str(fmu))), env={"FRICTION_JOINTS_ENGINE": "python"},
                     wrapper=(shutil.which("valgrind"), "--error-limit=no"), names=["u"])
     assert proc.returncode == 0 and len(proc.stdout.splitlines()) == N_STEPS, proc.stdout + proc.stderr[-3000:]
+    assert "ERROR SUMMARY" in proc.stderr, proc.stderr[-3000:]
+    assert valgrind_errors(proc.stderr) == [], "\n\n".join(valgrind_errors(proc.stderr))
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="needs valgrind")
+def test_c_host_error_path_under_valgrind(c_host, unpacked):
+    """A parameter set after initialisation: fmi2Error through the loader's logger relay, then the
+    host frees the instance and exits, with no invalid access. (About 30 s.)"""
+    proc = run_host(c_host, unpacked, env=UNCOMPILED, wrapper=(shutil.which("valgrind"), "--error-limit=no"),
+                    names=["u"], options=["-q", "-a", "{vr_m1}=2"])
+    assert proc.returncode == 1 and proc.stdout == "fmi2SetReal returned status 3\n", proc.stdout + proc.stderr[-3000:]
+    assert "[c_host][status 3][logStatusError] setReal: m1 = 2.0 refused" in proc.stderr, proc.stderr[-3000:]
     assert "ERROR SUMMARY" in proc.stderr, proc.stderr[-3000:]
     assert valgrind_errors(proc.stderr) == [], "\n\n".join(valgrind_errors(proc.stderr))
 

@@ -1,6 +1,7 @@
-"""The FMUs built by build_fmu.py: valid, run in FMPy, agree with the library, report bad
-parameters through FMI, and round-trip their state."""
+"""The FMUs built by build_fmu.py: valid, run in FMPy, agree with the library, report failures
+as fmi2Error from the call where they happen, and round-trip their state."""
 
+import json
 import zipfile
 
 import numpy as np
@@ -33,7 +34,8 @@ def test_every_fmu_is_built_with_units_and_structure(fmus):
         assert md.defaultExperiment.stopTime
         with zipfile.ZipFile(path) as z:
             assert {"documentation/index.html", "documentation/default_experiment.png"} <= set(z.namelist())
-            assert "resources/friction_joints/__init__.py" in z.namelist()
+            bundled = {n.split("/")[1] for n in z.namelist() if n.startswith("resources/friction_joints")}
+            assert len(bundled) == 1 and f"resources/{bundled.pop()}/__init__.py" in z.namelist()
     crank = read_model_description(str(fmus["SliderCrank"]))
     names = {v.name: v for v in crank.modelVariables}
     assert {f"f[{i}]" for i in range(1, 9)} <= set(names) and names["q[1]"].unit == "rad"
@@ -62,22 +64,66 @@ def test_dupont_fmu_agrees_with_the_library(fmus):
     assert np.abs(balance).max() <= 1e-6 * max(res["W_drive"].max(), 1.0)
 
 
-@pytest.mark.parametrize("model, name, value, message", [("DupontTwoMass", "mu_k", 0.9, "mu_k"),
-                                                        ("DupontTwoMass", "m1", -1.0, "m1"),
-                                                        ("RSRRRLinkage", "z0", -0.2, "z0"),
-                                                        ("SteeringSystem", "static_factor", 0.5, "static_factor"),
-                                                        ("SingleTrackVehicle", "u", 0.0, "u")])
-def test_bad_parameter_is_an_fmi_error_with_its_name(fmus, model, name, value, message):
-    logged = []
-    simulate_fmu(str(fmus[model]), stop_time=0.02, output_interval=H, start_values={name: value},
-                 debug_logging=True,
-                 logger=lambda env, inst, status, cat, msg: logged.append((status, msg.decode())))
-    errors = [msg for status, msg in logged if status >= 3]
-    assert errors and message in errors[0] and "allowed range" in errors[0]
+# (model, parameter, value, the call that returns fmi2Error, parts of its message): a value outside
+# the declared min/max fails at fmi2SetReal, one the model rejects (within its declared range, or
+# against another parameter) at fmi2ExitInitializationMode; one case per FMU
+BAD_PARAMETERS = [
+    ("DupontTwoMass", "mu_k", 0.9, "fmi2ExitInitializationMode", ["mu_k=0.9", "allowed range [0, 0.5]"]),
+    ("DupontTwoMass", "m1", -1.0, "fmi2SetReal", ["m1 = -1.0", "allowed range [0.0, inf)"]),
+    ("OffsetSliderCrank", "rtol", 0.5, "fmi2SetReal", ["rtol = 0.5", "allowed range [1e-14, 0.01]"]),
+    ("SliderCrank", "a1", 0.0, "fmi2ExitInitializationMode", ["a1=0.0", "allowed range (0, inf)"]),
+    ("SpeedController", "T_i", 0.0, "fmi2ExitInitializationMode", ["T_i=0.0", "allowed range (0, inf)"]),
+    ("SingleMassFriction", "M", -2.0, "fmi2SetReal", ["M = -2.0", "allowed range [0.0, inf)"]),
+    ("TwoMassFriction", "M1", 0.0, "fmi2ExitInitializationMode", ["M1=0.0", "allowed range (0, inf)"]),
+    ("RSRRRLinkage", "z0", -0.2, "fmi2SetReal", ["z0 = -0.2", "allowed range [0.0, inf)"]),
+    ("SteeringSystem", "static_factor", 0.5, "fmi2SetReal", ["static_factor = 0.5", "allowed range [1.0, inf)"]),
+    ("SingleTrackVehicle", "u", 0.0, "fmi2ExitInitializationMode", ["u=0.0", "allowed range (0, inf)"]),
+]
 
 
-def test_nan_input_fails_the_step_with_a_message(fmus, run_isolated):
+def test_bad_parameter_is_an_fmi_error_with_its_name(fmus, run_isolated):
+    """Every FMU: a bad parameter makes the call where it is detected return fmi2Error, with a
+    message naming the parameter, its value and its allowed range, and every later call up to
+    doStep too (FMPy, in a fresh process: fmu_low_level.bad_parameters)."""
+    assert {case[0] for case in BAD_PARAMETERS} == set(fmus)
+    cases = [[str(fmus[model]), name, value, function, parts] for model, name, value, function, parts in BAD_PARAMETERS]
+    run_isolated("bad_parameters", json.dumps(cases))
+
+
+def test_fmi_errors_come_from_the_call_where_they_happen(fmus, run_isolated):
+    """fmi2Error, with a message naming the variable, its value and its allowed range, from the call
+    where the failure happens: a parameter outside its declared range (fmi2SetReal), parameters
+    the model rejects (fmi2ExitInitializationMode), a NaN or infinite input (fmi2SetReal), a
+    parameter set after initialisation (fmi2SetReal), a stop time before the start time
+    (fmi2SetupExperiment), a step size that is not positive (fmi2DoStep); every later doStep fails
+    too, and fmi2SetFMUstate to an earlier state recovers (fmu_low_level.fmi_errors)."""
+    run_isolated("fmi_errors", fmus["SliderCrank"], fmus["DupontTwoMass"])
+
+
+def test_nan_input_fails_at_set_real(fmus, run_isolated):
     run_isolated("nan_input", fmus["SliderCrank"])
+
+
+def test_slave_reports_an_unexpected_exception_as_a_failure():
+    """An exception the slave does not expect (a bug) would reach pythonfmu, which returns fmi2Fatal
+    and destroys the Python instance: the slave logs it as a failure of the call, with where it was
+    raised, and fails every later step. Checked in the slave itself, on SpeedController, whose own
+    do_step the checks wrap."""
+    import build_fmu
+    from pythonfmu.enums import Fmi2Status
+
+    slave = build_fmu.slave_class(build_fmu.SOURCES / "SpeedController.py")(instance_name="test", resources=None)
+    slave.exit_initialization_mode()
+    assert slave.do_step(0.0, 0.01) is True and slave.do_step(0.01, -0.01) is False
+    slave.error = None
+    slave.controller.step = None  # calling it raises TypeError
+    assert slave.do_step(0.01, 0.01) is False and slave.do_step(0.02, 0.01) is False
+    log = [(m.status, m.msg) for m in slave.log_queue]
+    assert [status for status, _ in log] == [Fmi2Status.error] * 3, log
+    assert log[0][1] == "doStep at t=0.01: communicationStepSize = -0.01 is outside its allowed range (0, inf)"
+    assert log[1][1].startswith("doStep at t=0.01: internal error: TypeError: 'NoneType' object is not callable "
+                                "(at SpeedController.py:"), log
+    assert log[2][1] == "doStep at t=0.02: not stepped, an earlier call failed: " + log[1][1]
 
 
 def test_state_round_trip_gives_identical_outputs(fmus, run_isolated):

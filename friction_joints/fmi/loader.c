@@ -25,6 +25,11 @@
  *   4. dlopens pythonfmu's binary, resolves the FMI 2.0 functions with dlsym into a table and
  *      forwards every fmi2 call to it.
  *
+ * Each instance the host sees is the loader's (Instance), holding pythonfmu's: its logger is the
+ * loader's, which passes the messages on and notes the failures the Python slave logs, so that the
+ * call where a failure happens returns fmi2Error (pythonfmu alone can only return fmi2OK or
+ * fmi2Discard there); see Instance below.
+ *
  * Steps 1 to 3 hold a process-wide lock (lock_process): the loaders of two FMUs instantiated at the
  * same moment in two threads would otherwise initialise Python twice at once.
  *
@@ -732,6 +737,79 @@ static void log_message(const fmi2CallbackFunctions *functions, fmi2String insta
 }
 
 /* ---------------------------------------------------------------------------------------------- */
+/* Instances and their status                                                                     */
+
+/* What the loader keeps of one instance; the host holds a pointer to it as its fmi2Component.
+ *
+ * pythonfmu cannot return fmi2Error: its fmi2SetReal/SetBoolean/ExitInitializationMode return
+ * fmi2OK whenever Python returns, and fmi2DoStep returns fmi2Discard when Python's do_step returns
+ * False (a Python exception becomes fmi2Fatal and destroys the Python instance). The slave logs
+ * every failure with fmi2Error status at the call where it happens (friction_joints/fmi_slave.py),
+ * and pythonfmu delivers the log messages of a call to the logger before the call returns. So the
+ * loader gives pythonfmu a logger of its own (relay) that notes the worst status logged during
+ * the current call, passes the message on to the host, and the call then returns fmi2Error (or
+ * fmi2Fatal) when such a message was logged: no extra call into Python, whatever the host.
+ *
+ * pythonfmu itself filters the messages by the host's loggingOn and categories (none at all with
+ * loggingOn = fmi2False), which would hide the failures from the loader; it is instantiated with
+ * logging on, and relay applies pythonfmu's filter to the messages below fmi2Error, while messages
+ * of status fmi2Error and fmi2Fatal always reach the host (as in the FMI SDK's fmuTemplate): a
+ * call that fails always says why. */
+typedef struct {
+    fmi2Component inner;                   /* pythonfmu's instance */
+    fmi2CallbackFunctions callbacks;       /* given to pythonfmu: relay, with this Instance as environment */
+    fmi2CallbackLogger host_logger;        /* the host's logger and its environment */
+    fmi2ComponentEnvironment host_environment;
+    fmi2Status logged;                     /* fmi2Error or fmi2Fatal if logged during the current call */
+    int logging_on;                        /* the host's debug logging, as fmi2SetDebugLogging set it */
+    size_t n_categories;                   /* and its categories (none: all) */
+    char **categories;
+} Instance;
+
+static int category_logged(const Instance *instance, fmi2String category)
+{
+    if (!instance->logging_on)
+        return 0;
+    if (instance->n_categories == 0)
+        return 1;
+    for (size_t i = 0; i < instance->n_categories; i++)
+        if (strcmp(instance->categories[i], category ? category : "") == 0)
+            return 1;
+    return 0;
+}
+
+/* pythonfmu's logger: it calls it with a complete message and no further arguments, and so does the
+ * relay with the host's logger. */
+static void relay(fmi2ComponentEnvironment environment, fmi2String instanceName, fmi2Status status,
+                  fmi2String category, fmi2String message, ...)
+{
+    Instance *instance = (Instance *)environment;
+    int failure = status == fmi2Error || status == fmi2Fatal;
+    if (failure && instance->logged != fmi2Fatal)
+        instance->logged = status;
+    if (instance->host_logger && (failure || category_logged(instance, category)))
+        instance->host_logger(instance->host_environment, instanceName, status, category, message);
+}
+
+/* The status of a call that pythonfmu's function returned as status: fmi2Error or fmi2Fatal when
+ * a message of that status was logged during the call (status itself when worse). */
+static fmi2Status with_logged(const Instance *instance, fmi2Status status)
+{
+    if ((instance->logged == fmi2Error || instance->logged == fmi2Fatal) && status < instance->logged)
+        return instance->logged;
+    return status;
+}
+
+static void free_categories(Instance *instance)
+{
+    for (size_t i = 0; i < instance->n_categories; i++)
+        free(instance->categories[i]);
+    free(instance->categories);
+    instance->categories = NULL;
+    instance->n_categories = 0;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
 /* The FMI 2.0 functions                                                                          */
 
 /* Answered here, without pythonfmu: a host may ask before any instance exists, and the answers are
@@ -751,103 +829,165 @@ FMI2_Export fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmuT
                                           fmi2Boolean visible, fmi2Boolean loggingOn)
 {
     const Table *t = table();
-    fmi2Component c;
+    Instance *instance;
     if (!t) {
         log_message(functions, instanceName, fmi2Error, "logStatusError", "%s", state.error);
         return NULL;
     }
     if (state.notice[0])
         log_message(functions, instanceName, fmi2Warning, "logStatusWarning", "%s", state.notice);
-    c = t->fmi2Instantiate(instanceName, fmuType, fmuGUID, fmuResourceLocation, functions, visible, loggingOn);
-    if (!c)
+    instance = (Instance *)calloc(1, sizeof *instance);
+    if (!instance) {
+        log_message(functions, instanceName, fmi2Error, "logStatusError", "the FMU's loader is out of memory");
+        return NULL;
+    }
+    if (functions) {
+        instance->callbacks = *functions; /* pythonfmu uses the logger only, never the environment otherwise */
+        instance->host_logger = functions->logger;
+        instance->host_environment = functions->componentEnvironment;
+    }
+    instance->callbacks.logger = relay;
+    instance->callbacks.componentEnvironment = instance;
+    instance->logging_on = loggingOn == fmi2True;
+    instance->inner = t->fmi2Instantiate(instanceName, fmuType, fmuGUID, fmuResourceLocation, &instance->callbacks,
+                                         visible, fmi2True);
+    if (!instance->inner) {
         log_message(functions, instanceName, fmi2Error, "logStatusError",
                     "pythonfmu's fmi2Instantiate failed (see above) with %s", state.python);
-    return c;
+        free(instance);
+        return NULL;
+    }
+    return instance;
 }
 
 FMI2_Export void fmi2FreeInstance(fmi2Component c)
 {
     const Table *t = table();
+    Instance *instance = (Instance *)c;
+    if (!instance)
+        return;
     if (t)
-        t->fmi2FreeInstance(c);
+        t->fmi2FreeInstance(instance->inner); /* may still log through relay */
+    free_categories(instance);
+    free(instance);
 }
 
-/* All the other functions return a status: forward each call, fmi2Error where pythonfmu's binary
- * lacks the function (those of Model Exchange: pythonfmu makes co-simulation FMUs only). */
-#define FORWARD(name, params, args)                              \
-    FMI2_Export fmi2Status name params                           \
-    {                                                            \
-        const Table *t = table();                                \
-        return (t && t->name) ? t->name args : fmi2Error;        \
+/* Debug logging is filtered here (see Instance); pythonfmu keeps logging everything. */
+FMI2_Export fmi2Status fmi2SetDebugLogging(fmi2Component c, fmi2Boolean loggingOn, size_t nCategories,
+                                           const fmi2String categories[])
+{
+    Instance *instance = (Instance *)c;
+    char **copies = NULL;
+    if (!instance)
+        return fmi2Error;
+    if (nCategories > 0) {
+        if (!categories || !(copies = (char **)calloc(nCategories, sizeof *copies)))
+            return fmi2Error;
+        for (size_t i = 0; i < nCategories; i++) {
+            if (!categories[i] || !(copies[i] = strdup(categories[i]))) {
+                for (size_t j = 0; j < i; j++)
+                    free(copies[j]);
+                free(copies);
+                return fmi2Error;
+            }
+        }
+    }
+    free_categories(instance);
+    instance->logging_on = loggingOn == fmi2True;
+    instance->categories = copies;
+    instance->n_categories = nCategories;
+    return fmi2OK;
+}
+
+/* All the other functions return a status: forward each call to pythonfmu's instance and return
+ * its status, raised to fmi2Error where the slave logged a failure during the call; fmi2Error where
+ * pythonfmu's binary lacks the function (those of Model Exchange: pythonfmu makes co-simulation
+ * FMUs only). In params the instance is `component`; args pass pythonfmu's as `c`. */
+#define FORWARD(name, params, args)                                   \
+    FMI2_Export fmi2Status name params                                \
+    {                                                                 \
+        const Table *t = table();                                     \
+        Instance *instance = (Instance *)component;                   \
+        fmi2Component c;                                              \
+        fmi2Status status;                                            \
+        if (!t || !t->name || !instance)                              \
+            return fmi2Error;                                         \
+        c = instance->inner;                                          \
+        instance->logged = fmi2OK;                                    \
+        status = t->name args;                                        \
+        return with_logged(instance, status);                         \
     }
 
-FORWARD(fmi2SetDebugLogging,
-        (fmi2Component c, fmi2Boolean loggingOn, size_t nCategories, const fmi2String categories[]),
-        (c, loggingOn, nCategories, categories))
-FORWARD(fmi2SetupExperiment, (fmi2Component c, fmi2Boolean toleranceDefined, fmi2Real tolerance, fmi2Real startTime,
-                              fmi2Boolean stopTimeDefined, fmi2Real stopTime),
+FORWARD(fmi2SetupExperiment, (fmi2Component component, fmi2Boolean toleranceDefined, fmi2Real tolerance,
+                              fmi2Real startTime, fmi2Boolean stopTimeDefined, fmi2Real stopTime),
         (c, toleranceDefined, tolerance, startTime, stopTimeDefined, stopTime))
-FORWARD(fmi2EnterInitializationMode, (fmi2Component c), (c))
-FORWARD(fmi2ExitInitializationMode, (fmi2Component c), (c))
-FORWARD(fmi2Terminate, (fmi2Component c), (c))
-FORWARD(fmi2Reset, (fmi2Component c), (c))
-FORWARD(fmi2GetReal, (fmi2Component c, const fmi2ValueReference vr[], size_t nvr, fmi2Real value[]),
+FORWARD(fmi2EnterInitializationMode, (fmi2Component component), (c))
+FORWARD(fmi2ExitInitializationMode, (fmi2Component component), (c))
+FORWARD(fmi2Terminate, (fmi2Component component), (c))
+FORWARD(fmi2Reset, (fmi2Component component), (c))
+FORWARD(fmi2GetReal, (fmi2Component component, const fmi2ValueReference vr[], size_t nvr, fmi2Real value[]),
         (c, vr, nvr, value))
-FORWARD(fmi2GetInteger, (fmi2Component c, const fmi2ValueReference vr[], size_t nvr, fmi2Integer value[]),
+FORWARD(fmi2GetInteger, (fmi2Component component, const fmi2ValueReference vr[], size_t nvr, fmi2Integer value[]),
         (c, vr, nvr, value))
-FORWARD(fmi2GetBoolean, (fmi2Component c, const fmi2ValueReference vr[], size_t nvr, fmi2Boolean value[]),
+FORWARD(fmi2GetBoolean, (fmi2Component component, const fmi2ValueReference vr[], size_t nvr, fmi2Boolean value[]),
         (c, vr, nvr, value))
-FORWARD(fmi2GetString, (fmi2Component c, const fmi2ValueReference vr[], size_t nvr, fmi2String value[]),
+FORWARD(fmi2GetString, (fmi2Component component, const fmi2ValueReference vr[], size_t nvr, fmi2String value[]),
         (c, vr, nvr, value))
-FORWARD(fmi2SetReal, (fmi2Component c, const fmi2ValueReference vr[], size_t nvr, const fmi2Real value[]),
+FORWARD(fmi2SetReal, (fmi2Component component, const fmi2ValueReference vr[], size_t nvr, const fmi2Real value[]),
         (c, vr, nvr, value))
-FORWARD(fmi2SetInteger, (fmi2Component c, const fmi2ValueReference vr[], size_t nvr, const fmi2Integer value[]),
+FORWARD(fmi2SetInteger,
+        (fmi2Component component, const fmi2ValueReference vr[], size_t nvr, const fmi2Integer value[]),
         (c, vr, nvr, value))
-FORWARD(fmi2SetBoolean, (fmi2Component c, const fmi2ValueReference vr[], size_t nvr, const fmi2Boolean value[]),
+FORWARD(fmi2SetBoolean,
+        (fmi2Component component, const fmi2ValueReference vr[], size_t nvr, const fmi2Boolean value[]),
         (c, vr, nvr, value))
-FORWARD(fmi2SetString, (fmi2Component c, const fmi2ValueReference vr[], size_t nvr, const fmi2String value[]),
+FORWARD(fmi2SetString, (fmi2Component component, const fmi2ValueReference vr[], size_t nvr, const fmi2String value[]),
         (c, vr, nvr, value))
-FORWARD(fmi2GetFMUstate, (fmi2Component c, fmi2FMUstate *FMUstate), (c, FMUstate))
-FORWARD(fmi2SetFMUstate, (fmi2Component c, fmi2FMUstate FMUstate), (c, FMUstate))
-FORWARD(fmi2FreeFMUstate, (fmi2Component c, fmi2FMUstate *FMUstate), (c, FMUstate))
-FORWARD(fmi2SerializedFMUstateSize, (fmi2Component c, fmi2FMUstate FMUstate, size_t *size), (c, FMUstate, size))
-FORWARD(fmi2SerializeFMUstate, (fmi2Component c, fmi2FMUstate FMUstate, fmi2Byte serializedState[], size_t size),
+FORWARD(fmi2GetFMUstate, (fmi2Component component, fmi2FMUstate *FMUstate), (c, FMUstate))
+FORWARD(fmi2SetFMUstate, (fmi2Component component, fmi2FMUstate FMUstate), (c, FMUstate))
+FORWARD(fmi2FreeFMUstate, (fmi2Component component, fmi2FMUstate *FMUstate), (c, FMUstate))
+FORWARD(fmi2SerializedFMUstateSize, (fmi2Component component, fmi2FMUstate FMUstate, size_t *size),
+        (c, FMUstate, size))
+FORWARD(fmi2SerializeFMUstate,
+        (fmi2Component component, fmi2FMUstate FMUstate, fmi2Byte serializedState[], size_t size),
         (c, FMUstate, serializedState, size))
 FORWARD(fmi2DeSerializeFMUstate,
-        (fmi2Component c, const fmi2Byte serializedState[], size_t size, fmi2FMUstate *FMUstate),
+        (fmi2Component component, const fmi2Byte serializedState[], size_t size, fmi2FMUstate *FMUstate),
         (c, serializedState, size, FMUstate))
-FORWARD(fmi2GetDirectionalDerivative, (fmi2Component c, const fmi2ValueReference vUnknown_ref[], size_t nUnknown,
-                                       const fmi2ValueReference vKnown_ref[], size_t nKnown, const fmi2Real dvKnown[],
-                                       fmi2Real dvUnknown[]),
+FORWARD(fmi2GetDirectionalDerivative,
+        (fmi2Component component, const fmi2ValueReference vUnknown_ref[], size_t nUnknown,
+         const fmi2ValueReference vKnown_ref[], size_t nKnown, const fmi2Real dvKnown[], fmi2Real dvUnknown[]),
         (c, vUnknown_ref, nUnknown, vKnown_ref, nKnown, dvKnown, dvUnknown))
 
 /* Model Exchange */
-FORWARD(fmi2EnterEventMode, (fmi2Component c), (c))
-FORWARD(fmi2NewDiscreteStates, (fmi2Component c, fmi2EventInfo *fmi2eventInfo), (c, fmi2eventInfo))
-FORWARD(fmi2EnterContinuousTimeMode, (fmi2Component c), (c))
-FORWARD(fmi2CompletedIntegratorStep, (fmi2Component c, fmi2Boolean noSetFMUStatePriorToCurrentPoint,
+FORWARD(fmi2EnterEventMode, (fmi2Component component), (c))
+FORWARD(fmi2NewDiscreteStates, (fmi2Component component, fmi2EventInfo *fmi2eventInfo), (c, fmi2eventInfo))
+FORWARD(fmi2EnterContinuousTimeMode, (fmi2Component component), (c))
+FORWARD(fmi2CompletedIntegratorStep, (fmi2Component component, fmi2Boolean noSetFMUStatePriorToCurrentPoint,
                                       fmi2Boolean *enterEventMode, fmi2Boolean *terminateSimulation),
         (c, noSetFMUStatePriorToCurrentPoint, enterEventMode, terminateSimulation))
-FORWARD(fmi2SetTime, (fmi2Component c, fmi2Real time), (c, time))
-FORWARD(fmi2SetContinuousStates, (fmi2Component c, const fmi2Real x[], size_t nx), (c, x, nx))
-FORWARD(fmi2GetDerivatives, (fmi2Component c, fmi2Real derivatives[], size_t nx), (c, derivatives, nx))
-FORWARD(fmi2GetEventIndicators, (fmi2Component c, fmi2Real eventIndicators[], size_t ni), (c, eventIndicators, ni))
-FORWARD(fmi2GetContinuousStates, (fmi2Component c, fmi2Real x[], size_t nx), (c, x, nx))
-FORWARD(fmi2GetNominalsOfContinuousStates, (fmi2Component c, fmi2Real x_nominal[], size_t nx), (c, x_nominal, nx))
+FORWARD(fmi2SetTime, (fmi2Component component, fmi2Real time), (c, time))
+FORWARD(fmi2SetContinuousStates, (fmi2Component component, const fmi2Real x[], size_t nx), (c, x, nx))
+FORWARD(fmi2GetDerivatives, (fmi2Component component, fmi2Real derivatives[], size_t nx), (c, derivatives, nx))
+FORWARD(fmi2GetEventIndicators, (fmi2Component component, fmi2Real eventIndicators[], size_t ni),
+        (c, eventIndicators, ni))
+FORWARD(fmi2GetContinuousStates, (fmi2Component component, fmi2Real x[], size_t nx), (c, x, nx))
+FORWARD(fmi2GetNominalsOfContinuousStates, (fmi2Component component, fmi2Real x_nominal[], size_t nx),
+        (c, x_nominal, nx))
 
 /* Co-Simulation */
-FORWARD(fmi2SetRealInputDerivatives, (fmi2Component c, const fmi2ValueReference vr[], size_t nvr,
+FORWARD(fmi2SetRealInputDerivatives, (fmi2Component component, const fmi2ValueReference vr[], size_t nvr,
                                       const fmi2Integer order[], const fmi2Real value[]),
         (c, vr, nvr, order, value))
-FORWARD(fmi2GetRealOutputDerivatives, (fmi2Component c, const fmi2ValueReference vr[], size_t nvr,
+FORWARD(fmi2GetRealOutputDerivatives, (fmi2Component component, const fmi2ValueReference vr[], size_t nvr,
                                        const fmi2Integer order[], fmi2Real value[]),
         (c, vr, nvr, order, value))
-FORWARD(fmi2DoStep, (fmi2Component c, fmi2Real currentCommunicationPoint, fmi2Real communicationStepSize,
+FORWARD(fmi2DoStep, (fmi2Component component, fmi2Real currentCommunicationPoint, fmi2Real communicationStepSize,
                      fmi2Boolean noSetFMUStatePriorToCurrentPoint),
         (c, currentCommunicationPoint, communicationStepSize, noSetFMUStatePriorToCurrentPoint))
-FORWARD(fmi2CancelStep, (fmi2Component c), (c))
-FORWARD(fmi2GetStatus, (fmi2Component c, const fmi2StatusKind s, fmi2Status *value), (c, s, value))
-FORWARD(fmi2GetRealStatus, (fmi2Component c, const fmi2StatusKind s, fmi2Real *value), (c, s, value))
-FORWARD(fmi2GetIntegerStatus, (fmi2Component c, const fmi2StatusKind s, fmi2Integer *value), (c, s, value))
-FORWARD(fmi2GetBooleanStatus, (fmi2Component c, const fmi2StatusKind s, fmi2Boolean *value), (c, s, value))
-FORWARD(fmi2GetStringStatus, (fmi2Component c, const fmi2StatusKind s, fmi2String *value), (c, s, value))
+FORWARD(fmi2CancelStep, (fmi2Component component), (c))
+FORWARD(fmi2GetStatus, (fmi2Component component, const fmi2StatusKind s, fmi2Status *value), (c, s, value))
+FORWARD(fmi2GetRealStatus, (fmi2Component component, const fmi2StatusKind s, fmi2Real *value), (c, s, value))
+FORWARD(fmi2GetIntegerStatus, (fmi2Component component, const fmi2StatusKind s, fmi2Integer *value), (c, s, value))
+FORWARD(fmi2GetBooleanStatus, (fmi2Component component, const fmi2StatusKind s, fmi2Boolean *value), (c, s, value))
+FORWARD(fmi2GetStringStatus, (fmi2Component component, const fmi2StatusKind s, fmi2String *value), (c, s, value))

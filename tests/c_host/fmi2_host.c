@@ -1,17 +1,27 @@
 /* A plain FMI 2.0 co-simulation host: no Python in it. Loads an FMU binary with dlopen,
  * instantiates it, holds a constant input, steps, and prints the outputs after every step.
  *
- *   fmi2_host BINARY RESOURCE_URI GUID INPUT_VR INPUT_VALUE STEP N_STEPS OUTPUT_VR...
+ *   fmi2_host [OPTION...] BINARY RESOURCE_URI GUID INPUT_VR INPUT_VALUE STEP N_STEPS OUTPUT_VR...
  *
- * Output: one line per communication point, "t y1 y2 ..." with %.17g; exit 0 on success,
- * 1 when a call returns a status other than fmi2OK (its name and status are printed).
+ * Options (each may be repeated where it takes a value):
+ *   -p VR=VALUE   set a Real in initialization mode, after the input (a parameter)
+ *   -a VR=VALUE   set a Real after fmi2ExitInitializationMode, before the first step
+ *   -s STOP       fmi2SetupExperiment with this stop time (start time 0); default: no stop time
+ *   -q            instantiate with loggingOn = fmi2False
+ *
+ * Values are read with strtod: "nan" and "inf" are accepted. Output: one line per communication
+ * point, "t y1 y2 ..." with %.17g; exit 0 on success, 1 when a call returns a status other than
+ * fmi2OK (its name and status are printed, and the instance is freed), 2 on a usage error.
  */
 #include <dlfcn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "fmi2Functions.h"
+
+#define MAX_SETS 16
 
 static void logger(fmi2ComponentEnvironment env, fmi2String instance, fmi2Status status,
                    fmi2String category, fmi2String message, ...)
@@ -19,7 +29,7 @@ static void logger(fmi2ComponentEnvironment env, fmi2String instance, fmi2Status
     va_list args;
     (void)env;
     va_start(args, message);
-    fprintf(stderr, "[%s][status %d][%s] ", instance, (int)status, category);
+    fprintf(stderr, "[%s][status %d][%s] ", instance, (int)status, category ? category : "");
     vfprintf(stderr, message, args);
     fputc('\n', stderr);
     va_end(args);
@@ -35,19 +45,70 @@ static void *symbol(void *lib, const char *name)
     return f;
 }
 
+typedef struct {
+    int n;
+    fmi2ValueReference vr[MAX_SETS];
+    fmi2Real value[MAX_SETS];
+} Sets;
+
+/* "VR=VALUE" into sets; 0 on success */
+static int add_set(Sets *sets, const char *text)
+{
+    char *end;
+    if (sets->n == MAX_SETS)
+        return -1;
+    sets->vr[sets->n] = (fmi2ValueReference)strtoul(text, &end, 10);
+    if (end == text || *end != '=')
+        return -1;
+    sets->value[sets->n++] = strtod(end + 1, NULL);
+    return 0;
+}
+
+static fmi2FreeInstanceTYPE *free_instance;
+
 #define CHECK(call, name)                                                  \
     do {                                                                   \
         fmi2Status s_ = (call);                                            \
         if (s_ != fmi2OK) {                                                \
             printf("%s returned status %d\n", name, (int)s_);              \
+            fflush(stdout);                                                \
+            free_instance(c);                                              \
             return 1;                                                      \
         }                                                                  \
     } while (0)
 
 int main(int argc, char **argv)
 {
+    Sets init_sets = {0}, after_sets = {0};
+    int logging = 1, stop_defined = 0, a = 1;
+    fmi2Real stop = 0.0;
+
+    for (; a < argc && argv[a][0] == '-' && argv[a][1] && !argv[a][2]; a++) {
+        char option = argv[a][1];
+        if (option == 'q') {
+            logging = 0;
+            continue;
+        }
+        if (a + 1 >= argc)
+            break;
+        if ((option == 'p' && add_set(&init_sets, argv[a + 1]) == 0) ||
+            (option == 'a' && add_set(&after_sets, argv[a + 1]) == 0)) {
+            a++;
+            continue;
+        }
+        if (option == 's') {
+            stop_defined = 1;
+            stop = strtod(argv[++a], NULL);
+            continue;
+        }
+        fprintf(stderr, "bad option %s %s\n", argv[a], argv[a + 1]);
+        return 2;
+    }
+    argv += a - 1;
+    argc -= a - 1;
     if (argc < 9) {
-        fprintf(stderr, "usage: %s BINARY RESOURCE_URI GUID INPUT_VR INPUT_VALUE STEP N_STEPS OUTPUT_VR...\n", argv[0]);
+        fprintf(stderr, "usage: fmi2_host [-p VR=VALUE] [-a VR=VALUE] [-s STOP] [-q] BINARY RESOURCE_URI GUID "
+                        "INPUT_VR INPUT_VALUE STEP N_STEPS OUTPUT_VR...\n");
         return 2;
     }
     void *lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
@@ -63,7 +124,7 @@ int main(int argc, char **argv)
     fmi2GetRealTYPE *get_real = (fmi2GetRealTYPE *)symbol(lib, "fmi2GetReal");
     fmi2DoStepTYPE *do_step = (fmi2DoStepTYPE *)symbol(lib, "fmi2DoStep");
     fmi2TerminateTYPE *terminate = (fmi2TerminateTYPE *)symbol(lib, "fmi2Terminate");
-    fmi2FreeInstanceTYPE *free_instance = (fmi2FreeInstanceTYPE *)symbol(lib, "fmi2FreeInstance");
+    free_instance = (fmi2FreeInstanceTYPE *)symbol(lib, "fmi2FreeInstance");
 
     fmi2ValueReference input_vr = (fmi2ValueReference)strtoul(argv[4], NULL, 10);
     fmi2Real input = strtod(argv[5], NULL), h = strtod(argv[6], NULL);
@@ -74,15 +135,20 @@ int main(int argc, char **argv)
         out_vr[i] = (fmi2ValueReference)strtoul(argv[8 + i], NULL, 10);
 
     fmi2CallbackFunctions callbacks = {logger, calloc, free, NULL, NULL};
-    fmi2Component c = instantiate("c_host", fmi2CoSimulation, argv[3], argv[2], &callbacks, fmi2False, fmi2True);
+    fmi2Component c = instantiate("c_host", fmi2CoSimulation, argv[3], argv[2], &callbacks, fmi2False,
+                                  logging ? fmi2True : fmi2False);
     if (!c) {
         printf("fmi2Instantiate failed\n");
         return 1;
     }
-    CHECK(setup(c, fmi2False, 0.0, 0.0, fmi2False, 0.0), "fmi2SetupExperiment");
+    CHECK(setup(c, fmi2False, 0.0, 0.0, stop_defined ? fmi2True : fmi2False, stop), "fmi2SetupExperiment");
     CHECK(enter(c), "fmi2EnterInitializationMode");
     CHECK(set_real(c, &input_vr, 1, &input), "fmi2SetReal");
+    for (int i = 0; i < init_sets.n; i++)
+        CHECK(set_real(c, &init_sets.vr[i], 1, &init_sets.value[i]), "fmi2SetReal");
     CHECK(exit_init(c), "fmi2ExitInitializationMode");
+    for (int i = 0; i < after_sets.n; i++)
+        CHECK(set_real(c, &after_sets.vr[i], 1, &after_sets.value[i]), "fmi2SetReal");
     for (int k = 0; k < n_steps; k++) {
         CHECK(set_real(c, &input_vr, 1, &input), "fmi2SetReal");
         CHECK(do_step(c, k * h, h, fmi2True), "fmi2DoStep");
