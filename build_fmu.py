@@ -14,10 +14,12 @@ then report no problem.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import html
 import importlib.util
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -99,14 +101,23 @@ def complete_description(xml: bytes, cls) -> bytes:
     return b'<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="utf-8")
 
 
+def input_file(cls) -> str:
+    """Name of the documented input table of the default experiment in documentation/."""
+    return f"{cls.__name__}_in.csv"
+
+
 def documentation(cls, plot: bool) -> str:
     rows = "\n".join(
         f"<tr><td>{html.escape(v.name)}</td><td>{v.causality}</td><td>{html.escape(v.unit)}</td>"
         f"<td>{'' if v.start is None else v.start}</td><td>{html.escape(v.description)}</td></tr>"
         for v in cls.variables)
     e = cls.experiment
+    table = (f" The inputs are in <a href='{input_file(cls)}'>{input_file(cls)}</a>: "
+             f"<code>fmpy simulate --input-file {input_file(cls)} {cls.__name__}.fmu</code> runs this experiment; "
+             "without it the inputs stay at their start values." if e.inputs else "")
     figure = (f"<h2>Default experiment</h2><p>0 to {e.stop_time:g} s, communication step {e.step_size:g} s, "
-              f"{html.escape(e.inputs_text)}.</p><img src='{PLOT}' alt='default experiment'>" if plot else "")
+              f"{html.escape(e.inputs_text)}.{table}</p>"
+              + (f"<img src='{PLOT}' alt='default experiment'>" if plot else ""))
     return (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{cls.__name__}</title></head><body>"
             f"<h1>{cls.__name__}</h1><p>{html.escape(cls.description)}</p>"
             f"<h2>Equations</h2><p>{cls.equations}</p>{figure}<h2>Variables</h2>"
@@ -166,22 +177,52 @@ def engine_cache() -> list:
     return files
 
 
-def build(script: Path, out: Path, cache=None, loader: bool = True) -> Path:
+def forget_modules(*names):
+    """Remove the modules ``names`` and their submodules from sys.modules."""
+    for name in [n for n in sys.modules if n in names or n.split(".")[0] in names]:
+        del sys.modules[name]
+
+
+def source_hash(package: Path, *extra: Path) -> str:
+    """12 hex digits of the SHA-256 of the package's files (and of ``extra`` files)."""
+    digest = hashlib.sha256()
+    files = sorted(p for p in package.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+    for path in [*files, *extra]:
+        digest.update(path.name.encode() if path in extra else path.relative_to(package).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def build(script: Path, out: Path, cache=None, loader: bool = True, package: Path = HERE / "friction_joints") -> Path:
     """Build, complete and validate the FMU of a fmu_src script into ``out``; cache: the engine's
     cache files (default: ``engine_cache()``); loader: put the Python loader in front of pythonfmu's
-    Linux binary (friction_joints.fmi.loader) so that hosts without Python run the FMU as it is."""
+    Linux binary (friction_joints.fmi.loader) so that hosts without Python run the FMU as it is;
+    package: the friction_joints sources to bundle (default: this project's).
+
+    Isolation: with h the hash of the package's sources and the slave script, the package goes into
+    resources/ as friction_joints_<h>, and the slave script, importing it under that name, as
+    resources/<Model>_<h>.py. An FMU imports only these names, so FMUs built from different sources
+    run their own code in one process (pythonfmu imports the slave module by its file name, and
+    Python a package once by its name), and a broken bundled copy fails instead of falling back on
+    another friction_joints that is importable or already imported. Each model has its own names:
+    a host that frees an FMU and deletes its folder can still instantiate another model."""
     from fmpy.validation import validate_fmu
     from pythonfmu.builder import FmuBuilder
 
     from friction_joints.fmi.loader import install_loader
+    from friction_joints.regression import input_table, write_csv
 
     cls = slave_class(script)
+    h = source_hash(package, script)
+    bundle = f"friction_joints_{h}"
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        package = tmp / "friction_joints"
-        shutil.copytree(HERE / "friction_joints", package, ignore=shutil.ignore_patterns("__pycache__"))
-        raw = FmuBuilder.build_FMU(script, dest=tmp, project_files=[package], canGetAndSetFMUstate=True,
+        shutil.copytree(package, tmp / bundle, ignore=shutil.ignore_patterns("__pycache__"))
+        slave = tmp / f"{script.stem}_{h}.py"
+        slave.write_text(re.sub(r"\bfriction_joints\b", bundle, script.read_text()))
+        raw = FmuBuilder.build_FMU(slave, dest=tmp, project_files=[tmp / bundle], canGetAndSetFMUstate=True,
                                    needsExecutionTool=False)
+        forget_modules(slave.stem, bundle)  # the builder imported them from tmp
         out.mkdir(parents=True, exist_ok=True)
         target = out / raw.name
         with zipfile.ZipFile(raw) as src, zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as dst:
@@ -190,13 +231,20 @@ def build(script: Path, out: Path, cache=None, loader: bool = True) -> Path:
                 if item.filename == "modelDescription.xml":
                     data = complete_description(data, cls)
                 dst.writestr(item, data)
+            for path in engine_cache() if cache is None else cache:  # before the plot runs the FMU
+                dst.write(path, f"resources/{bundle}/compiled/__pycache__/{path.name}")
     png = experiment_plot(target, cls)
+    forget_modules(slave.stem, bundle)  # the plot's run imported them from a folder FMPy has deleted
     with zipfile.ZipFile(target, "a", zipfile.ZIP_DEFLATED) as dst:
-        for path in engine_cache() if cache is None else cache:
-            dst.write(path, f"resources/friction_joints/compiled/__pycache__/{path.name}")
         if png is not None:
             dst.writestr(f"documentation/{PLOT}", png)
         dst.writestr("documentation/index.html", documentation(cls, png is not None))
+        e = cls.experiment
+        inputs = input_table(e.stop_time, e.step_size, e.inputs)
+        if inputs is not None:  # the inputs of the default experiment, as FMPy reads them
+            with tempfile.TemporaryDirectory() as tmp:
+                write_csv(Path(tmp) / input_file(cls), inputs)
+                dst.write(Path(tmp) / input_file(cls), f"documentation/{input_file(cls)}")
     if loader:
         try:
             install_loader(target)

@@ -8,7 +8,12 @@ FRICTION_JOINTS_ENGINE (default "auto").
 
 from __future__ import annotations
 
+import contextlib
+import importlib
+import importlib.abc
+import importlib.util
 import os
+import sys
 import time
 import warnings
 
@@ -27,6 +32,48 @@ def compiled_available() -> bool:
 
 
 _load = {}
+BUILD_PACKAGE = "friction_joints"  # the name the engine's cache is compiled under (build_fmu.py)
+
+
+class _Alias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Imports of BUILD_PACKAGE and its modules give the modules of the package named ``own``."""
+
+    def __init__(self, own):
+        self.own = own
+
+    def find_spec(self, name, path=None, target=None):
+        if name == BUILD_PACKAGE or name.startswith(BUILD_PACKAGE + "."):
+            return importlib.util.spec_from_loader(name, self)
+        return None
+
+    def create_module(self, spec):
+        return importlib.import_module(self.own + spec.name[len(BUILD_PACKAGE):])
+
+    def exec_module(self, module):
+        pass
+
+
+@contextlib.contextmanager
+def _cache_names():
+    """numba's cache refers to the modules it was compiled in by name (it imports them to rebuild a
+    kernel's environment). An FMU carries this package under another name (build_fmu.py, isolation):
+    while its cache loads, BUILD_PACKAGE stands for this copy; afterwards that name is as before."""
+    own = __name__.split(".")[0]
+    if own == BUILD_PACKAGE:
+        yield
+        return
+    saved = {n: m for n, m in sys.modules.items() if n == BUILD_PACKAGE or n.startswith(BUILD_PACKAGE + ".")}
+    for name in saved:
+        del sys.modules[name]
+    alias = _Alias(own)
+    sys.meta_path.insert(0, alias)
+    try:
+        yield
+    finally:
+        sys.meta_path.remove(alias)
+        for name in [n for n in sys.modules if n == BUILD_PACKAGE or n.startswith(BUILD_PACKAGE + ".")]:
+            del sys.modules[name]
+        sys.modules.update(saved)
 
 
 def engine_from_environment() -> str:
@@ -42,7 +89,8 @@ def load_compiled() -> dict:
     compile it (no cache for this CPU or numba version), False if it came from the cache}."""
     if not _load:
         start = time.perf_counter()
-        from .compiled import dop853
+        with _cache_names():
+            from .compiled import dop853
 
         _load.update(seconds=time.perf_counter() - start, compiled=bool(dop853.advance.stats.cache_misses))
     return _load

@@ -1,0 +1,69 @@
+"""Isolation checks of built FMUs, each run in a fresh process by test_fmu_isolation.py (exit 0 = pass).
+
+    python fmu_isolation.py two_builds FMU_A FMU_B [FIRST]   A and B: SliderCrank from sources that
+        differ only in B's E_kin output (+1000 J); FIRST = A or B is instantiated first. Both run in
+        one process, after the project's friction_joints was imported, each with its own code.
+    python fmu_isolation.py broken FMU_OK FMU_BROKEN   FMU_BROKEN's bundled package cannot be imported:
+        its instantiation fails, though FMU_OK and the project's friction_joints are already imported.
+"""
+
+import sys
+import tempfile
+import zipfile
+
+from fmpy import read_model_description
+from fmpy.fmi2 import FMU2Slave
+
+import friction_joints  # noqa: F401  (another friction_joints, imported before the FMUs)
+
+
+def instantiate(path, tmp):
+    md = read_model_description(path)
+    with zipfile.ZipFile(path) as z:
+        z.extractall(tmp)
+    fmu = FMU2Slave(guid=md.guid, unzipDirectory=tmp, modelIdentifier=md.coSimulation.modelIdentifier,
+                    instanceName=path)
+    fmu.instantiate(loggingOn=True)
+    return fmu, {v.name: v.valueReference for v in md.modelVariables}
+
+
+def kinetic_energy_after_steps(fmu, vr, steps=20, h=0.01):
+    fmu.setupExperiment(startTime=0.0)
+    fmu.enterInitializationMode()
+    fmu.exitInitializationMode()
+    fmu.setReal([vr["tau"]], [5.0])
+    for k in range(steps):
+        fmu.doStep(k * h, h)
+    return fmu.getReal([vr["E_kin"]])[0]
+
+
+def two_builds(path_a, path_b, first="A"):
+    paths = {"A": path_a, "B": path_b}
+    order = (first, "B" if first == "A" else "A")
+    with tempfile.TemporaryDirectory() as tmp_a, tempfile.TemporaryDirectory() as tmp_b:
+        fmus = {name: instantiate(paths[name], tmp) for name, tmp in zip(order, (tmp_a, tmp_b))}
+        e_kin = {name: kinetic_energy_after_steps(*fmus[name]) for name in order}
+        for fmu, _ in fmus.values():
+            fmu.terminate()
+            fmu.freeInstance()
+    assert e_kin["A"] > 0.0, e_kin
+    assert abs(e_kin["B"] - e_kin["A"] - 1000.0) < 1e-9, e_kin
+
+
+def broken(path_ok, path_broken):
+    with tempfile.TemporaryDirectory() as tmp_ok, tempfile.TemporaryDirectory() as tmp_broken:
+        fmu, vr = instantiate(path_ok, tmp_ok)
+        assert kinetic_energy_after_steps(fmu, vr) > 0.0
+        try:
+            instantiate(path_broken, tmp_broken)
+        except Exception as exc:  # FMPy raises when fmi2Instantiate returns NULL
+            assert "instantiate" in str(exc), exc
+        else:
+            raise AssertionError("an FMU whose bundled package is broken was instantiated")
+        fmu.terminate()
+        fmu.freeInstance()
+
+
+if __name__ == "__main__":
+    {"two_builds": two_builds, "broken": broken}[sys.argv[1]](*sys.argv[2:])
+    print("pass")

@@ -1,0 +1,56 @@
+"""Each FMU runs only its own bundled code (issue 13, item 2), checked in fresh processes."""
+
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+import build_fmu
+
+SCRIPT = Path(__file__).with_name("fmu_isolation.py")
+
+
+def run(*args):
+    proc = subprocess.run([sys.executable, str(SCRIPT), *map(str, args)], capture_output=True, text=True,
+                          timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+@pytest.fixture(scope="module")
+def offset_build(tmp_path_factory):
+    """SliderCrank built from a copy of the sources whose E_kin output is offset by +1000 J."""
+    tmp = tmp_path_factory.mktemp("offset")
+    package = tmp / "friction_joints"
+    shutil.copytree(Path(build_fmu.HERE) / "friction_joints", package, ignore=shutil.ignore_patterns("__pycache__"))
+    crank = package / "fmi_crank.py"
+    text = crank.read_text()
+    assert text.count('"E_kin": rec["E_kin"]') == 1
+    crank.write_text(text.replace('"E_kin": rec["E_kin"]', '"E_kin": rec["E_kin"] + 1000.0'))
+    return build_fmu.build(build_fmu.SOURCES / "SliderCrank.py", tmp / "dist", loader=True, package=package)
+
+
+def test_bundles_are_named_by_their_sources(fmus, offset_build):
+    def bundles(path):
+        with zipfile.ZipFile(path) as z:
+            return {n.split("/")[1] for n in z.namelist() if n.startswith("resources/friction_joints")}
+    a, b = bundles(fmus["SliderCrank"]), bundles(offset_build)
+    assert len(a) == len(b) == 1 and a != b, (a, b)
+
+
+@pytest.mark.parametrize("first", ["A", "B"])
+def test_two_builds_of_one_model_run_their_own_code_in_one_process(fmus, offset_build, first):
+    run("two_builds", fmus["SliderCrank"], offset_build, first)
+
+
+def test_a_broken_bundled_copy_fails_at_instantiation(fmus, offset_build, tmp_path):
+    broken = tmp_path / "SliderCrank.fmu"
+    with zipfile.ZipFile(offset_build) as src, zipfile.ZipFile(broken, "w") as dst:
+        for item in src.infolist():
+            data = src.read(item)
+            if item.filename.endswith("/cosim.py") and item.filename.startswith("resources/friction_joints"):
+                data = b"raise ImportError('broken bundled copy')\n"
+            dst.writestr(item, data)
+    run("broken", fmus["SliderCrank"], broken)
