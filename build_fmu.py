@@ -4,7 +4,7 @@
 
 Each FMU carries the friction_joints package in its resources, so a host needs only Python with
 numpy and scipy. After pythonfmu has built an FMU, its modelDescription.xml gets SI units through
-UnitDefinitions (display units deg and rpm), min/max on parameters, descriptions, a complete
+UnitDefinitions (display units deg and rpm), min/max on parameters and inputs, descriptions, a complete
 ModelStructure (outputs without direct feedthrough, InitialUnknowns) and the slave's DefaultExperiment;
 documentation/index.html gives the equations, the variables and a plot of the default experiment
 (run through FMPy with the inputs the slave documents; needs matplotlib). FMPy's validation must
@@ -82,7 +82,7 @@ def complete_description(xml: bytes, cls) -> bytes:
             typ.set("unit", v.unit)
         if v.display:
             typ.set("displayUnit", v.display)
-        if v.causality == "parameter":
+        if v.causality in ("parameter", "input"):  # the ranges the slave enforces (fmi_slave)
             if v.min is not None:
                 typ.set("min", repr(float(v.min)))
             if v.max is not None:
