@@ -9,6 +9,7 @@ control and exact stick-slip, so results do not depend on the step size beyond t
 from __future__ import annotations
 
 import copy
+import math
 
 import numpy as np
 
@@ -35,11 +36,16 @@ class Stepper:
         self.outputs = self._record()
 
     @staticmethod
-    def _checked(values, n):
-        values = np.atleast_1d(np.asarray(values, dtype=float))
-        if values.shape != (n,):
-            raise ValueError(f"expected {n} input values, got {values.shape}")
-        if not np.all(np.isfinite(values)):
+    def _checked(values, n) -> list:
+        """The n input values as a list of floats: a list of n Python floats is taken as it is (what an
+        FMU slave passes), anything else through numpy (a sequence, or one number when n = 1).
+        ValueError for another count, or a value that is not finite."""
+        if type(values) is not list or len(values) != n or not all(type(v) is float for v in values):
+            array = np.atleast_1d(np.asarray(values, dtype=float))
+            if array.shape != (n,):
+                raise ValueError(f"expected {n} input values, got {array.shape}")
+            values = array.tolist()
+        if not all(map(math.isfinite, values)):
             raise ValueError(f"inputs must be finite, got {values}")
         return values
 
@@ -54,15 +60,14 @@ class Stepper:
     def step(self, t, h, inputs) -> dict:
         """Advance from t to t + h (s) with the inputs held; returns the outputs at t + h (the
         ``MechanismSystem.record`` dict)."""
-        if not (h > 0 and np.isfinite(h)):
+        if not 0.0 < h < math.inf:
             raise ValueError(f"step size h = {h!r} must be positive and finite")
         if abs(t - self.time) > 1e-9 * max(1.0, abs(t)):
             raise ValueError(f"communication point t = {t!r} does not match the model time {self.time!r}")
-        values = self._checked(inputs, len(self.inputs))
         changed = False
-        for held, v in zip(self.inputs, values):
-            changed |= held.value != v
-            held.value = float(v)
+        for held, v in zip(self.inputs, self._checked(inputs, len(self.inputs))):
+            changed = changed or held.value != v
+            held.value = v
         if changed:
             self.integrator.restart()
         self.outputs = self.integrator.advance_to(t + h)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from .fmi_slave import MechanismSlave, Var
 
 OUTPUTS = (
@@ -63,10 +61,16 @@ class CrankSlave(MechanismSlave):
         return publish(rec)
 
 
+#: (record key, output names of its elements in order) of the record arrays published element-wise
+ELEMENTS = tuple((key, tuple(v.name for v in OUTPUTS if v.name.startswith(key + "[")))
+                 for key in ("q", "qd", "qdd", "f", "f_mu", "sd"))
+
+
 def publish(rec) -> dict:
-    """Output values of OUTPUTS from a ``MechanismSystem.record`` dict."""
+    """Output values of OUTPUTS from a ``MechanismSystem.record`` dict (its arrays: q, qd, qdd (3,),
+    f (8,), f_mu, sd (4,))."""
     out = {"u": rec["u"][0], "stuck": bool(rec["stuck"]), "E_kin": rec["E_kin"], "E_pot": rec["E_pot"],
            "W_drive": rec["W_drive"], "W_friction": rec["W_friction"]}
-    for key in ("q", "qd", "qdd", "f", "f_mu", "sd"):
-        out.update({f"{key}[{i}]": v for i, v in enumerate(np.asarray(rec[key], float).tolist(), 1)})
+    for key, names in ELEMENTS:
+        out.update(zip(names, rec[key].tolist()))
     return out

@@ -1,15 +1,35 @@
 """The hybrid integrator on the compiled engine: same interface and event semantics as
 ``hybrid.HybridIntegrator`` (its reference), with the smooth dynamics, event location and recording
 compiled (``dop853.advance``); Python runs only the mode decisions at events (``system.update``).
+
+A co-simulation step (``advance_to``) without an input breakpoint inside that ends without an event
+is one compiled call and a few Python operations (``_reach``, the fast path); everything else takes
+the general loop that ``advance`` runs (``_loop``), whose pieces the fast path shares (``_run``,
+``_outcome``).
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 
 from ..errors import FrictionJointsError
 from ..hybrid.integrator import MAX_EVENTS_AT_ONE_TIME, QUIET_MARGIN, HybridIntegrator, IntegratorState
 from . import dop853, registry
+
+
+class ModeArrays(NamedTuple):
+    """A mode as the compiled kernels take it, built once per mode: fmode (float64), imode (int64)
+    from ``system.encode_mode``; events: ``system.events(mode)``; directions (n_events,) int64: their
+    directions; input_driven: one of them can fire while the state stands still (steps bounded by
+    hold_step)."""
+
+    fmode: np.ndarray
+    imode: np.ndarray
+    events: list
+    directions: np.ndarray
+    input_driven: bool
 
 
 class CompiledIntegrator(HybridIntegrator):
@@ -28,24 +48,25 @@ class CompiledIntegrator(HybridIntegrator):
         self._last_mode = self._last_arrays = None
         self._breakpoints = system.breakpoints()  # fixed: the inputs' types do not change
         self._no_grid = np.zeros(0)
-        self._end_grid_array = np.zeros(1)
-        self._end_records = np.zeros((1, self.model.n_record))
+        self._end_grid_array = np.zeros(1)  # the grid [t_end] of advance_to
         self._restart_pending = False  # a restart whose quiet test the next advance does
+        self._watched = (object(), False)  # (mode, system.events_watch_all(mode)) of the last restart
         self._end_row = None  # record at the end of advance_to, taken from the compiled run
+        self._last_event = (None, 0)  # (time, events at that time) of the current advance: the Zeno guard
         self.info = np.zeros(dop853.INFO_SIZE)
         self.rhs_calls = 0
         super().__init__(system, t0, y0, **options)
 
-    def _mode_arrays(self, mode):
+    def _mode_arrays(self, mode) -> ModeArrays:
         if mode is self._last_mode:  # the usual case: hashing a mode costs microseconds
             return self._last_arrays
         arrays = self._modes.get(mode)
         if arrays is None:
             fmode, imode = self.system.encode_mode(mode)
             evs = self.system.events(mode)
-            directions = np.array([ev.direction for ev in evs], dtype=np.int64)
-            arrays = self._modes[mode] = (np.ascontiguousarray(fmode, float), np.ascontiguousarray(imode, np.int64),
-                                          evs, directions, any(ev.input_driven for ev in evs))
+            arrays = self._modes[mode] = ModeArrays(
+                np.ascontiguousarray(fmode, float), np.ascontiguousarray(imode, np.int64), evs,
+                np.array([ev.direction for ev in evs], dtype=np.int64), any(ev.input_driven for ev in evs))
         self._last_mode, self._last_arrays = mode, arrays
         return arrays
 
@@ -91,7 +112,10 @@ class CompiledIntegrator(HybridIntegrator):
 
     def restart(self):
         """As HybridIntegrator.restart, with the quiet test done by the next ``advance`` in compiled code."""
-        if self.system.events_watch_all(self.state.mode):
+        mode = self.state.mode
+        if mode is not self._watched[0]:  # the usual case: the mode of the last restart
+            self._watched = (mode, self.system.events_watch_all(mode))
+        if self._watched[1]:
             self._restart_pending = True
         else:
             super().restart()
@@ -100,86 +124,151 @@ class CompiledIntegrator(HybridIntegrator):
         super().set_state(state)
         self._restart_pending = False
 
+    # --- integration ------------------------------------------------------------------------------
     def advance_to(self, t_end: float) -> dict:
+        """As HybridIntegrator.advance_to; the record at t_end comes from the compiled run (with 't'),
+        or, when an event at t_end ended it, from the record kernel after the event."""
+        s = self._start(t_end)
         self._end_row = None
-        self.advance(t_end, self._end_grid(t_end))
+        self._end_grid_array[0] = t_end
+        if s.t < t_end and self._segment_end(s.t, t_end) == t_end:
+            row = self._reach(s, t_end)
+            if row is not None:
+                return row
+        self._loop(t_end, self._end_grid_array)
         row = self._end_row
         return row if row is not None else self.record_row(self.state.t, self.state.y, self.state.mode)
 
-    def _end_grid(self, t_end):
-        self._end_grid_array[0] = t_end
-        return self._end_grid_array
-
     def advance(self, t_end: float, t_eval=None):
-        s = self.state
-        if t_end < s.t:
-            raise RuntimeError(f"cannot integrate backwards from t={s.t} to t_end={t_end}")
+        s = self._start(t_end)
         if t_eval is None:
             grid = self._no_grid
-        elif t_eval is self._end_grid_array:
-            grid = t_eval if t_end > s.t else self._no_grid
         else:
             grid = np.asarray(t_eval, dtype=float)
             grid = np.unique(grid[(grid > s.t) & (grid <= t_end)])  # a time is recorded once, as in the reference
+        self._loop(t_end, grid)
+        return self.results
+
+    def _start(self, t_end) -> IntegratorState:
+        """The state an advance to t_end starts from (its Zeno guard reset)."""
+        s = self.state
+        if t_end < s.t:
+            raise RuntimeError(f"cannot integrate backwards from t={s.t} to t_end={t_end}")
+        self._last_event = (None, 0)
+        return s
+
+    def _segment_end(self, t, t_end) -> float:
+        """The first input breakpoint in (t, t_end), else t_end (s)."""
         bps = self._breakpoints
-        events_here, last_event_t = 0, None
-        h = s.step or 0.0
+        if not len(bps):
+            return t_end
+        upcoming = bps[(bps > t) & (bps < t_end)]
+        return float(upcoming[0]) if len(upcoming) else t_end
+
+    def _reach(self, s, t_end):
+        """The fast path of ``advance_to`` (no input breakpoint in (s.t, t_end)): one compiled call from
+        the state s; if it reaches t_end, the record there (a dict, with 't'), else None once the
+        event or mode decision that stopped it is handled (``_loop`` goes on from there)."""
+        records = np.empty((1, self.model.n_record))
+        status, y = self._run(s, t_end, self._end_grid_array, records)
+        if status != dop853.REACHED_END:  # nothing recorded: the end grid point lies beyond where it stopped
+            self._outcome(status, s, y, t_end, t_end)
+            return None
+        self.state = IntegratorState(t_end, y, s.mode, float(self.info[dop853.INFO_H]))
+        return self._decoded(records[0], t_end)
+
+    def _loop(self, t_end, grid):
+        """The general loop of ``advance``: segments between input breakpoints, events, records at the
+        times of grid (increasing, within (t, t_end]); at the end of ``advance_to`` (grid is
+        ``_end_grid_array``) the record at t_end is kept as ``_end_row``, else rows go to results."""
+        to_end = grid is self._end_grid_array
+        s = self.state
         while s.t < t_end:
-            upcoming = bps[(bps > s.t) & (bps < t_end)] if len(bps) else bps
-            seg_end = float(upcoming[0]) if len(upcoming) else t_end
-            fmode, imode, evs, directions, input_driven = self._mode_arrays(s.mode)
-            self.system.begin_segment(s.t, seg_end)
-            forms = self._forms(s.t, seg_end)
-            if grid is self._end_grid_array:
+            seg_end = self._segment_end(s.t, t_end)
+            if to_end:
                 seg_grid = grid if seg_end == t_end else self._no_grid
             else:
                 seg_grid = np.ascontiguousarray(grid[(grid > s.t) & (grid <= seg_end)]) if len(grid) else grid
-            records = self._end_records if seg_grid is self._end_grid_array else np.zeros((len(seg_grid),
-                                                                                            self.model.n_record))
-            max_step = min(self.max_step, self.hold_step) if input_driven else self.max_step
-            y = np.array(s.y, dtype=float)
-            quiet = QUIET_MARGIN if self._restart_pending else 0.0
-            self._restart_pending = False
-            status = dop853.advance(self.model_id, s.t, y, seg_end, h, self.rtol, self.atol, max_step, forms,
-                                    self.model.fpar, self.model.ipar, fmode, imode, directions, seg_grid, records,
-                                    self.info, quiet)
-            self.rhs_calls += int(self.info[dop853.INFO_RHS_CALLS])
-            self._check(status, s.mode)
-            if status == dop853.NOT_QUIET:  # the restart must decide the mode: as HybridIntegrator.restart
-                y_new, mode, kind = self._settle(s.t, s.y, s.mode, None)
-                if kind:
-                    self.results.events.append((s.t, kind))
-                self.state = s = IntegratorState(s.t, np.array(y_new, float), mode, s.step)
-                continue
-            for row, t_row in zip(records[: int(self.info[dop853.INFO_RECORDS])], seg_grid):
-                rec = self.system.decode_record(row)
-                rec["t"] = float(t_row)
-                if grid is self._end_grid_array:
-                    self._end_row = rec
-                else:
-                    self.results.rows.append(rec)
-            h = float(self.info[dop853.INFO_H])
-            if status == dop853.EVENT:
-                self._end_row = None
-                k = int(self.info[dop853.INFO_EVENT])
-                t_ev = float(self.info[dop853.INFO_T])
-                self._record(t_ev, y, s.mode)
-                y_new, mode, kind = self._settle(t_ev, y, s.mode, evs[k].name)
-                events_here = events_here + 1 if last_event_t is not None and t_ev - last_event_t < 1e-12 else 1
-                last_event_t = t_ev
-                if events_here > MAX_EVENTS_AT_ONE_TIME:
-                    raise FrictionJointsError(f"{events_here} events at t={t_ev:.12g}: chattering (Zeno) detected")
-                self.results.events.append((t_ev, kind or evs[k].name))
-                s = IntegratorState(t_ev, np.array(y_new, float), mode, h)
-                self._record(t_ev, s.y, mode)
+            records = np.empty((len(seg_grid), self.model.n_record))
+            status, y = self._run(s, seg_end, seg_grid, records)
+            self._keep_rows(seg_grid, records, to_end)
+            self._outcome(status, s, y, seg_end, t_end)
+            s = self.state
+
+    def _run(self, s, seg_end, grid, records):
+        """One compiled call from the state s towards seg_end (no input breakpoint before it), recording
+        at the times of grid into records (len(grid), n_record). Returns (dop853 status, y (n_y,) at the
+        time reached: an event's or seg_end)."""
+        arrays = self._mode_arrays(s.mode)
+        self.system.begin_segment(s.t, seg_end)
+        forms = self._forms(s.t, seg_end)
+        max_step = min(self.max_step, self.hold_step) if arrays.input_driven else self.max_step
+        y = np.array(s.y, dtype=float)  # advanced in place: s.y may be held elsewhere
+        quiet = QUIET_MARGIN if self._restart_pending else 0.0
+        self._restart_pending = False
+        status = dop853.advance(self.model_id, s.t, y, seg_end, s.step or 0.0, self.rtol, self.atol, max_step, forms,
+                                self.model.fpar, self.model.ipar, arrays.fmode, arrays.imode, arrays.directions, grid,
+                                records, self.info, quiet)
+        self.rhs_calls += int(self.info[dop853.INFO_RHS_CALLS])
+        self._check(status, s.mode)
+        return status, y
+
+    def _keep_rows(self, seg_grid, records, to_end):
+        """The rows the compiled call recorded (``_run``) at the first times of seg_grid: the end row of
+        ``advance_to`` (to_end), else rows of the results."""
+        for row, t_row in zip(records[: int(self.info[dop853.INFO_RECORDS])], seg_grid):
+            rec = self._decoded(row, t_row)
+            if to_end:
+                self._end_row = rec
             else:
-                s = IntegratorState(seg_end, y, s.mode, h)
-                if seg_end < t_end:  # time event at an input breakpoint
-                    self.system.begin_segment(seg_end, np.inf)
-                    y_new, mode, kind = self._settle(seg_end, s.y, s.mode, None)
-                    if kind:
-                        self.results.events.append((seg_end, kind))
-                        self._record(seg_end, y_new, mode)
-                    s = IntegratorState(seg_end, np.array(y_new, float), mode, h)
-            self.state = s
-        return self.results
+                self.results.rows.append(rec)
+
+    def _outcome(self, status, s, y, seg_end, t_end):
+        """Handle how the compiled call from the state s towards seg_end stopped (``_run``; y: the state
+        there): the restart's mode decision, an event, or the input breakpoint at seg_end < t_end; sets
+        ``state``."""
+        if status == dop853.NOT_QUIET:  # the restart must decide the mode: as HybridIntegrator.restart
+            y_new, mode, kind = self._settle(s.t, s.y, s.mode, None)
+            if kind:
+                self.results.events.append((s.t, kind))
+            self.state = IntegratorState(s.t, np.array(y_new, float), mode, s.step)
+            return
+        h = float(self.info[dop853.INFO_H])
+        if status == dop853.EVENT:
+            self._end_row = None
+            self.state = self._event(s.mode, y, h)
+            return
+        s = IntegratorState(seg_end, y, s.mode, h)
+        if seg_end < t_end:  # time event at an input breakpoint
+            self.system.begin_segment(seg_end, np.inf)
+            y_new, mode, kind = self._settle(seg_end, s.y, s.mode, None)
+            if kind:
+                self.results.events.append((seg_end, kind))
+                self._record(seg_end, y_new, mode)
+            s = IntegratorState(seg_end, np.array(y_new, float), mode, h)
+        self.state = s
+
+    def _event(self, mode, y, h) -> IntegratorState:
+        """The state after the event the compiled call stopped at (info: its time and index), y (n_y,)
+        the state there in ``mode``; h: the next step size (s). Rows before and after are recorded."""
+        k = int(self.info[dop853.INFO_EVENT])
+        t_ev = float(self.info[dop853.INFO_T])
+        name = self._mode_arrays(mode).events[k].name
+        self._record(t_ev, y, mode)
+        y_new, new_mode, kind = self._settle(t_ev, y, mode, name)
+        last_t, count = self._last_event
+        count = count + 1 if last_t is not None and t_ev - last_t < 1e-12 else 1
+        self._last_event = (t_ev, count)
+        if count > MAX_EVENTS_AT_ONE_TIME:
+            raise FrictionJointsError(f"{count} events at t={t_ev:.12g}: chattering (Zeno) detected")
+        self.results.events.append((t_ev, kind or name))
+        s = IntegratorState(t_ev, np.array(y_new, float), new_mode, h)
+        self._record(t_ev, s.y, new_mode)
+        return s
+
+    def _decoded(self, row, t) -> dict:
+        """The record dict of a row (n_record,) that the compiled call wrote at time t (s), with 't'.
+        Its arrays may be views of the row: every call records into fresh rows."""
+        rec = self.system.decode_record(row)
+        rec["t"] = float(t)
+        return rec

@@ -238,12 +238,13 @@ def _workspace_layout(fields, sizes):
 
 
 def record_layout(model, minimal):
-    """[(key, size, kind)] of the flat record, kind 'array', 'float', 'bool' or 'bools'."""
+    """[(key, size, kind)] of the flat record; kind 'array', 'bools' (a bool array), 'bool', 'float' (a
+    Python float) or 'float64' (a numpy scalar), as MechanismSystem.record returns them."""
     k1, k, m, l = minimal.k1, minimal.k, model.m, model.l
     return [("q", k1, "array"), ("u", k, "array"), ("qd", k1, "array"), ("qdd", k1, "array"),
             ("udot", k, "array"), ("f", m, "array"), ("f_mu", l, "array"), ("sd", l, "array"),
             ("tau", model.n_drives, "array"), ("stuck", 1, "bool"), ("stuck_contacts", l, "bools"),
-            ("E_kin", 1, "float"), ("E_pot", 1, "float"), ("W_drive", 1, "float"), ("W_friction", 1, "float")]
+            ("E_kin", 1, "float"), ("E_pot", 1, "float"), ("W_drive", 1, "float64"), ("W_friction", 1, "float64")]
 
 
 def encode_mode(model, minimal, mode):
@@ -274,18 +275,20 @@ def encode_mode(model, minimal, mode):
 
 
 def decode_record(layout, out):
-    """The record dict (as MechanismSystem.record returns it) of the flat record ``out``."""
+    """The record dict (as MechanismSystem.record returns it) of the flat record ``out`` (n_record,).
+    Its arrays are views of ``out``: a caller that keeps the dict gives every record a fresh ``out``."""
     rec, o = {}, 0
     for key, size, kind in layout:
-        v = out[o : o + size]
         if kind == "array":
-            rec[key] = v.copy()
+            rec[key] = out[o : o + size]
         elif kind == "bools":
-            rec[key] = v != 0.0
+            rec[key] = out[o : o + size].astype(bool)  # nonzero (NaN too): True
         elif kind == "bool":
-            rec[key] = bool(v[0] != 0.0)
+            rec[key] = bool(out[o])
+        elif kind == "float":
+            rec[key] = float(out[o])
         else:
-            rec[key] = float(v[0]) if key.startswith("E_") else np.float64(v[0])
+            rec[key] = out[o]
         o += size
     return rec
 

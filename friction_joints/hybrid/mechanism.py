@@ -417,12 +417,17 @@ class MechanismSystem(DrivenSystem):
         return planar.encode_mode(self.model, self.minimal, mode)
 
     def decode_record(self, out):
-        """The dict of ``record`` from the flat output of the compiled record kernel."""
-        from ..compiled import planar
+        """The dict of ``record`` from the flat output (n_record,) of the compiled record kernel, its
+        arrays views of ``out`` (``compiled.planar.decode_record``, with this system's layout)."""
+        decode = self.__dict__.get("_record_decoder")
+        if decode is None:
+            from functools import partial
 
-        if "_record_layout" not in self.__dict__:
-            self._record_layout = planar.record_layout(self.model, self.minimal)
-        return planar.decode_record(self._record_layout, out)
+            from ..compiled import planar
+
+            decode = self._record_decoder = partial(planar.decode_record,
+                                                    planar.record_layout(self.model, self.minimal))
+        return decode(out)
 
     def record(self, t, y, mode):
         q, u = self._split(y)
