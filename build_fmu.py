@@ -82,7 +82,7 @@ def complete_description(xml: bytes, cls) -> bytes:
             typ.set("unit", v.unit)
         if v.display:
             typ.set("displayUnit", v.display)
-        if v.causality in ("parameter", "input"):  # the ranges the slave enforces (fmi_slave)
+        if v.causality in ("parameter", "input"):  # the ranges the slave enforces (fmi.slave)
             if v.min is not None:
                 typ.set("min", repr(float(v.min)))
             if v.max is not None:
@@ -137,7 +137,7 @@ def experiment_plot(fmu: Path, cls) -> bytes | None:
     import numpy as np
     from fmpy import simulate_fmu
 
-    from friction_joints.regression import input_table
+    from friction_joints.fmi.regression import input_table
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -162,7 +162,7 @@ def experiment_plot(fmu: Path, cls) -> bytes | None:
 
 def engine_cache() -> list:
     """The compiled engine's cache files for the generic CPU of this architecture (what the FMUs ask
-    numba for, see fmi_slave), made by loading or compiling the engine in a process of its own:
+    numba for, see fmi.slave), made by loading or compiling the engine in a process of its own:
     pythonfmu's builder leaves __pycache__ out, so they are added to the FMU after its build, and an
     FMU then starts without compiling on any CPU of this architecture with this numba version."""
     from friction_joints.compiled import cache
@@ -210,7 +210,7 @@ def build(script: Path, out: Path, cache=None, loader: bool = True, package: Pat
     from pythonfmu.builder import FmuBuilder
 
     from friction_joints.fmi.loader import install_loader
-    from friction_joints.regression import input_table, write_csv
+    from friction_joints.fmi.regression import input_table, write_csv
 
     cls = slave_class(script)
     h = source_hash(package, script)

@@ -221,7 +221,7 @@ def bench_fmus(dist, quick):
 
 
 def bench_master(dist, quick):
-    from friction_joints.vehicle.cosim import run_fmpy, sine_sweep
+    from friction_joints.fmi.steering_vehicle import run_fmpy, sine_sweep
 
     t_end = 1.0 if quick else 5.0
     tau = sine_sweep(3.0, 0.2, 2.0, 10.0)
@@ -229,7 +229,7 @@ def bench_master(dist, quick):
     start = time.perf_counter()
     run_fmpy(dist, tau, t_end, 1e-3)
     wall = time.perf_counter() - start
-    print(f"\nSteeringSystem + SingleTrackVehicle under friction_joints.master, {t_end:g} s at 1 ms: "
+    print(f"\nSteeringSystem + SingleTrackVehicle under friction_joints.fmi.master, {t_end:g} s at 1 ms: "
           f"real-time factor {t_end / wall:.1f} (goal >= 10)")
 
 

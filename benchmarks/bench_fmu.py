@@ -4,7 +4,7 @@ SliderCrank (seed 000 Example 2) from rest in its hanging equilibrium, drive tor
 tau = 4 sin(3 t) N.m sampled and held at every communication point, communication step 1 ms,
 internal rtol 1e-8. In one process:
   fmu      the built FMU stepped by FMPy's FMU2Slave (pythonfmu binary, Python slave, our stepper);
-  stepper  friction_joints.cosim.MechanismStepper with the same held inputs (what the slave calls);
+  stepper  friction_joints.stepping.MechanismStepper with the same held inputs (what the slave calls);
   library  friction_joints.hybrid.simulate with the same piecewise-constant torque table.
 Reported: wall time, real-time factor (simulated / wall), per-step cost, the FMU's overhead per
 step over the stepper, and the largest difference of the crank angle between the runs.
@@ -24,7 +24,7 @@ import numpy as np
 from fmpy import extract, read_model_description
 from fmpy.fmi2 import FMU2Slave
 
-from friction_joints.cosim import MechanismStepper
+from friction_joints.stepping import MechanismStepper
 from friction_joints.hybrid import PiecewiseConstant, simulate
 from friction_joints.mechanisms import slider_crank
 

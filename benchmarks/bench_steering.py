@@ -1,9 +1,9 @@
 """Real-time factor of the steering + vehicle co-simulation at a 1 ms communication step (not a test).
 
 Driver torque sine sweep (3 N.m, 0.2 -> 2 Hz) at 80 km/h, in one process:
-  steppers  the two models' co-simulation steppers (friction_joints.cosim.Stepper) coupled in a
+  steppers  the two models' co-simulation steppers (friction_joints.stepping.Stepper) coupled in a
             plain loop: the cost of the models and their integrator alone, no FMI;
-  FMPy      the SteeringSystem and SingleTrackVehicle FMUs under friction_joints.master;
+  FMPy      the SteeringSystem and SingleTrackVehicle FMUs under friction_joints.fmi.master;
   libcosim  the same FMUs under libcosim (libcosimpy).
 Reported: wall time, real-time factor (simulated / wall) and wall time per communication step.
 Goal of the steering issue: real-time factor at least 5.
@@ -17,9 +17,9 @@ import argparse
 import time
 from pathlib import Path
 
-from friction_joints.cosim import Stepper
+from friction_joints.stepping import Stepper
 from friction_joints.vehicle import SingleTrackVehicle, SteeringParameters, SteeringSystem, VehicleParameters
-from friction_joints.vehicle.cosim import run_fmpy, run_libcosim, sine_sweep
+from friction_joints.fmi.steering_vehicle import run_fmpy, run_libcosim, sine_sweep
 
 ROOT = Path(__file__).resolve().parents[1]
 

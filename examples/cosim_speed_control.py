@@ -8,7 +8,7 @@ torque limit) gets the set point w_ref and the measured crank speed u and return
 torque tau. The set point steps 0 -> 2 rad/s at 0.5 s and back to 0 at 4 s: the crank breaks
 away, runs at speed through its friction, then is braked and held, with stick phases whenever
 the friction can carry the difference between drive and gravity. Both FMUs are connected by the
-fixed-step master of friction_joints.master (Jacobi, step h). Writes cosim_speed_control.csv and
+fixed-step master of friction_joints.fmi.master (Jacobi, step h). Writes cosim_speed_control.csv and
 .png to --out and prints a summary.
 """
 
@@ -19,8 +19,8 @@ from pathlib import Path
 
 import numpy as np
 
-from friction_joints.master import Connection, FMUInstance, run
-from friction_joints.regression import write_csv
+from friction_joints.fmi.master import Connection, FMUInstance, run
+from friction_joints.fmi.regression import write_csv
 
 ROOT = Path(__file__).resolve().parents[1]
 

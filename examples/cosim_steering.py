@@ -25,7 +25,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent))
 from _output import pyplot, write_csv  # noqa: E402
 
-from friction_joints.vehicle.cosim import hysteresis_width, run_fmpy, run_libcosim, sine_sweep  # noqa: E402
+from friction_joints.fmi.steering_vehicle import hysteresis_width, run_fmpy, run_libcosim, sine_sweep  # noqa: E402
 
 KINGPIN_MU = (0.0, 0.025, 0.05, 0.1, 0.2)
 

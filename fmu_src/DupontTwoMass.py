@@ -2,7 +2,7 @@
 
 import math
 
-from friction_joints.fmi_slave import Experiment, MechanismSlave, Var
+from friction_joints.fmi.slave import Experiment, MechanismSlave, Var
 from friction_joints.mechanisms import dupont_two_mass
 
 

@@ -2,7 +2,7 @@
 
 import math
 
-from friction_joints.fmi_slave import Experiment, SystemSlave, Var
+from friction_joints.fmi.slave import Experiment, SystemSlave, Var
 from friction_joints.spatial.rsrrr import RSRRR, RSRRRParameters, table1_journals
 from friction_joints.spatial.system import RSRRRSystem, SpeedLoad
 

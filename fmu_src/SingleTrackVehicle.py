@@ -1,6 +1,6 @@
 """FMU: a single-track (bicycle) vehicle with linear tyres, the partner of the SteeringSystem FMU."""
 
-from friction_joints.fmi_slave import Experiment, SystemSlave, Var
+from friction_joints.fmi.slave import Experiment, SystemSlave, Var
 from friction_joints.vehicle import SingleTrackVehicle as Model
 from friction_joints.vehicle import VehicleParameters
 

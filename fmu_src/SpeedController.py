@@ -3,7 +3,7 @@
 import math
 
 from friction_joints.control import PIController
-from friction_joints.fmi_slave import Experiment, Var, VarSlave
+from friction_joints.fmi.slave import Experiment, Var, VarSlave
 
 
 class SpeedController(VarSlave):

@@ -2,7 +2,7 @@
 
 import math
 
-from friction_joints.fmi_slave import Experiment, SystemSlave, Var
+from friction_joints.fmi.slave import Experiment, SystemSlave, Var
 from friction_joints.vehicle import ELEMENTS, SteeringParameters, SteeringSystem as Model
 
 _DEFAULTS = SteeringParameters()

@@ -34,7 +34,7 @@ def fmus(tmp_path_factory):
 def run_isolated():
     """run(check, *fmus, wrapper=(), python=(sys.executable,), env=None): a check of
     fmu_low_level.py in its own process, through to the process exit (where the pythonfmu binary
-    has a use-after-free, see friction_joints/fmi_exit_guard.py); asserts exit 0."""
+    has a use-after-free, see friction_joints/fmi/exit_guard.py); asserts exit 0."""
     def run(check, *fmu_paths, wrapper=(), python=(sys.executable,), env=None):
         proc = subprocess.run([*wrapper, *python, str(Path(__file__).with_name("fmu_low_level.py")), check,
                                *map(str, fmu_paths)], capture_output=True, text=True, timeout=600, env=env)

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from friction_joints.cosim import MechanismStepper
+from friction_joints.stepping import MechanismStepper
 from friction_joints.hybrid import PiecewiseConstant, simulate
 from friction_joints.mechanisms import slider_crank
 

@@ -25,7 +25,7 @@ def offset_build(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("offset")
     package = tmp / "friction_joints"
     shutil.copytree(Path(build_fmu.HERE) / "friction_joints", package, ignore=shutil.ignore_patterns("__pycache__"))
-    crank = package / "fmi_crank.py"
+    crank = package / "fmi" / "crank.py"
     text = crank.read_text()
     assert text.count('"E_kin": rec["E_kin"]') == 1
     crank.write_text(text.replace('"E_kin": rec["E_kin"]', '"E_kin": rec["E_kin"] + 1000.0'))
@@ -50,7 +50,7 @@ def test_a_broken_bundled_copy_fails_at_instantiation(fmus, offset_build, tmp_pa
     with zipfile.ZipFile(offset_build) as src, zipfile.ZipFile(broken, "w") as dst:
         for item in src.infolist():
             data = src.read(item)
-            if item.filename.endswith("/cosim.py") and item.filename.startswith("resources/friction_joints"):
+            if item.filename.endswith("/stepping.py") and item.filename.startswith("resources/friction_joints"):
                 data = b"raise ImportError('broken bundled copy')\n"
             dst.writestr(item, data)
     run("broken", fmus["SliderCrank"], broken)

@@ -297,7 +297,7 @@ def test_c_host_gets_fmi2_error_from_the_failing_call(c_host, unpacked, options,
 
 
 def test_without_the_loader_failures_are_discards(built, run_isolated):
-    """An FMU built with --no-loader keeps pythonfmu's statuses, as fmi_slave's docstring says: the
+    """An FMU built with --no-loader keeps pythonfmu's statuses, as fmi.slave's docstring says: the
     failing call returns fmi2OK with its message logged, every later doStep fmi2Discard."""
     run_isolated("errors_without_loader", built)
 
@@ -373,11 +373,11 @@ def test_fmpy_runs_the_fmu_with_its_own_python(loader_fmu, reference, run_isolat
 
 def is_exit_guard(name: str) -> bool:
     """Whether an FMU member is the exit guard of its bundled package (resources/friction_joints_<hash>/)."""
-    return name.startswith("resources/friction_joints") and name.endswith("/fmi_exit_guard.py")
+    return name.startswith("resources/friction_joints") and name.endswith("/fmi/exit_guard.py")
 
 
 def inert_exit_guard(fmu: Path, target: Path) -> Path:
-    """A copy of fmu whose friction_joints.fmi_exit_guard does nothing."""
+    """A copy of fmu whose friction_joints.fmi.exit_guard does nothing."""
     inert = b"\n\ndef guard_library_exit(resources, model_identifier):\n    return False\n\n\n" \
             b"def pin_scipy_uarray():\n    return False\n"
     with zipfile.ZipFile(fmu) as src, zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as dst:
@@ -388,7 +388,7 @@ def inert_exit_guard(fmu: Path, target: Path) -> Path:
 
 
 def test_exit_guard_is_not_needed_with_the_loader(c_host, loader_fmu, reference, tmp_path):
-    """Without the loader an inert fmi_exit_guard makes about one C-host exit in three crash; with it
+    """Without the loader an inert fmi.exit_guard makes about one C-host exit in three crash; with it
     the loader never finalises Python and releases pythonfmu's static state before its destructors."""
     fmu = inert_exit_guard(loader_fmu, tmp_path / loader_fmu.name)
     folder = tmp_path / "unpacked"
@@ -426,7 +426,7 @@ def valgrind_errors(stderr: str) -> list[str]:
 @pytest.mark.parametrize("guard", ["exit guard", "inert exit guard"])
 def test_c_host_under_valgrind(c_host, loader_fmu, tmp_path, guard):
     """No invalid access in the FMU's binaries or Python, up to and through the host's exit, with or
-    without fmi_exit_guard. The Python engine runs the model: under valgrind the compiled engine's
+    without fmi.exit_guard. The Python engine runs the model: under valgrind the compiled engine's
     cache does not fit the emulated CPU and numba would compile it for half an hour. (About 40 s.)"""
     fmu = loader_fmu if guard == "exit guard" else inert_exit_guard(loader_fmu, tmp_path / loader_fmu.name)
     folder = tmp_path / "unpacked"
@@ -455,7 +455,7 @@ def test_c_host_error_path_under_valgrind(c_host, unpacked):
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("valgrind") is None, reason="needs valgrind")
 def test_fmpy_under_valgrind_without_exit_guard(loader_fmu, tmp_path, run_isolated):
-    """FMPy's process exit with the loader and an inert fmi_exit_guard: no invalid access (without the
+    """FMPy's process exit with the loader and an inert fmi.exit_guard: no invalid access (without the
     loader, valgrind then reports one in pythonfmu's finalizePythonInterpreter)."""
     fmu = inert_exit_guard(loader_fmu, tmp_path / loader_fmu.name)
     proc = run_isolated("nan_input", fmu, wrapper=(shutil.which("valgrind"), "--error-limit=no"),

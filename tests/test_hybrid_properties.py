@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dupont_reference import M1, M2, MU_K, MU_S
-from friction_joints.cosim import MechanismStepper
+from friction_joints.stepping import MechanismStepper
 from friction_joints.hybrid import PiecewiseConstant, simulate
 from friction_joints.mechanisms import dupont_two_mass
 

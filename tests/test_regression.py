@@ -1,4 +1,4 @@
-"""The FMU regression command (python -m friction_joints.regression) and its tolerance tubes."""
+"""The FMU regression command (python -m friction_joints.fmi.regression) and its tolerance tubes."""
 
 import re
 import shutil
@@ -10,8 +10,8 @@ from fmpy import read_model_description
 from numpy.lib import recfunctions
 
 import build_fmu
-from friction_joints import regression
-from friction_joints.regression import main, read_csv, read_opt, tube_check, write_csv
+from friction_joints.fmi import regression
+from friction_joints.fmi.regression import main, read_csv, read_opt, tube_check, write_csv
 
 REFERENCES = Path(__file__).with_name("references")
 

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from friction_joints.control import PIController
-from friction_joints.master import Connection, FMUInstance, run
+from friction_joints.fmi.master import Connection, FMUInstance, run
 
 
 def test_pi_integrates_the_held_error_exactly():

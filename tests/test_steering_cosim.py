@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from friction_joints.vehicle import SteeringParameters, VehicleParameters
-from friction_joints.vehicle.cosim import hysteresis_width, run_fmpy, run_libcosim, sine_sweep
+from friction_joints.fmi.steering_vehicle import hysteresis_width, run_fmpy, run_libcosim, sine_sweep
 
 
 def test_two_masters_give_the_same_result(fmus):

@@ -7,7 +7,7 @@ Compared bit for bit over a few hundred steps of SliderCrank and Dupont's two ma
 that change at every communication point and stick-slip events inside steps, with:
 * ``Stepper.step`` given lists of Python floats (its fast input check) against numpy arrays;
 * every earlier output unchanged by the later steps (no record buffer shared between steps);
-* ``fmi_crank.publish`` against the definition of its output names, value for value.
+* ``crank.publish`` against the definition of its output names, value for value.
 """
 
 import copy
@@ -16,8 +16,8 @@ import math
 import numpy as np
 import pytest
 
-from friction_joints import fmi_crank
-from friction_joints.cosim import MechanismStepper
+from friction_joints.fmi import crank
+from friction_joints.stepping import MechanismStepper
 from friction_joints.engine import make_integrator
 from friction_joints.hybrid import MechanismSystem, PiecewiseConstant
 from friction_joints.mechanisms import dupont_two_mass, slider_crank
@@ -111,7 +111,7 @@ def test_steps_across_input_breakpoints_equal_the_general_loop(reach_calls):
 
 
 def test_publish_names_every_element():
-    """fmi_crank.publish: one output per element of the record arrays, named key[i] from 1, the
+    """crank.publish: one output per element of the record arrays, named key[i] from 1, the
     scalars as they are; the names are exactly the outputs OUTPUTS declares."""
     mech = slider_crank()
     stepper = MechanismStepper(mech, mech.assemble([0.3]), [1.0], [2.0], engine="compiled")
@@ -120,6 +120,6 @@ def test_publish_names_every_element():
             "W_drive": rec["W_drive"], "W_friction": rec["W_friction"]}
     for key in ("q", "qd", "qdd", "f", "f_mu", "sd"):
         want.update({f"{key}[{i}]": float(v) for i, v in enumerate(rec[key], 1)})
-    got = fmi_crank.publish(rec)
+    got = crank.publish(rec)
     assert got == want and all(type(got[k]) is type(v) for k, v in want.items())
-    assert set(got) == {v.name for v in fmi_crank.OUTPUTS}
+    assert set(got) == {v.name for v in crank.OUTPUTS}

@@ -1,1 +1,6 @@
-"""Native parts of the FMUs: the Python loader put in front of pythonfmu's Linux binary."""
+"""The FMI layer, with no physics in it: the common pythonfmu slave of the FMUs (``slave``), the
+variables of the slider-crank FMUs (``crank``), the guard of pythonfmu's library exit
+(``exit_guard``), the Python loader put in front of pythonfmu's Linux binary (``loader.c``,
+installed by ``loader``), a fixed-step co-simulation master on FMPy (``master``), the steering
+and vehicle FMUs co-simulated (``steering_vehicle``) and FMU regression tests against references
+(``regression``)."""

@@ -39,7 +39,7 @@
  * The loader never finalises Python: pythonfmu then never does either (it finalises only an
  * interpreter it has initialised itself), so the crashes of an embedded interpreter's finalisation
  * at the host's exit cannot occur. pythonfmu's binary still keeps a static std::shared_ptr that its
- * ELF destructor touches after the C++ runtime has destroyed it (see friction_joints/fmi_exit_guard.py);
+ * ELF destructor touches after the C++ runtime has destroyed it (see friction_joints/fmi/exit_guard.py);
  * the loader empties that pointer first through the binary's finalizePythonInterpreter (see
  * release_original_state).
  *
@@ -744,7 +744,7 @@ static void log_message(const fmi2CallbackFunctions *functions, fmi2String insta
  * pythonfmu cannot return fmi2Error: its fmi2SetReal/SetBoolean/ExitInitializationMode return
  * fmi2OK whenever Python returns, and fmi2DoStep returns fmi2Discard when Python's do_step returns
  * False (a Python exception becomes fmi2Fatal and destroys the Python instance). The slave logs
- * every failure with fmi2Error status at the call where it happens (friction_joints/fmi_slave.py),
+ * every failure with fmi2Error status at the call where it happens (friction_joints/fmi/slave.py),
  * and pythonfmu delivers the log messages of a call to the logger before the call returns. So the
  * loader gives pythonfmu a logger of its own (relay) that notes the worst status logged during
  * the current call, passes the message on to the host, and the call then returns fmi2Error (or

@@ -16,7 +16,7 @@ In a host without Python the loader loads that libpython, initialises Python as 
 FMI call to pythonfmu's binary; a Python host (FMPy) keeps its own interpreter. In every host the
 loader returns fmi2Error from a call during which the slave logged a failure with fmi2Error status
 (pythonfmu alone returns fmi2OK or fmi2Discard there) and passes such messages to the host's logger
-even with debug logging off (friction_joints/fmi_slave.py, loader.c's Instance). When the recorded
+even with debug logging off (friction_joints/fmi/slave.py, loader.c's Instance). When the recorded
 interpreter is gone the loader takes python3 from PATH; ``FRICTION_JOINTS_PYTHON=<python executable>``
 overrides both. See loader.c.
 """

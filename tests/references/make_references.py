@@ -3,7 +3,7 @@
     python tests/references/make_references.py DIST [MODEL ...]   (DIST: the folder of the built FMUs)
 
 Writes <Model>_in.csv and <Model>_ref.opt, then records <Model>_ref.csv from a run of the FMU
-(python -m friction_joints.regression --record). Run it only when a change of the results is
+(python -m friction_joints.fmi.regression --record). Run it only when a change of the results is
 understood and intended, and say why in the commit.
 """
 
@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 from fmpy import read_model_description
 
-from friction_joints.regression import input_table, record, write_csv
+from friction_joints.fmi.regression import input_table, record, write_csv
 
 HERE = Path(__file__).resolve().parent
 

@@ -69,10 +69,10 @@ os.environ.setdefault("NUMBA_CPU_NAME", "generic")
 from pythonfmu import Boolean, Fmi2Causality, Fmi2Slave, Fmi2Variability, Integer, Real, String  # noqa: E402
 from pythonfmu.enums import Fmi2Status
 
-from .cosim import MechanismStepper, Stepper
-from .engine import PYTHON_SLOWDOWN, engine_from_environment, load_compiled
-from .errors import FrictionJointsError
-from .fmi_exit_guard import guard_library_exit, pin_scipy_uarray
+from ..stepping import MechanismStepper, Stepper
+from ..engine import PYTHON_SLOWDOWN, engine_from_environment, load_compiled
+from ..errors import FrictionJointsError
+from .exit_guard import guard_library_exit, pin_scipy_uarray
 
 
 def _internal_error(exc: Exception) -> str:
@@ -413,7 +413,7 @@ class MechanismSlave(VarSlave):
 
 class SystemSlave(MechanismSlave):
     """Base of the FMUs of other hybrid systems: ``build`` returns (make_system, y0_of, rtol) as
-    taken by ``cosim.Stepper`` (make_system: function of the held input signals)."""
+    taken by ``stepping.Stepper`` (make_system: function of the held input signals)."""
 
     def make_stepper(self, built, inputs0):
         make_system, y0_of, rtol = built

@@ -1,7 +1,7 @@
 """FMU regression tests against references in the FMI cross-check layout.
 
-    python -m friction_joints.regression FMU REFDIR [--tube-rtol R] [--tube-ttol T]
-    python -m friction_joints.regression --record FMU REFDIR
+    python -m friction_joints.fmi.regression FMU REFDIR [--tube-rtol R] [--tube-ttol T]
+    python -m friction_joints.fmi.regression --record FMU REFDIR
 
 REFDIR holds, for the FMU's model identifier <Model>:
   <Model>_ref.opt   "StartTime, 0", "StopTime, 2", "StepSize, 0.01", "RelTol, 1e-8" (one per line);
@@ -260,7 +260,7 @@ def report(fmu, verdict: Verdict) -> str:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m friction_joints.regression", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m friction_joints.fmi.regression", description=__doc__.split("\n")[0])
     parser.add_argument("fmu", type=Path)
     parser.add_argument("refdir", type=Path)
     parser.add_argument("--record", action="store_true", help="write the reference from a run of the FMU")

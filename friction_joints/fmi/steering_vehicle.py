@@ -1,6 +1,6 @@
 """The steering FMU and the vehicle FMU connected, run by two different masters.
 
-``run_fmpy`` uses the project's Jacobi master on FMPy (``friction_joints.master``); ``run_libcosim``
+``run_fmpy`` uses the project's Jacobi master on FMPy (``friction_joints.fmi.master``); ``run_libcosim``
 uses libcosim, the Open Simulation Platform's C++ co-simulation library, through libcosimpy (an
 independent master from PyPI). Both exchange the same signals after every communication step:
 
@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..master import Connection, FMUInstance, run
+from .master import Connection, FMUInstance, run
 
 LINKS = (("steering", "delta_left", "vehicle", "delta_left"), ("steering", "delta_right", "vehicle", "delta_right"),
          ("vehicle", "M_z_left", "steering", "M_z_left"), ("vehicle", "M_z_right", "steering", "M_z_right"),
@@ -41,7 +41,7 @@ def sine_sweep(amplitude=3.0, f0=0.2, f1=2.0, duration=10.0):
 
 
 def run_fmpy(dist, tau_sw, t_end, h, steering=None, vehicle=None, progress=None):
-    """Co-simulate with friction_joints.master; steering, vehicle: {parameter: value} start values."""
+    """Co-simulate with friction_joints.fmi.master; steering, vehicle: {parameter: value} start values."""
     dist = Path(dist)
     instances = {"steering": FMUInstance(dist / "SteeringSystem.fmu", "steering", steering),
                  "vehicle": FMUInstance(dist / "SingleTrackVehicle.fmu", "vehicle", vehicle)}

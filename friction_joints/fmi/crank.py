@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .fmi_slave import MechanismSlave, Var
+from .slave import MechanismSlave, Var
 
 OUTPUTS = (
     tuple(Var(f"q[{i}]", "output", u, f"joint coordinate {n}", display=d)
