@@ -59,15 +59,10 @@ class AbsoluteSystem(DrivenSystem):
         return dict(x=y[:n].copy(), xd=y[n:].copy(), xdd=sol.xdd, f=sol.f, f_mu=sol.f_mu)
 
     # --- compiled engine (friction_joints.compiled.absolute) ---------------------------------------
-    def compiled(self):
-        """The CompiledModel of this system (kernels of ``compiled.absolute`` on the arrays of
-        ``compiled.planar.pack``), built once; None without numba, for a joint or friction law the
-        kernels do not implement, or a subclass that changes rhs, record or events."""
-        if "_compiled_model" not in self.__dict__:
-            self._compiled_model = self._build_compiled()
-        return self._compiled_model
-
     def _build_compiled(self):
+        """The CompiledModel of this system (kernels of ``compiled.absolute`` on the arrays of
+        ``compiled.planar.pack``), None without numba, for a joint or friction law the
+        kernels do not implement, or a subclass that changes rhs, record or events."""
         cls = type(self)
         if (cls.rhs is not AbsoluteSystem.rhs or cls.record is not AbsoluteSystem.record
                 or cls.events is not AbsoluteSystem.events):

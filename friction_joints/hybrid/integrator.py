@@ -72,6 +72,17 @@ class HybridSystem:
         """Times of input discontinuities (time events)."""
         return np.zeros(0)
 
+    def compiled(self):
+        """The system's CompiledModel for the compiled engine, built once (``_build_compiled``); None
+        where it has no compiled form."""
+        if "_compiled_model" not in self.__dict__:
+            self._compiled_model = self._build_compiled()
+        return self._compiled_model
+
+    def _build_compiled(self):
+        """A new CompiledModel of this system, or None (the default: no compiled form)."""
+        return None
+
     def events_watch_all(self, mode) -> bool:
         """Whether the events of ``mode`` watch every decision that a change of the inputs could switch
         (a slip reaching zero, a holding force reaching its limit): then a restart at which every event

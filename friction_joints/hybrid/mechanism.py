@@ -388,16 +388,11 @@ class MechanismSystem(DrivenSystem):
         return "+".join(kinds) or None
 
     # --- compiled engine (friction_joints.compiled.planar) -----------------------------------------
-    def compiled(self):
+    def _build_compiled(self):
         """The CompiledModel of this system (kernels of ``compiled.planar`` and the model as arrays),
-        built once; None where the kernels do not apply: numba missing, a joint or friction law they do
+        None where the kernels do not apply: numba missing, a joint or friction law they do
         not implement, or a subclass that changes rhs, record or events (RegularisedSystem, whose
         single mode has no events, is supported)."""
-        if "_compiled_model" not in self.__dict__:
-            self._compiled_model = self._build_compiled()
-        return self._compiled_model
-
-    def _build_compiled(self):
         from .smooth import RegularisedSystem
 
         cls = type(self)

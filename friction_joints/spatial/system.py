@@ -175,16 +175,11 @@ class RSRRRSystem(DrivenSystem):
         return applied, V, V @ (e + applied)
 
     # --- compiled engine (friction_joints.compiled.spatial) -----------------------------------------
-    def compiled(self):
+    def _build_compiled(self):
         """The CompiledModel of this system (kernels of ``compiled.spatial`` and the model as arrays),
-        built once; None where the kernels do not apply: numba missing, a load other than SpeedLoad,
+        None where the kernels do not apply: numba missing, a load other than SpeedLoad,
         a subclass that changes the equations (of this class, RSRRR, Chain or CutJointLoop), or chains
         other than 1 + 3 joints."""
-        if "_compiled_model" not in self.__dict__:
-            self._compiled_model = self._build_compiled()
-        return self._compiled_model
-
-    def _build_compiled(self):
         cls = type(self)
         for name in ("rhs", "events", "record", "holding", "state_of_motion", "resistance", "applied",
                      "_coordinates", "_rest_terms"):

@@ -102,14 +102,9 @@ class SingleTrackVehicle(DrivenSystem):
         return y, "smooth", None
 
     # --- compiled engine (friction_joints.compiled.vehicle) -----------------------------------------
-    def compiled(self):
-        """The CompiledModel of this system (kernels of ``compiled.vehicle``, the parameters as arrays),
-        built once; None without numba or for a subclass that changes the equations."""
-        if "_compiled_model" not in self.__dict__:
-            self._compiled_model = self._build_compiled()
-        return self._compiled_model
-
     def _build_compiled(self):
+        """The CompiledModel of this system (kernels of ``compiled.vehicle``, the parameters as arrays),
+        None without numba or for a subclass that changes the equations."""
         cls = type(self)
         for name in ("rhs", "events", "record", "steady_forces", "tyre_forces", "input_values"):
             if getattr(cls, name) is not getattr(SingleTrackVehicle, name):

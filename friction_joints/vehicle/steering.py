@@ -221,14 +221,9 @@ class SteeringSystem(DrivenSystem):
         return kinetic, spring
 
     # --- compiled engine (friction_joints.compiled.steering) ----------------------------------------
-    def compiled(self):
-        """The CompiledModel of this system (kernels of ``compiled.steering``, the parameters as arrays),
-        built once; None without numba or for a subclass that changes the equations."""
-        if "_compiled_model" not in self.__dict__:
-            self._compiled_model = self._build_compiled()
-        return self._compiled_model
-
     def _build_compiled(self):
+        """The CompiledModel of this system (kernels of ``compiled.steering``, the parameters as arrays),
+        None without numba or for a subclass that changes the equations."""
         cls = type(self)
         for name in ("rhs", "events", "record", "forces", "accelerations", "_breakaway", "energies",
                      "input_values"):
