@@ -125,6 +125,38 @@ def documentation(cls, plot: bool) -> str:
             f"</tr>{rows}</table></body></html>")
 
 
+SIMULATE = """
+import sys
+import numpy as np
+from fmpy import read_csv, simulate_fmu
+fmu, stop, step, inputs, outputs, result = sys.argv[1:]
+table = read_csv(inputs) if inputs else None
+np.save(result, simulate_fmu(fmu, stop_time=float(stop), output_interval=float(step), input=table,
+                             output=outputs.split("|")))
+"""
+
+
+def run_default_experiment(fmu: Path, cls):
+    """FMPy's result of the FMU's default experiment with its documented inputs, run in a process of
+    its own: there the FMU loads the engine's cache it carries (the generic CPU), where this process
+    may have numba set up for another CPU and would compile the engine again."""
+    import numpy as np
+
+    from friction_joints.fmi.regression import input_table, write_csv
+
+    e = cls.experiment
+    with tempfile.TemporaryDirectory() as tmp:
+        table, inputs = input_table(e.stop_time, e.step_size, e.inputs), ""
+        if table is not None:
+            inputs = str(Path(tmp) / "inputs.csv")
+            write_csv(Path(inputs), table)
+        result = Path(tmp) / "result.npy"
+        env = dict(os.environ, NUMBA_CPU_NAME="generic")
+        subprocess.run([sys.executable, "-c", SIMULATE, str(fmu), repr(e.stop_time), repr(e.step_size), inputs,
+                        "|".join(e.outputs), str(result)], check=True, env=env, cwd=tmp)
+        return np.load(result)
+
+
 def experiment_plot(fmu: Path, cls) -> bytes | None:
     """PNG of the default experiment run through FMPy (inputs as documented), None without matplotlib."""
     try:
@@ -135,16 +167,12 @@ def experiment_plot(fmu: Path, cls) -> bytes | None:
     import io
 
     import numpy as np
-    from fmpy import simulate_fmu
-
-    from friction_joints.fmi.regression import input_table
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     e = cls.experiment
-    res = simulate_fmu(str(fmu), stop_time=e.stop_time, output_interval=e.step_size,
-                       input=input_table(e.stop_time, e.step_size, e.inputs), output=list(e.outputs))
+    res = run_default_experiment(fmu, cls)
     units = {v.name: v.unit for v in cls.variables}
     fig, axes = plt.subplots(len(e.outputs), 1, sharex=True, figsize=(7, 1.7 * len(e.outputs)))
     for ax, name in zip(np.atleast_1d(axes), e.outputs):
@@ -234,7 +262,6 @@ def build(script: Path, out: Path, cache=None, loader: bool = True, package: Pat
             for path in engine_cache() if cache is None else cache:  # before the plot runs the FMU
                 dst.write(path, f"resources/{bundle}/compiled/__pycache__/{path.name}")
     png = experiment_plot(target, cls)
-    forget_modules(slave.stem, bundle)  # the plot's run imported them from a folder FMPy has deleted
     with zipfile.ZipFile(target, "a", zipfile.ZIP_DEFLATED) as dst:
         if png is not None:
             dst.writestr(f"documentation/{PLOT}", png)

@@ -1,14 +1,19 @@
 """Shared fixtures: the seed mechanisms, the built FMUs and a runner of low-level FMU checks."""
 
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-import build_fmu
+# numba for the generic CPU in this process and the ones it starts (before numba is imported): the
+# FMUs carry the engine's cache for it, so FMUs run here load it instead of compiling their engine
+os.environ.setdefault("NUMBA_CPU_NAME", "generic")
 
-from friction_joints.mechanisms import dupont_two_mass, offset_slider_crank, slider_crank
+import build_fmu  # noqa: E402
+
+from friction_joints.mechanisms import dupont_two_mass, offset_slider_crank, slider_crank  # noqa: E402
 
 MECHANISMS = {
     "DupontTwoMass": dupont_two_mass,
