@@ -152,8 +152,8 @@ def run_default_experiment(fmu: Path, cls):
             write_csv(Path(inputs), table)
         result = Path(tmp) / "result.npy"
         env = dict(os.environ, NUMBA_CPU_NAME="generic")
-        subprocess.run([sys.executable, "-c", SIMULATE, str(fmu), repr(e.stop_time), repr(e.step_size), inputs,
-                        "|".join(e.outputs), str(result)], check=True, env=env, cwd=tmp)
+        subprocess.run([sys.executable, "-c", SIMULATE, str(Path(fmu).resolve()), repr(e.stop_time),
+                        repr(e.step_size), inputs, "|".join(e.outputs), str(result)], check=True, env=env, cwd=tmp)
         return np.load(result)
 
 
