@@ -228,7 +228,7 @@ def advance(model, t, y, t_end, h_abs, rtol, atol, max_step, forms, fpar, ipar, 
             if not distance > quiet:
                 info[INFO_T], info[INFO_H], info[INFO_RHS_CALLS] = t, h_abs, calls
                 return NOT_QUIET
-    if st == 0 and h_abs <= 0.0 and t_end > t:
+    if st == 0 and not h_abs > 0.0 and t_end > t:  # no step size yet (or NaN)
         h_abs, st = _initial_step(model, t, y, f, t_end, max_step, rtol, atol, forms, t0, tau, fpar, ipar, fmode,
                                   imode, ys, f_new)
         calls += 1
@@ -245,6 +245,8 @@ def advance(model, t, y, t_end, h_abs, rtol, atol, max_step, forms, fpar, ipar, 
                 break
             t_new = min(t + h_abs, t_end)
             h = t_new - t
+            h_abs = h  # as SciPy: a step cut at t_end continues from its length (else a step size grown
+            # without bound while the error was 0, e.g. in stiction, could never shrink again)
             for i in range(n):
                 K[0, i] = f[i]
             for s in range(1, N_STAGES):
@@ -279,7 +281,10 @@ def advance(model, t, y, t_end, h_abs, rtol, atol, max_step, forms, fpar, ipar, 
                     factor = min(1.0, factor)
                 h_abs *= factor
                 break
-            h_abs *= max(MIN_FACTOR, SAFETY * error ** ERROR_EXPONENT)
+            # SciPy's max(MIN_FACTOR, ...), which gives MIN_FACTOR for a NaN error (a right-hand side not
+            # finite at a stage); numba's max would give NaN, and the step would never end
+            shrink = SAFETY * error ** ERROR_EXPONENT
+            h_abs *= shrink if shrink > MIN_FACTOR else MIN_FACTOR
             rejected = True
         if st != 0 or status != REACHED_END:
             break
