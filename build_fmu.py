@@ -190,14 +190,15 @@ def experiment_plot(fmu: Path, cls) -> bytes | None:
 
 def engine_cache() -> list:
     """The compiled engine's cache files for the generic CPU of this architecture (what the FMUs ask
-    numba for, see fmi.slave), made by loading or compiling the engine in a process of its own:
+    numba for, see fmi.slave), made by loading or compiling the engine in processes of their own (``python -m
+    friction_joints.compiled``):
     pythonfmu's builder leaves __pycache__ out, so they are added to the FMU after its build, and an
     FMU then starts without compiling on any CPU of this architecture with this numba version."""
     from friction_joints.compiled import cache
 
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
     env["NUMBA_CPU_NAME"] = "generic"
-    subprocess.run([sys.executable, "-c", "import friction_joints.compiled.dop853"], env=env, check=True, cwd=HERE)
+    subprocess.run([sys.executable, "-m", "friction_joints.compiled"], env=env, check=True, cwd=HERE)
     files = cache.cache_files()
     if not files:
         print("NUMBA_CACHE_DIR is set: the FMUs get no compiled cache and compile when first loaded",

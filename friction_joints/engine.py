@@ -90,9 +90,11 @@ def load_compiled() -> dict:
     if not _load:
         start = time.perf_counter()
         with _cache_names():
-            from .compiled import dop853
+            from .compiled import dop853, registry
 
-        _load.update(seconds=time.perf_counter() - start, compiled=bool(dop853.advance.stats.cache_misses))
+            modules = [importlib.import_module(f"{__package__}.compiled.{name}") for name in registry.MODULES]
+        kernels = [dop853.advance] + [getattr(m, kind) for m in modules for kind in ("rhs", "events", "record")]
+        _load.update(seconds=time.perf_counter() - start, compiled=any(k.stats.cache_misses for k in kernels))
     return _load
 
 

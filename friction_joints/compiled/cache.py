@@ -1,8 +1,8 @@
 """numba's on-disk cache for the compiled engine, invalidated by any change to the engine's sources.
 
-numba stamps a cached function with its own source file only: a kernel changed in another module
-would leave the integrator that calls it stale. Every function of this package is therefore stamped
-with a hash of all the package's sources (``ENGINE_STAMP``). The cache lies in ``__pycache__``
+numba stamps a cached function with its own source file only: a helper changed in another module
+would leave the kernels that call it stale. Every function of this package is therefore stamped
+with a hash of the package's sources (``ENGINE_STAMP``), those without compiled code apart. The cache lies in ``__pycache__``
 beside the sources (shipped inside the FMUs), or in ``NUMBA_CACHE_DIR`` when that is set; it is
 keyed on the source contents, not on paths or modification times, so it stays valid after an FMU is
 extracted into another folder. It does not fit another CPU model or numba version: numba then
@@ -20,9 +20,13 @@ from numba.core import caching
 PACKAGE_DIR = Path(__file__).resolve().parent
 
 
+#: the modules of this package with no compiled code: a change to them leaves the cache valid
+NOT_COMPILED = ("__init__.py", "__main__.py", "cache.py", "integrator.py", "model.py")
+
+
 def _engine_stamp() -> str:
     digest = hashlib.sha256()
-    for path in sorted(PACKAGE_DIR.glob("*.py")):
+    for path in sorted(p for p in PACKAGE_DIR.glob("*.py") if p.name not in NOT_COMPILED):
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()

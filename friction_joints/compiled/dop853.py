@@ -3,7 +3,7 @@
 The same method as the Python engine's integrator (SciPy's DOP853: Dormand-Prince 8(5,3) with
 SciPy's coefficients, error norm and step-size control, its 7th-order dense output, and event roots
 located by Brent's method on the dense output to 4 machine epsilons), but the whole step loop is
-compiled: the model's kernels (``signatures.KERNEL``) are called through ``registry`` and Python is
+compiled: the model's kernels (``signatures.KERNEL``) are called by address (``registry``) and Python is
 entered only when an event fires or the requested end time is reached. The step size proposed by
 the controller is returned, so that the next call (the next FMU communication step) continues with
 it instead of starting afresh.
@@ -67,7 +67,7 @@ def _combine(y, h, coefficients, K, stages, out):
 
 
 @njit
-def _dense_coefficients(model, t_old, h, y_old, y_new, f_new, K, forms, t0, tau, fpar, ipar, fmode, imode,
+def _dense_coefficients(kernels, t_old, h, y_old, y_new, f_new, K, forms, t0, tau, fpar, ipar, fmode, imode,
                         ys, F):
     """The 3 extra stages and the interpolation polynomial F (7, n) of the last step (SciPy's
     Dop853DenseOutput). Returns the kernel status."""
@@ -75,7 +75,7 @@ def _dense_coefficients(model, t_old, h, y_old, y_new, f_new, K, forms, t0, tau,
     for s in range(N_STAGES + 1, 16):
         _combine(y_old, h, A[s], K, s, ys)
         _inputs(t_old + C[s] * h, forms, t0, tau)
-        st = registry.rhs(model, t_old + C[s] * h, ys, tau, fpar, ipar, fmode, imode, K[s])
+        st = registry.rhs(kernels, t_old + C[s] * h, ys, tau, fpar, ipar, fmode, imode, K[s])
         if st != 0:
             return st
     for i in range(n):
@@ -110,24 +110,24 @@ def _unfired(g, direction):
 
 
 @njit
-def _event_value(model, k, direction, t, t_old, h, y_old, F, forms, t0, tau, fpar, ipar, fmode, imode, ys, g):
+def _event_value(kernels, k, direction, t, t_old, h, y_old, F, forms, t0, tau, fpar, ipar, fmode, imode, ys, g):
     _interpolate(t, t_old, h, y_old, F, ys)
     _inputs(t, forms, t0, tau)
-    st = registry.events(model, t, ys, tau, fpar, ipar, fmode, imode, g)
+    st = registry.events(kernels, t, ys, tau, fpar, ipar, fmode, imode, g)
     return _unfired(g[k], direction), st
 
 
 @njit
-def _event_root(model, k, direction, t_a, t_b, t_old, h, y_old, F, forms, t0, tau, fpar, ipar, fmode, imode, ys,
+def _event_root(kernels, k, direction, t_a, t_b, t_old, h, y_old, F, forms, t0, tau, fpar, ipar, fmode, imode, ys,
                 g):
     """Root of event k in [t_a, t_b] on the dense output: Brent's method as in SciPy's brentq
     (xtol = rtol = 4 eps). Returns (root, kernel status)."""
     xpre, xcur = t_a, t_b
-    fpre, st = _event_value(model, k, direction, xpre, t_old, h, y_old, F, forms, t0, tau, fpar, ipar, fmode, imode,
+    fpre, st = _event_value(kernels, k, direction, xpre, t_old, h, y_old, F, forms, t0, tau, fpar, ipar, fmode, imode,
                             ys, g)
     if st != 0:
         return xcur, st
-    fcur, st = _event_value(model, k, direction, xcur, t_old, h, y_old, F, forms, t0, tau, fpar, ipar, fmode, imode,
+    fcur, st = _event_value(kernels, k, direction, xcur, t_old, h, y_old, F, forms, t0, tau, fpar, ipar, fmode, imode,
                             ys, g)
     if st != 0:
         return xcur, st
@@ -162,7 +162,7 @@ def _event_root(model, k, direction, t_a, t_b, t_old, h, y_old, F, forms, t0, ta
             spre = scur = sbis
         xpre, fpre = xcur, fcur
         xcur += scur if abs(scur) > delta else (delta if sbis > 0 else -delta)
-        fcur, st = _event_value(model, k, direction, xcur, t_old, h, y_old, F, forms, t0, tau, fpar, ipar, fmode, imode,
+        fcur, st = _event_value(kernels, k, direction, xcur, t_old, h, y_old, F, forms, t0, tau, fpar, ipar, fmode, imode,
                                 ys, g)
         if st != 0:
             return xcur, st
@@ -170,7 +170,7 @@ def _event_root(model, k, direction, t_a, t_b, t_old, h, y_old, F, forms, t0, ta
 
 
 @njit
-def _initial_step(model, t, y, f, t_end, max_step, rtol, atol, forms, t0, tau, fpar, ipar, fmode, imode, ys, fs):
+def _initial_step(kernels, t, y, f, t_end, max_step, rtol, atol, forms, t0, tau, fpar, ipar, fmode, imode, ys, fs):
     """SciPy's select_initial_step (Hairer, Norsett, Wanner II.4) for an error estimator of order 7."""
     n = y.size
     scale = np.empty(n)
@@ -182,7 +182,7 @@ def _initial_step(model, t, y, f, t_end, max_step, rtol, atol, forms, t0, tau, f
     for i in range(n):
         ys[i] = y[i] + h0 * f[i]
     _inputs(t + h0, forms, t0, tau)
-    st = registry.rhs(model, t + h0, ys, tau, fpar, ipar, fmode, imode, fs)
+    st = registry.rhs(kernels, t + h0, ys, tau, fpar, ipar, fmode, imode, fs)
     for i in range(n):
         fs[i] -= f[i]
     d2 = _rms(fs, scale) / h0
@@ -190,16 +190,16 @@ def _initial_step(model, t, y, f, t_end, max_step, rtol, atol, forms, t0, tau, f
     return min(100.0 * h0, h1, t_end - t, max_step), st
 
 
-ADVANCE = types.int64(types.int64, F64, VEC, F64, F64, F64, F64, F64, types.float64[:, ::1], VEC, IVEC,
+ADVANCE = types.int64(IVEC, F64, VEC, F64, F64, F64, F64, F64, types.float64[:, ::1], VEC, IVEC,
                       VEC, IVEC, IVEC, VEC, types.float64[:, ::1], VEC, F64)
 
 
 @njit(ADVANCE, cache=True)
-def advance(model, t, y, t_end, h_abs, rtol, atol, max_step, forms, fpar, ipar, fmode, imode,
+def advance(kernels, t, y, t_end, h_abs, rtol, atol, max_step, forms, fpar, ipar, fmode, imode,
             directions, grid, records, info, quiet):
     """Integrate y (n,) in place from t to t_end, or to the first event, whichever comes first.
 
-    model: the model's number in ``registry``; fpar, ipar, fmode, imode: its arrays and its mode;
+    kernels: the model's ``registry.kernel_addresses``; fpar, ipar, fmode, imode: its arrays and its mode;
     h_abs: step size to try first (<= 0: choose one); forms (n_inputs, 5): the inputs (see above);
     directions: (n_events,) of the mode's events (-1 falling, +1 rising, 0 both); grid: increasing output
     times within (t, t_end], recorded by ``record`` into the rows of records (len(grid), n_record) before
@@ -219,9 +219,9 @@ def advance(model, t, y, t_end, h_abs, rtol, atol, max_step, forms, fpar, ipar, 
     info[INFO_EVENT], info[INFO_RECORDS], info[INFO_KERNEL_STATUS], info[INFO_STEPS] = -1.0, 0.0, 0.0, 0.0
     calls = 1
     _inputs(t, forms, t0, tau)
-    st = registry.rhs(model, t, y, tau, fpar, ipar, fmode, imode, f)
+    st = registry.rhs(kernels, t, y, tau, fpar, ipar, fmode, imode, f)
     if st == 0 and n_events:
-        st = registry.events(model, t, y, tau, fpar, ipar, fmode, imode, g_old)
+        st = registry.events(kernels, t, y, tau, fpar, ipar, fmode, imode, g_old)
     if st == 0 and quiet > 0.0:
         for k in range(n_events):
             distance = abs(g_old[k]) if directions[k] == 0 else -directions[k] * g_old[k]
@@ -229,7 +229,7 @@ def advance(model, t, y, t_end, h_abs, rtol, atol, max_step, forms, fpar, ipar, 
                 info[INFO_T], info[INFO_H], info[INFO_RHS_CALLS] = t, h_abs, calls
                 return NOT_QUIET
     if st == 0 and not h_abs > 0.0 and t_end > t:  # no step size yet (or NaN)
-        h_abs, st = _initial_step(model, t, y, f, t_end, max_step, rtol, atol, forms, t0, tau, fpar, ipar, fmode,
+        h_abs, st = _initial_step(kernels, t, y, f, t_end, max_step, rtol, atol, forms, t0, tau, fpar, ipar, fmode,
                                   imode, ys, f_new)
         calls += 1
     i_grid, n_rec, steps = 0, 0, 0
@@ -252,14 +252,14 @@ def advance(model, t, y, t_end, h_abs, rtol, atol, max_step, forms, fpar, ipar, 
             for s in range(1, N_STAGES):
                 _combine(y, h, A[s], K, s, ys)
                 _inputs(t + C[s] * h, forms, t0, tau)
-                st = registry.rhs(model, t + C[s] * h, ys, tau, fpar, ipar, fmode, imode, K[s])
+                st = registry.rhs(kernels, t + C[s] * h, ys, tau, fpar, ipar, fmode, imode, K[s])
                 if st != 0:
                     break
             if st != 0:
                 break
             _combine(y, h, B, K, N_STAGES, y_new)
             _inputs(t_new, forms, t0, tau)
-            st = registry.rhs(model, t_new, y_new, tau, fpar, ipar, fmode, imode, f_new)
+            st = registry.rhs(kernels, t_new, y_new, tau, fpar, ipar, fmode, imode, f_new)
             calls += N_STAGES
             if st != 0:
                 break
@@ -294,7 +294,7 @@ def advance(model, t, y, t_end, h_abs, rtol, atol, max_step, forms, fpar, ipar, 
         fired = -1
         if n_events:
             _inputs(t_new, forms, t0, tau)
-            st = registry.events(model, t_new, y_new, tau, fpar, ipar, fmode, imode, g_new)
+            st = registry.events(kernels, t_new, y_new, tau, fpar, ipar, fmode, imode, g_new)
             if st != 0:
                 break
             for k in range(n_events):  # SciPy's find_active_events
@@ -305,13 +305,13 @@ def advance(model, t, y, t_end, h_abs, rtol, atol, max_step, forms, fpar, ipar, 
                         or ((up or down) and directions[k] == 0)):
                     continue
                 if not dense:
-                    st = _dense_coefficients(model, t, h, y, y_new, f_new, K, forms, t0, tau, fpar, ipar, fmode,
+                    st = _dense_coefficients(kernels, t, h, y, y_new, f_new, K, forms, t0, tau, fpar, ipar, fmode,
                                              imode, ys, F)
                     calls += 3
                     dense = True
                     if st != 0:
                         break
-                root, st = _event_root(model, k, directions[k], t, t_new, t, h, y, F, forms, t0, tau, fpar, ipar,
+                root, st = _event_root(kernels, k, directions[k], t, t_new, t, h, y, F, forms, t0, tau, fpar, ipar,
                                        fmode, imode, ys, g_scratch)
                 if st != 0:
                     break
@@ -326,7 +326,7 @@ def advance(model, t, y, t_end, h_abs, rtol, atol, max_step, forms, fpar, ipar, 
                 ys[:] = y_new
             else:
                 if not dense:
-                    st = _dense_coefficients(model, t, h, y, y_new, f_new, K, forms, t0, tau, fpar, ipar, fmode,
+                    st = _dense_coefficients(kernels, t, h, y, y_new, f_new, K, forms, t0, tau, fpar, ipar, fmode,
                                              imode, ys, F)
                     calls += 3
                     dense = True
@@ -334,7 +334,7 @@ def advance(model, t, y, t_end, h_abs, rtol, atol, max_step, forms, fpar, ipar, 
                         break
                 _interpolate(tg, t, h, y, F, ys)
             _inputs(tg, forms, t0, tau)
-            st = registry.record(model, tg, ys, tau, fpar, ipar, fmode, imode, records[n_rec])
+            st = registry.record(kernels, tg, ys, tau, fpar, ipar, fmode, imode, records[n_rec])
             if st != 0:
                 break
             n_rec += 1

@@ -43,7 +43,7 @@ class CompiledIntegrator(HybridIntegrator):
         self.model = system.compiled()
         if self.model is None:
             raise ValueError(f"{type(system).__name__} has no compiled form in this configuration")
-        self.model_id = registry.model_id(self.model)
+        self.kernels = registry.kernel_addresses(self.model)
         self._modes = {}
         self._last_mode = self._last_arrays = None
         self._breakpoints = system.breakpoints()  # fixed: the inputs' types do not change
@@ -80,7 +80,8 @@ class CompiledIntegrator(HybridIntegrator):
     def _check(self, status, where):
         if status == dop853.KERNEL_FAILED:
             code = int(self.info[dop853.INFO_KERNEL_STATUS])
-            message = self.model.errors.get(code, f"kernel status {code}")
+            message = ("internal error: a kernel raised an exception" if code == registry.KERNEL_RAISED
+                       else self.model.errors.get(code, f"kernel status {code}"))
             raise FrictionJointsError(f"{message} at t={self.info[dop853.INFO_T]:.9g} ({where})")
         if status == dop853.STEP_TOO_SMALL:
             raise FrictionJointsError(f"integration failed at t={self.info[dop853.INFO_T]:.9g}: "
@@ -91,8 +92,8 @@ class CompiledIntegrator(HybridIntegrator):
         fmode, imode, *_ = self._mode_arrays(mode)
         tau = np.ascontiguousarray(self.system.input_values(t), float)
         out = np.zeros(self.model.n_record)
-        status = registry.record(self.model_id, t, np.ascontiguousarray(y, float), tau, self.model.fpar,
-                                 self.model.ipar, fmode, imode, out)
+        status = self.model.record(t, np.ascontiguousarray(y, float), tau, self.model.fpar, self.model.ipar, fmode,
+                                   imode, out)
         if status:
             self.info[dop853.INFO_KERNEL_STATUS], self.info[dop853.INFO_T] = status, t
             self._check(dop853.KERNEL_FAILED, "record")
@@ -103,8 +104,8 @@ class CompiledIntegrator(HybridIntegrator):
         fmode, imode, *_ = self._mode_arrays(mode)
         dy = np.zeros(len(y))
         tau = np.ascontiguousarray(self.system.input_values(t), float)
-        status = registry.rhs(self.model_id, t, np.ascontiguousarray(y, float), tau, self.model.fpar, self.model.ipar,
-                              fmode, imode, dy)
+        status = self.model.rhs(t, np.ascontiguousarray(y, float), tau, self.model.fpar, self.model.ipar, fmode, imode,
+                                dy)
         if status:
             self.info[dop853.INFO_KERNEL_STATUS], self.info[dop853.INFO_T] = status, t
             self._check(dop853.KERNEL_FAILED, "rhs")
@@ -206,7 +207,7 @@ class CompiledIntegrator(HybridIntegrator):
         y = np.array(s.y, dtype=float)  # advanced in place: s.y may be held elsewhere
         quiet = QUIET_MARGIN if self._restart_pending else 0.0
         self._restart_pending = False
-        status = dop853.advance(self.model_id, s.t, y, seg_end, s.step or 0.0, self.rtol, self.atol, max_step, forms,
+        status = dop853.advance(self.kernels, s.t, y, seg_end, s.step or 0.0, self.rtol, self.atol, max_step, forms,
                                 self.model.fpar, self.model.ipar, arrays.fmode, arrays.imode, arrays.directions, grid,
                                 records, self.info, quiet)
         self.rhs_calls += int(self.info[dop853.INFO_RHS_CALLS])

@@ -1,72 +1,65 @@
-"""The compiled models by number: one place that lists them and calls their kernels.
+"""How compiled code calls a model's kernels: through their addresses, given at run time.
 
-The integrator calls a model's kernels through ``rhs``, ``events`` and ``record`` below, with the
-model's number: static calls that numba can cache (a kernel passed as a first-class function
-cannot be cached with its caller, and unboxing one costs tens of microseconds per call).
-Adding a model: import its module, append its kernels to MODELS and a branch to each dispatcher.
+The integrator (``dop853.advance``) takes a model's kernels as ``kernel_addresses(model)``, the
+addresses of their compiled entry points, and calls them through ``rhs``, ``events`` and ``record``
+below. It is therefore compiled once for every model and knows none of them: numba links (and
+optimises and emits again) the code of every function a compiled function calls by name, so an
+integrator that called the kernels of six models by name compiled all of them again, 70 s of the
+engine's cold compile. An address is read when a model is run, never cached, so the on-disk cache of
+the integrator and the kernels' own caches stay independent. A kernel that raised (it should not:
+they report failures as status codes) gives KERNEL_RAISED.
+
+Adding a model needs nothing here: list its kernel module in ``MODULES`` (loaded with the engine).
 """
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit, types
+from numba.core.extending import intrinsic
 
-from . import absolute, lumped, planar, spatial, steering, vehicle
-from .signatures import F64, IVEC, VEC
+from .signatures import KERNEL
 
-MODELS = (planar, spatial, lumped, steering, vehicle, absolute)  # a model's number is its index here
-PLANAR, SPATIAL, LUMPED, STEERING, VEHICLE, ABSOLUTE = range(6)
-
-DISPATCH = types.int64(types.int64, F64, VEC, VEC, VEC, IVEC, VEC, IVEC, VEC)
-
-
-def model_id(compiled) -> int:
-    """The number of the model whose kernels ``compiled`` (a CompiledModel) holds."""
-    for number, module in enumerate(MODELS):
-        if compiled.rhs is module.rhs:
-            return number
-    raise ValueError(f"the kernels {compiled.rhs} are not registered in friction_joints.compiled.registry")
+RHS, EVENTS, RECORD = range(3)  # the slots of kernel_addresses
+KERNEL_RAISED = -1  # the status of a kernel that raised an exception
+MODULES = ("absolute", "lumped", "planar", "spatial", "steering", "vehicle")  # the kernel modules
 
 
-@njit(DISPATCH, cache=True)
-def rhs(model, t, y, tau, fpar, ipar, fmode, imode, out):
-    if model == PLANAR:
-        return planar.rhs(t, y, tau, fpar, ipar, fmode, imode, out)
-    if model == SPATIAL:
-        return spatial.rhs(t, y, tau, fpar, ipar, fmode, imode, out)
-    if model == LUMPED:
-        return lumped.rhs(t, y, tau, fpar, ipar, fmode, imode, out)
-    if model == STEERING:
-        return steering.rhs(t, y, tau, fpar, ipar, fmode, imode, out)
-    if model == ABSOLUTE:
-        return absolute.rhs(t, y, tau, fpar, ipar, fmode, imode, out)
-    return vehicle.rhs(t, y, tau, fpar, ipar, fmode, imode, out)
+def kernel_addresses(model) -> np.ndarray:
+    """(3,) int64: the addresses of the entry points of model.rhs, model.events and model.record (a
+    CompiledModel), in the calling convention of numba's compiled functions."""
+    out = np.empty(3, dtype=np.int64)
+    for slot, kernel in ((RHS, model.rhs), (EVENTS, model.events), (RECORD, model.record)):
+        result = kernel.overloads[KERNEL.args]
+        out[slot] = result.library.get_pointer_to_function(result.fndesc.llvm_func_name)
+    return out
 
 
-@njit(DISPATCH, cache=True)
-def events(model, t, y, tau, fpar, ipar, fmode, imode, out):
-    if model == PLANAR:
-        return planar.events(t, y, tau, fpar, ipar, fmode, imode, out)
-    if model == SPATIAL:
-        return spatial.events(t, y, tau, fpar, ipar, fmode, imode, out)
-    if model == LUMPED:
-        return lumped.events(t, y, tau, fpar, ipar, fmode, imode, out)
-    if model == STEERING:
-        return steering.events(t, y, tau, fpar, ipar, fmode, imode, out)
-    if model == ABSOLUTE:
-        return absolute.events(t, y, tau, fpar, ipar, fmode, imode, out)
-    return vehicle.events(t, y, tau, fpar, ipar, fmode, imode, out)
+@intrinsic
+def _call(typingctx, address, t, y, tau, fpar, ipar, fmode, imode, out):
+    """The kernel at ``address`` (int64) called with the arguments of signatures.KERNEL."""
+    signature = types.int64(types.int64, *KERNEL.args)
+
+    def codegen(context, builder, sig, args):
+        function_type = context.call_conv.get_function_type(KERNEL.return_type, KERNEL.args)
+        function = builder.inttoptr(args[0], function_type.as_pointer())
+        status, result = context.call_conv.call_function(builder, function, KERNEL.return_type, KERNEL.args,
+                                                         args[1:])
+        return builder.select(status.is_ok, result, context.get_constant(types.int64, KERNEL_RAISED))
+
+    return signature, codegen
 
 
-@njit(DISPATCH, cache=True)
-def record(model, t, y, tau, fpar, ipar, fmode, imode, out):
-    if model == PLANAR:
-        return planar.record(t, y, tau, fpar, ipar, fmode, imode, out)
-    if model == SPATIAL:
-        return spatial.record(t, y, tau, fpar, ipar, fmode, imode, out)
-    if model == LUMPED:
-        return lumped.record(t, y, tau, fpar, ipar, fmode, imode, out)
-    if model == STEERING:
-        return steering.record(t, y, tau, fpar, ipar, fmode, imode, out)
-    if model == ABSOLUTE:
-        return absolute.record(t, y, tau, fpar, ipar, fmode, imode, out)
-    return vehicle.record(t, y, tau, fpar, ipar, fmode, imode, out)
+@njit(inline="always")
+def rhs(kernels, t, y, tau, fpar, ipar, fmode, imode, dy):
+    return _call(kernels[RHS], t, y, tau, fpar, ipar, fmode, imode, dy)
+
+
+@njit(inline="always")
+def events(kernels, t, y, tau, fpar, ipar, fmode, imode, g):
+    return _call(kernels[EVENTS], t, y, tau, fpar, ipar, fmode, imode, g)
+
+
+@njit(inline="always")
+def record(kernels, t, y, tau, fpar, ipar, fmode, imode, out):
+    return _call(kernels[RECORD], t, y, tau, fpar, ipar, fmode, imode, out)
