@@ -21,8 +21,11 @@ demo: $(VENV)/.installed-demo
 	$(BIN)/python build_fmu.py --out dist
 	$(BIN)/python examples/cosim_speed_control.py --dist dist --out out
 
+# the engine compiled (or its cache found) first, in parallel processes, for the generic CPU that the
+# test suite asks numba for (tests/conftest.py); then the tests, in one process per core
 test: $(VENV)/.installed-test
-	$(BIN)/python -m pytest -q
+	NUMBA_CPU_NAME=generic $(BIN)/python -m friction_joints.compiled
+	$(BIN)/python -m pytest -q -n auto
 
 clean:
 	rm -rf $(VENV) dist build *.egg-info out

@@ -101,15 +101,3 @@ def test_host_exit_has_no_invalid_access_in_the_fmu_binary(fmus, run_isolated):
                         env=dict(os.environ, **UNDER_VALGRIND))
     assert "pass" in proc.stdout
     assert "finalizePythonInterpreter" not in proc.stderr, proc.stderr[-3000:]
-
-
-@pytest.mark.slow
-@pytest.mark.skipif(shutil.which("valgrind") is None, reason="needs valgrind")
-def test_c_host_exit_has_no_invalid_access(fmus, c_host, tmp_path):
-    """The embedded interpreter's finalization at the C host's exit: without the SciPy _uarray pin,
-    valgrind shows an invalid read in Py_FinalizeEx (and the host crashes now and then)."""
-    proc = run_c_host(c_host, fmus["SliderCrank"], tmp_path, ["u"], wrapper=("valgrind", "--error-limit=no"),
-                      env=UNDER_VALGRIND)
-    assert proc.returncode == 0 and len(proc.stdout.splitlines()) == 6, proc.stdout + proc.stderr[-3000:]
-    for where in ("Py_FinalizeEx", "finalizePythonInterpreter"):
-        assert where not in proc.stderr, proc.stderr[-3000:]
