@@ -18,10 +18,13 @@ from __future__ import annotations
 import atexit
 import hashlib
 import io
+import logging
 import os
 import shutil
+import signal
 import sys
 import tempfile
+import threading
 import zipfile
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -77,14 +80,29 @@ def connect(scheduler: str | None = None, workers: int | None = None):
     if scheduler is None:
         # the FMUs carry numba's cache for the generic CPU: the workers must ask numba for it
         env = {"NUMBA_CPU_NAME": os.environ.get("NUMBA_CPU_NAME", "generic")}
-        with LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                          dashboard_address=None, env=env) as cluster, Client(cluster) as client:
+        with _sigint_ignored():  # inherited by the worker processes: Ctrl-C in a terminal reaches the client only
+            cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
+                                   dashboard_address=None, env=env, silence_logs=logging.ERROR)
+        with cluster, Client(cluster) as client:
             yield client
     else:
         with Client(scheduler, timeout="30s") as client:
             if workers is not None:
                 client.wait_for_workers(workers, timeout=120)
             yield client
+
+
+@contextmanager
+def _sigint_ignored():
+    """SIGINT ignored inside (in the main thread; elsewhere signals cannot be set and nothing changes)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def ship(client, paths: dict) -> dict:
