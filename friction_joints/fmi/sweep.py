@@ -116,7 +116,7 @@ def _case(task, shipped, params, args) -> Row:
     start = time.perf_counter()
     try:
         values, series = task({key: f.local() for key, f in shipped.items()}, params, *args)
-        status, message = "ok", ""
+        values, status, message = {k: float(v) for k, v in values.items()}, "ok", ""
     except Exception as exc:  # noqa: BLE001 -- any failure of a run is its row's message
         values, series = {}, None
         status, message = "error", str(exc) if isinstance(exc, CaseFailed) else f"{type(exc).__name__}: {exc}"
