@@ -28,7 +28,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 from _output import pyplot, write_csv  # noqa: E402
 
 from friction_joints.fmi import cluster  # noqa: E402
-from friction_joints.fmi.steering_vehicle import fmu_paths, loop_width_case, run_fmpy, run_libcosim, sine_sweep  # noqa: E402
+from friction_joints.fmi.steering_vehicle import (fmu_paths, loop_width_case, run_fmpy, run_libcosim,  # noqa: E402
+                                                  sine_sweep)
 from friction_joints.fmi.sweep import grid, sweep, write_results  # noqa: E402
 
 KINGPIN_MU = (0.0, 0.025, 0.05, 0.1, 0.2)

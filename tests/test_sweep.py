@@ -81,7 +81,8 @@ def test_a_local_cluster_runs_the_sweep_when_no_scheduler_is_given(fmus, tmp_pat
     rows = read_rows(results)
     assert [r["status"] for r in rows] == ["ok", "ok"]
     for row in rows:
-        ref = simulate_fmu(str(fmu), stop_time=0.5, output_interval=0.05, start_values={"zd_start": float(row["zd_start"])})
+        ref = simulate_fmu(str(fmu), stop_time=0.5, output_interval=0.05,
+                           start_values={"zd_start": float(row["zd_start"])})
         for out in ref.dtype.names[1:]:
             np.testing.assert_allclose(float(row[f"{out}.final"]), float(ref[out][-1]), rtol=1e-12, atol=1e-12,
                                        err_msg=f"zd_start = {row['zd_start']}: {out}.final")
@@ -128,8 +129,9 @@ def test_ctrl_c_cancels_the_sweep_and_stops_the_local_cluster(fmus, tmp_path):
     import psutil
 
     results = tmp_path / "results.csv"
-    proc = subprocess.Popen([sys.executable, "-m", "friction_joints.sweep", str(fmus["SliderCrank"]), "--stop-time", "2",
-                             "--step", "0.01", "--grid", "mu_rk=0:0.1:40", "--workers", "2", "--output", str(results)],
+    proc = subprocess.Popen([sys.executable, "-m", "friction_joints.sweep", str(fmus["SliderCrank"]), "--stop-time",
+                             "2", "--step", "0.01", "--grid", "mu_rk=0:0.1:40", "--workers", "2", "--output",
+                             str(results)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     try:
         seen = b""

@@ -86,9 +86,17 @@ def connect(scheduler: str | None = None, workers: int | None = None):
         with cluster, Client(cluster) as client:
             yield client
     else:
-        with Client(scheduler, timeout="30s") as client:
+        try:
+            client = Client(scheduler, timeout="30s")
+        except OSError as exc:
+            raise RuntimeError(f"no Dask scheduler reached at {scheduler}: {exc}") from None
+        with client:
             if workers is not None:
-                client.wait_for_workers(workers, timeout=120)
+                try:
+                    client.wait_for_workers(workers, timeout=120)
+                except TimeoutError:
+                    raise RuntimeError(f"the scheduler at {scheduler} has fewer than {workers} workers after "
+                                       "120 s") from None
             yield client
 
 
