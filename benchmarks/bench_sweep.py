@@ -7,7 +7,8 @@ of 2 worker processes (friction_joints.fmi.cluster, one thread each), in one run
                extraction, the engine's cache loaded by the first instantiation);
   throughput   runs per second of the sweep (friction_joints.fmi.sweep.sweep) once every worker is warm.
 Per-task overheads, measured on the 2-worker cluster:
-  Dask task      round trip of a no-op task (submit to result);
+  Dask task      round trip of a no-op task (submit to result), and no-op tasks per second with 200
+                 submitted at once (a lower bound of what the scheduler sustains);
   FMU transfer   the FMU's bytes scattered to one worker (client.scatter), and fetched by another
                  worker at its first task that uses them (less a no-op task);
   extraction     FMUFile.local on a worker (once per worker process);
@@ -37,8 +38,8 @@ from friction_joints.fmi.sweep import grid, simulate_case, sweep  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _noop():
-    return 0
+def _noop(i=0):
+    return i
 
 
 def _held():
@@ -94,12 +95,15 @@ def overheads(fmu, points, setup):
         a, b = sorted(client.scheduler_info()["workers"])
         noop = statistics.median(roundtrip(client, _noop, workers=[a]) for _ in range(20))
         start = time.perf_counter()
+        client.gather(client.map(_noop, range(200), pure=False))
+        rate = 200 / (time.perf_counter() - start)
+        start = time.perf_counter()
         shipped = client.scatter(cluster.FMUFile.read(fmu), workers=[a], hash=False)
         scatter = time.perf_counter() - start
         fetch = roundtrip(client, _fetch, shipped, workers=[b]) - noop
         phases = client.submit(_phases, shipped, points[0], *setup[:3], workers=[b], pure=False).result()
-    return {"Dask task (no-op round trip)": noop, "FMU transfer: scatter to a worker": scatter,
-            "FMU transfer: fetch by another worker": fetch} | phases
+    return rate, {"Dask task (no-op round trip)": noop, "FMU transfer: scatter to a worker": scatter,
+                  "FMU transfer: fetch by another worker": fetch} | phases
 
 
 def main():
@@ -125,7 +129,8 @@ def main():
               f"then {rates[n]:6.2f} runs/s")
     print(f"  2 workers / 1 worker: {rates[2] / rates[1]:.2f} on {os.cpu_count()} cores; load average over the last "
           f"minute {os.getloadavg()[0]:.2f} (other processes' work takes cores from the workers)")
-    cost = overheads(fmu, points, setup)
+    rate, cost = overheads(fmu, points, setup)
+    print(f"  no-op tasks: {rate:.0f} per second (200 at once, 2 workers)")
     print("  per-task overheads:")
     for name, seconds in cost.items():
         print(f"    {name:40s} {seconds * 1e3:8.1f} ms")
@@ -134,8 +139,9 @@ def main():
     print(f"    {'simulation (run less instantiation)':40s} {simulation * 1e3:8.1f} ms")
     cold = cost["FMU transfer: fetch by another worker"] + cost["extraction"] + cost["first instantiation"]
     print(f"  expected on a cluster of W single-threaded workers: about W / {per_run:.3f} s = W x {1 / per_run:.1f} "
-          f"runs/s once warm (the scheduler handles thousands of tasks per second, so linear up to W of a few hundred "
-          f"at this run length), after a one-time {cold:.2f} s per worker (transfer, extraction, first instantiation)")
+          f"runs/s once warm, linear while that stays below the scheduler's task rate (at least {rate:.0f}/s "
+          f"measured here: up to W of about {rate * per_run:.0f} at this run length; longer runs scale further), "
+          f"after a one-time {cold:.2f} s per worker (transfer, extraction, first instantiation)")
 
 
 if __name__ == "__main__":
