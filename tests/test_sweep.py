@@ -153,3 +153,22 @@ def test_ctrl_c_cancels_the_sweep_and_stops_the_local_cluster(fmus, tmp_path):
     assert not results.exists()
     _, alive = psutil.wait_procs(workers, timeout=10)
     assert not alive
+
+
+def test_a_task_of_two_fmus_runs_through_the_sweep_as_in_one_process(fmus, dask_scheduler):
+    """The steering study's task (steering and vehicle FMUs co-simulated per run, both shipped)."""
+    from dask.distributed import Client
+
+    from friction_joints.fmi.steering_vehicle import loop_width_case
+    from friction_joints.fmi.sweep import grid, sweep
+
+    paths = {"steering": fmus["SteeringSystem"], "vehicle": fmus["SingleTrackVehicle"]}
+    points = grid({"mu_k": [0.0, 0.1], "b": [1e-3]})
+    with Client(dask_scheduler) as client:
+        rows = sweep(client, loop_width_case, paths, points, 0.005)
+    assert [r.params for r in rows] == [{"mu_k": 0.0, "b": 1e-3}, {"mu_k": 0.1, "b": 1e-3}]
+    for row in rows:
+        assert row.status == "ok", row.message
+        direct = loop_width_case(paths, row.params, 0.005)[0]["hysteresis_width"]
+        np.testing.assert_allclose(row.values["hysteresis_width"], direct, rtol=1e-12, err_msg=str(row.params))
+    assert rows[1].values["hysteresis_width"] > rows[0].values["hysteresis_width"] + 0.3  # king-pin friction
