@@ -76,13 +76,14 @@ def connect(scheduler: str | None = None, workers: int | None = None):
         raise RuntimeError("running on a Dask cluster needs dask.distributed: pip install "
                            "'friction_joints[sweep]'") from exc
     if workers is not None and workers < 1:
-        raise ValueError(f"workers must be >= 1, got {workers}")
+        raise ValueError(f"--workers must be >= 1, got {workers}")
     if scheduler is None:
         # the FMUs carry numba's cache for the generic CPU: the workers must ask numba for it
         env = {"NUMBA_CPU_NAME": os.environ.get("NUMBA_CPU_NAME", "generic")}
         with _sigint_ignored():  # inherited by the worker processes: Ctrl-C in a terminal reaches the client only
             cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                                   dashboard_address=None, env=env, silence_logs=logging.ERROR)
+                                   dashboard_address="127.0.0.1:0",  # a free local port (dashboard with bokeh)
+                                   env=env, silence_logs=logging.ERROR)
         with cluster, Client(cluster) as client:
             yield client
     else:
