@@ -172,3 +172,24 @@ def test_a_task_of_two_fmus_runs_through_the_sweep_as_in_one_process(fmus, dask_
         direct = loop_width_case(paths, row.params, 0.005)[0]["hysteresis_width"]
         np.testing.assert_allclose(row.values["hysteresis_width"], direct, rtol=1e-12, err_msg=str(row.params))
     assert rows[1].values["hysteresis_width"] > rows[0].values["hysteresis_width"] + 0.3  # king-pin friction
+
+
+def exit_at_one(fmus, params):
+    """A sweep task whose worker process dies at x = 1 (as on a crash inside an FMU)."""
+    import os
+
+    if params["x"] == 1:
+        os._exit(3)
+    return {"x2": params["x"] ** 2}, None
+
+
+def test_a_run_whose_worker_dies_is_an_error_row_and_the_others_complete():
+    import dask
+
+    from friction_joints.fmi.sweep import grid, sweep
+
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0}), cluster.connect(workers=1) as client:
+        rows = sweep(client, exit_at_one, {}, grid({"x": [0, 1, 2]}))
+    assert [r.status for r in rows] == ["ok", "error", "ok"]
+    assert "KilledWorker" in rows[1].message
+    assert [rows[0].values, rows[2].values] == [{"x2": 0.0}, {"x2": 4.0}]

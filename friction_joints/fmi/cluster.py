@@ -71,6 +71,7 @@ def connect(scheduler: str | None = None, workers: int | None = None):
     (default: the number of cores) with one thread each, closed on exit. With a scheduler address
     (e.g. tcp://10.0.0.5:8786): that cluster, after waiting for ``workers`` workers if given."""
     try:
+        import dask
         from dask.distributed import Client, LocalCluster
     except ImportError as exc:
         raise RuntimeError("running on a Dask cluster needs dask.distributed: pip install "
@@ -80,7 +81,9 @@ def connect(scheduler: str | None = None, workers: int | None = None):
     if scheduler is None:
         # the FMUs carry numba's cache for the generic CPU: the workers must ask numba for it
         env = {"NUMBA_CPU_NAME": os.environ.get("NUMBA_CPU_NAME", "generic")}
-        with _sigint_ignored():  # inherited by the worker processes: Ctrl-C in a terminal reaches the client only
+        # one task at a time on a worker: a run that kills its worker process fails no run queued behind it
+        with _sigint_ignored(), dask.config.set({"distributed.scheduler.worker-saturation": 1.0}):
+            # SIGINT ignored is inherited by the worker processes: Ctrl-C in a terminal reaches the client only
             cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
                                    dashboard_address="127.0.0.1:0",  # a free local port (dashboard with bokeh)
                                    env=env, silence_logs=logging.ERROR)
