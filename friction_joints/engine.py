@@ -8,6 +8,7 @@ FRICTION_JOINTS_ENGINE (default "auto").
 
 from __future__ import annotations
 
+import _imp
 import contextlib
 import importlib
 import importlib.abc
@@ -57,11 +58,15 @@ class _Alias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 def _cache_names():
     """numba's cache refers to the modules it was compiled in by name (it imports them to rebuild a
     kernel's environment). An FMU carries this package under another name (build_fmu.py, isolation):
-    while its cache loads, BUILD_PACKAGE stands for this copy; afterwards that name is as before."""
+    while its cache loads, BUILD_PACKAGE stands for this copy; afterwards that name is as before.
+    The swap holds the interpreter's import lock: another thread of the host (a Dask worker's event
+    loop pickling a result of the installed package) that imports a module meanwhile waits for the
+    installed package's modules to be back instead of getting this copy's."""
     own = __name__.split(".")[0]
     if own == BUILD_PACKAGE:
         yield
         return
+    _imp.acquire_lock()
     saved = {n: m for n, m in sys.modules.items() if n == BUILD_PACKAGE or n.startswith(BUILD_PACKAGE + ".")}
     for name in saved:
         del sys.modules[name]
@@ -74,6 +79,7 @@ def _cache_names():
         for name in [n for n in sys.modules if n == BUILD_PACKAGE or n.startswith(BUILD_PACKAGE + ".")]:
             del sys.modules[name]
         sys.modules.update(saved)
+        _imp.release_lock()
 
 
 def engine_from_environment() -> str:

@@ -46,3 +46,47 @@ def run_isolated():
         assert proc.returncode == 0, proc.stdout + proc.stderr
         return proc
     return run
+
+
+@pytest.fixture(scope="session")
+def dask_scheduler(tmp_path_factory):
+    """The address of a Dask cluster on localhost that this fixture starts: `dask scheduler` and two
+    `dask worker` processes (one thread each), in folders of their own; stopped at the end."""
+    import json
+    import time
+
+    folder = tmp_path_factory.mktemp("dask")
+    scheduler_file = folder / "scheduler.json"
+    dask = [sys.executable, "-m", "dask"]
+    procs = [subprocess.Popen([*dask, "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+                               "--scheduler-file", str(scheduler_file)], cwd=folder,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
+    try:
+        deadline = time.monotonic() + 60
+        while not scheduler_file.exists() and time.monotonic() < deadline:
+            assert procs[0].poll() is None, "dask scheduler exited"
+            time.sleep(0.2)
+        address = json.loads(scheduler_file.read_text())["address"]
+        for i in range(2):
+            work = folder / f"worker{i}"
+            work.mkdir()
+            procs.append(subprocess.Popen([*dask, "worker", address, "--nthreads", "1", "--no-dashboard",
+                                           "--local-directory", str(work)], cwd=work,
+                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        yield address
+    finally:
+        import psutil  # a dependency of dask.distributed
+
+        children = [c for p in procs if p.poll() is None for c in psutil.Process(p.pid).children(recursive=True)]
+        for proc in reversed(procs):  # the workers first (their nannies stop their worker processes)
+            proc.terminate()
+        for proc in reversed(procs):
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        _, alive = psutil.wait_procs(children, timeout=30)
+        for child in alive:
+            child.kill()
+        assert not alive, f"worker processes left running after their nannies stopped: {alive}"

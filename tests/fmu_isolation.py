@@ -5,10 +5,16 @@
         one process, after the project's friction_joints was imported, each with its own code.
     python fmu_isolation.py broken FMU_OK FMU_BROKEN   FMU_BROKEN's bundled package cannot be imported:
         its instantiation fails, though FMU_OK and the project's friction_joints are already imported.
+    python fmu_isolation.py threads FMU   while FMU's first instantiation loads its engine (the bundle
+        standing for friction_joints meanwhile), another thread pickles and unpickles a class of the
+        project's friction_joints (as a Dask worker's event loop does with task results): every time
+        by the project's module name, as the same class.
 """
 
+import pickle
 import sys
 import tempfile
+import threading
 import zipfile
 
 from fmpy import read_model_description
@@ -64,6 +70,32 @@ def broken(path_ok, path_broken):
         fmu.freeInstance()
 
 
+def threads(path):
+    from friction_joints.fmi.regression import Run
+
+    done, failures, rounds = threading.Event(), [], [0]
+
+    def round_trips():
+        while not done.is_set():
+            try:
+                data = pickle.dumps(Run)
+                assert b"friction_joints.fmi.regression" in data and pickle.loads(data) is Run, data
+            except Exception as exc:  # noqa: BLE001 -- every failure is reported
+                failures.append(repr(exc))
+            rounds[0] += 1
+
+    worker = threading.Thread(target=round_trips)
+    worker.start()
+    with tempfile.TemporaryDirectory() as tmp:
+        fmu, vr = instantiate(path, tmp)
+        assert kinetic_energy_after_steps(fmu, vr) > 0.0  # exitInitializationMode loads the engine
+        fmu.terminate()
+        fmu.freeInstance()
+    done.set()
+    worker.join()
+    assert rounds[0] > 100 and not failures, (rounds[0], len(failures), failures[:3])
+
+
 if __name__ == "__main__":
-    {"two_builds": two_builds, "broken": broken}[sys.argv[1]](*sys.argv[2:])
+    {"two_builds": two_builds, "broken": broken, "threads": threads}[sys.argv[1]](*sys.argv[2:])
     print("pass")

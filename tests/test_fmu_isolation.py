@@ -54,3 +54,9 @@ def test_a_broken_bundled_copy_fails_at_instantiation(fmus, offset_build, tmp_pa
                 data = b"raise ImportError('broken bundled copy')\n"
             dst.writestr(item, data)
     run("broken", fmus["SliderCrank"], broken)
+
+
+def test_another_thread_keeps_the_project_package_while_an_fmu_loads_its_engine(fmus):
+    """The bundle stands for friction_joints only for the thread that loads the engine's cache (a
+    sweep's Dask worker pickles results on another thread meanwhile)."""
+    run("threads", fmus["SliderCrank"])

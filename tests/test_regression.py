@@ -16,16 +16,21 @@ from friction_joints.fmi.regression import main, read_csv, read_opt, tube_check,
 REFERENCES = Path(__file__).with_name("references")
 
 
+def copy_reference(model, dest, stop=None):
+    """The reference of model copied into dest, cut at StopTime = stop (s)."""
+    for f in REFERENCES.glob(f"{model}_*"):
+        shutil.copy(f, dest)
+    if stop is not None:
+        opt = read_opt(dest / f"{model}_ref.opt") | {"StopTime": stop}
+        (dest / f"{model}_ref.opt").write_text("".join(f"{k}, {v}\n" for k, v in opt.items()))
+        ref = read_csv(dest / f"{model}_ref.csv")
+        write_csv(dest / f"{model}_ref.csv", ref[ref["time"] <= stop + 1e-9])
+
+
 def slider_crank_reference(dest, stop=None, nan_from=None):
     """The SliderCrank reference copied into dest, cut at StopTime = stop (s), its input NaN from
     nan_from (s) on."""
-    for f in REFERENCES.glob("SliderCrank_*"):
-        shutil.copy(f, dest)
-    if stop is not None:
-        opt = read_opt(dest / "SliderCrank_ref.opt") | {"StopTime": stop}
-        (dest / "SliderCrank_ref.opt").write_text("".join(f"{k}, {v}\n" for k, v in opt.items()))
-        ref = read_csv(dest / "SliderCrank_ref.csv")
-        write_csv(dest / "SliderCrank_ref.csv", ref[ref["time"] <= stop + 1e-9])
+    copy_reference("SliderCrank", dest, stop)
     if nan_from is not None:
         inputs = read_csv(dest / "SliderCrank_in.csv")
         inputs["tau"][inputs["time"] >= nan_from - 1e-9] = np.nan
@@ -131,6 +136,30 @@ def test_record_then_check_round_trips(fmus, tmp_path):
     outputs = [v for v in read_model_description(str(fmus["SliderCrank"])).modelVariables if v.causality == "output"]
     assert len(read_csv(tmp_path / "SliderCrank_ref.csv").dtype.names) == 1 + len(outputs)
     assert main([str(fmus["SliderCrank"]), str(tmp_path), "--tube-rtol", "0"]) == 0
+
+
+def test_a_folder_of_fmus_runs_on_a_cluster_with_a_line_per_fmu_and_the_worst_exit(fmus, dask_scheduler,
+                                                                                  tmp_path, capsys):
+    for model in ("SliderCrank", "DupontTwoMass", "SingleMassFriction"):
+        shutil.copy(fmus[model], tmp_path)
+    copy_reference("SliderCrank", tmp_path, stop=0.2)
+    copy_reference("DupontTwoMass", tmp_path, stop=0.3)
+    ref = read_csv(tmp_path / "DupontTwoMass_ref.csv")
+    ref["E_kin"][ref["time"] >= 0.1] += 0.05 * np.ptp(ref["E_kin"])  # a changed result: DupontTwoMass fails
+    write_csv(tmp_path / "DupontTwoMass_ref.csv", ref)
+    # SingleMassFriction has no reference: the check cannot run
+    assert main([str(tmp_path), "--scheduler", dask_scheduler, "--workers", "2"]) == 2
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 3
+    assert lines[0].startswith("DupontTwoMass.fmu: FAIL: E_kin: left its tube at t = ")
+    assert lines[1] == f"SingleMassFriction.fmu: ERROR: missing {tmp_path / 'SingleMassFriction_ref.opt'}"
+    assert lines[2] == "SliderCrank.fmu: PASS"
+    # the folder's line says what the FMU's own check reports first
+    assert main([str(tmp_path / "DupontTwoMass.fmu"), str(tmp_path)]) == 1
+    first_failure = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("  FAIL  "))
+    assert lines[0].startswith(f"DupontTwoMass.fmu: FAIL: {first_failure[8:]}")
+    (tmp_path / "SingleMassFriction.fmu").unlink()
+    assert main([str(tmp_path), "--scheduler", dask_scheduler]) == 1  # the worst is now a failure
 
 
 class TestTube:

@@ -2,5 +2,5 @@
 variables of the slider-crank FMUs (``crank``), the guard of pythonfmu's library exit
 (``exit_guard``), the Python loader put in front of pythonfmu's Linux binary (``loader.c``,
 installed by ``loader``), a fixed-step co-simulation master on FMPy (``master``), the steering
-and vehicle FMUs co-simulated (``steering_vehicle``) and FMU regression tests against references
-(``regression``)."""
+and vehicle FMUs co-simulated (``steering_vehicle``), FMU regression tests against references
+(``regression``), and parameter sweeps (``sweep``) and regression runs on a Dask cluster (``cluster``)."""

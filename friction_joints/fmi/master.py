@@ -11,6 +11,7 @@ from __future__ import annotations
 import shutil
 import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 from fmpy import extract, read_model_description
@@ -18,7 +19,8 @@ from fmpy.fmi2 import FMU2Slave
 
 
 class FMUInstance:
-    """One instantiated co-simulation FMU. start_values: {parameter name: value} (SI units)."""
+    """One instantiated co-simulation FMU; path: its file, or a folder it is extracted in.
+    start_values: {parameter name: value} (SI units)."""
 
     def __init__(self, path, name: str, start_values=None, start_time=0.0):
         self.name = name
@@ -27,7 +29,8 @@ class FMUInstance:
         unknown = sorted(set(start_values or {}) - set(self.refs))
         if unknown:
             raise ValueError(f"{name}: no variables {unknown} in {path}")
-        self.unzipdir = extract(str(path), tempfile.mkdtemp(prefix=f"{name}_"))
+        self.extracted = Path(path).is_dir()  # an FMU already extracted in that folder: used in place
+        self.unzipdir = str(path) if self.extracted else extract(str(path), tempfile.mkdtemp(prefix=f"{name}_"))
         self.fmu = FMU2Slave(guid=self.md.guid, unzipDirectory=self.unzipdir,
                              modelIdentifier=self.md.coSimulation.modelIdentifier, instanceName=name)
         self.fmu.instantiate()
@@ -55,7 +58,8 @@ class FMUInstance:
     def close(self):
         self.fmu.terminate()
         self.fmu.freeInstance()
-        shutil.rmtree(self.unzipdir, ignore_errors=True)
+        if not self.extracted:
+            shutil.rmtree(self.unzipdir, ignore_errors=True)
 
 
 @dataclass(frozen=True)

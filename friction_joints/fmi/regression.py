@@ -2,6 +2,7 @@
 
     python -m friction_joints.fmi.regression FMU REFDIR [--tube-rtol R] [--tube-ttol T]
     python -m friction_joints.fmi.regression --record FMU REFDIR
+    python -m friction_joints.fmi.regression FOLDER [REFDIR] [--scheduler ADDRESS] [--workers N]
 
 REFDIR holds, for the FMU's model identifier <Model>:
   <Model>_ref.opt   "StartTime, 0", "StopTime, 2", "StepSize, 0.01", "RelTol, 1e-8" (one per line);
@@ -25,6 +26,11 @@ Exit status:
 The report has a line for each reason of a failure (which call, at what time and with which status,
 then the messages the FMU logged with status Discard or worse) and one per signal, checked over the
 part of the run that was computed.
+A FOLDER of FMUs is checked in parallel on a Dask cluster (friction_joints.fmi.cluster: a local
+one of N worker processes, default the cores, or the one at the scheduler ADDRESS), each FMU
+against its reference in REFDIR (default: FOLDER), one task per FMU; the output is one summary
+line per FMU (PASS, FAIL with the first reason, or ERROR where the check could not run) and the
+exit status is the worst of them.
 ``--record`` writes <Model>_ref.csv from a run of the FMU instead (with the same .opt and inputs);
 a run that fails writes nothing (exit 1).
 """
@@ -185,17 +191,21 @@ class _Monitor:
         return not self.failures
 
 
-def simulate(fmu, opt, inputs, outputs) -> Run:
-    """Run the FMU from StartTime to StopTime of opt with the input table, recording outputs."""
+def simulate(fmu, opt, inputs, outputs, start_values=None) -> Run:
+    """Run the FMU (its file, or the folder it is extracted in) from StartTime to StopTime of opt with
+    the input table and the start values {name: value}, recording outputs (RelTol None or absent:
+    the FMU's default tolerance)."""
     from fmpy import extract, simulate_fmu
     from fmpy.fmi1 import FMICallException
 
     monitor = _Monitor(opt["StartTime"])
     with tempfile.TemporaryDirectory() as unzipdir:  # simulate_fmu's own one stays behind when it raises
         try:
-            result = simulate_fmu(extract(str(fmu), unzipdir), start_time=opt["StartTime"],
+            result = simulate_fmu(str(fmu) if Path(fmu).is_dir() else extract(str(fmu), unzipdir),
+                                  start_time=opt["StartTime"],
                                   stop_time=opt["StopTime"], output_interval=opt["StepSize"],
-                                  relative_tolerance=opt["RelTol"], input=inputs, output=outputs, debug_logging=True,
+                                  relative_tolerance=opt.get("RelTol"), start_values=start_values or {},
+                                  input=inputs, output=outputs, debug_logging=True,
                                   logger=monitor.logger, fmi_call_logger=monitor.fmi_call,
                                   step_finished=monitor.step_finished)
         except FMICallException:  # the monitor has the call, and the rows up to the last finished step
@@ -207,17 +217,23 @@ def simulate(fmu, opt, inputs, outputs) -> Run:
     return run
 
 
-def check(fmu, refdir, tube_rtol=1e-3, tube_ttol=None) -> Verdict:
-    """The verdict on a run of the FMU and on every signal of <Model>_ref.csv."""
-    from fmpy import read_model_description
-
-    md = read_model_description(str(fmu))
-    model = md.coSimulation.modelIdentifier
+def load_reference(refdir, model) -> tuple[dict, np.ndarray | None, np.ndarray]:
+    """(opt, input table or None, reference) of <Model> in refdir."""
     opt, inputs = read_experiment(refdir, model)
     ref = read_csv(Path(refdir) / f"{model}_ref.csv")
     if before(opt["StopTime"], ref["time"][-1]):
         raise ReferenceError(f"{model}_ref.csv goes on to t = {ref['time'][-1]:.6g} s, after StopTime = "
                              f"{opt['StopTime']:.6g} s")
+    return opt, inputs, ref
+
+
+def check(fmu, refdir, tube_rtol=1e-3, tube_ttol=None, reference=None) -> Verdict:
+    """The verdict on a run of the FMU and on every signal of <Model>_ref.csv (reference: what
+    load_reference gives, read from refdir if None)."""
+    from fmpy import read_model_description
+
+    md = read_model_description(str(fmu))
+    opt, inputs, ref = reference or load_reference(refdir, md.coSimulation.modelIdentifier)
     variables = {v.name for v in md.modelVariables}
     names = [n for n in ref.dtype.names[1:] if n in variables]
     run = simulate(fmu, opt, inputs, names)
@@ -238,11 +254,14 @@ def record(fmu, refdir, outputs=None):
     run = simulate(fmu, *read_experiment(refdir, md.coSimulation.modelIdentifier), outputs)
     if run.failures:
         raise RunFailed("; ".join(run.failures + run.log))
-    table = np.array([tuple(float(v) for v in row) for row in run.result[["time", *outputs]]],
-                     dtype=[(n, float) for n in ["time", *outputs]])
     path = Path(refdir) / f"{md.coSimulation.modelIdentifier}_ref.csv"
-    write_csv(path, table)
+    write_csv(path, as_float_table(run.result, ["time", *outputs]))
     return path
+
+
+def as_float_table(result: np.ndarray, names) -> np.ndarray:
+    """The columns names of a result (Booleans as 0/1) as a structured array of floats."""
+    return np.array([tuple(float(v) for v in row) for row in result[list(names)]], dtype=[(n, float) for n in names])
 
 
 def report(fmu, verdict: Verdict) -> str:
@@ -259,21 +278,96 @@ def report(fmu, verdict: Verdict) -> str:
     return "\n".join(lines)
 
 
+def summary(fmu, verdict: Verdict) -> str:
+    """One line: '<file>: PASS', or '<file>: FAIL: <the first reason of the report> (+n more)'."""
+    reasons = [line[8:] for line in report(fmu, verdict).splitlines() if line.startswith("  FAIL  ")]
+    if verdict.passed:
+        return f"{Path(fmu).name}: PASS"
+    return f"{Path(fmu).name}: FAIL: {reasons[0]}" + (f" (+{len(reasons) - 1} more)" if len(reasons) > 1 else "")
+
+
+def _check_shipped(fmu, reference, tube_rtol, tube_ttol) -> tuple[int, str]:
+    """A Dask task: (exit status, summary line) of the shipped FMU (a cluster.FMUFile) against reference."""
+    try:
+        verdict = check(fmu.local(), None, tube_rtol, tube_ttol, reference)
+    except Exception as exc:  # FMPy could not run the FMU
+        return 2, f"{fmu.name}: ERROR: simulating failed: {type(exc).__name__}: {exc}"
+    return (0 if verdict.passed else 1), summary(fmu.name, verdict)
+
+
+def check_folder(folder, refdir, tube_rtol=1e-3, tube_ttol=None, scheduler=None, workers=None) -> list[tuple[int, str]]:
+    """(exit status, summary line) of every FMU in folder against its reference in refdir, the
+    checks run in parallel on a Dask cluster (see cluster.connect for scheduler and workers)."""
+    from fmpy import read_model_description
+
+    from . import cluster
+
+    fmus = sorted(Path(folder).glob("*.fmu"))
+    if not fmus:
+        raise ReferenceError(f"no FMUs in {folder}")
+    outcomes, references = {}, {}
+    for fmu in fmus:
+        try:
+            references[fmu] = load_reference(refdir, read_model_description(str(fmu)).coSimulation.modelIdentifier)
+        except Exception as exc:  # a missing or malformed reference, or no readable FMU
+            outcomes[fmu] = (2, f"{fmu.name}: ERROR: {exc}")
+    if references:
+        with cluster.connect(scheduler, workers) as client:
+            shipped = cluster.ship(client, {fmu: fmu for fmu in references})
+            results = cluster.run_tasks(client, _check_shipped, [(shipped[fmu], references[fmu], tube_rtol, tube_ttol)
+                                                                 for fmu in references], "FMUs")
+        for fmu, result in zip(references, results):
+            outcomes[fmu] = result if isinstance(result, tuple) else (
+                2, f"{fmu.name}: ERROR: its task failed: {type(result).__name__}: {result}")
+    return [outcomes[fmu] for fmu in fmus]
+
+
+def _main_folder(args) -> int:
+    """The summary lines of a folder of FMUs; the exit status of the worst (130 if cancelled)."""
+    from .cluster import Cancelled
+
+    try:
+        outcomes = check_folder(args.fmu, args.refdir or args.fmu, args.tube_rtol, args.tube_ttol,
+                                args.scheduler, args.workers)
+    except (ValueError, RuntimeError) as exc:  # bad --workers, no dask.distributed
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except (Cancelled, KeyboardInterrupt) as exc:
+        print(f"regression run {exc or 'cancelled'}", file=sys.stderr)
+        return 130
+    print("\n".join(line for _, line in outcomes))
+    return max(status for status, _ in outcomes)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m friction_joints.fmi.regression", description=__doc__.split("\n")[0])
-    parser.add_argument("fmu", type=Path)
-    parser.add_argument("refdir", type=Path)
+    parser.add_argument("fmu", type=Path, help="an FMU, or a folder of FMUs (checked in parallel on Dask)")
+    parser.add_argument("refdir", type=Path, nargs="?", help="folder of the references (default for a folder of "
+                        "FMUs: that folder)")
     parser.add_argument("--record", action="store_true", help="write the reference from a run of the FMU")
     parser.add_argument("--tube-rtol", type=float, default=1e-3,
                         help="tube half-width relative to each signal's range (default 1e-3)")
     parser.add_argument("--tube-ttol", type=float, default=None,
                         help="time tolerance of the tube in s (default: the StepSize of the .opt)")
+    parser.add_argument("--scheduler", help="a folder of FMUs: address of a running Dask scheduler "
+                        "(default: a local cluster)")
+    parser.add_argument("--workers", type=int, help="a folder of FMUs: worker processes of the local cluster "
+                        "(default: the cores); with --scheduler: wait for this many workers")
     args = parser.parse_args(argv)
+    folder = args.fmu.is_dir()
+    if args.refdir is None and not folder:
+        parser.error("REFDIR is needed for a single FMU")
+    if folder and args.record:
+        parser.error("--record takes a single FMU")
+    if not folder and (args.scheduler or args.workers):
+        parser.error("--scheduler and --workers apply to a folder of FMUs")
     try:
         if not args.fmu.exists():
             raise ReferenceError(f"no FMU at {args.fmu}")
         if not args.tube_rtol >= 0 or (args.tube_ttol is not None and not args.tube_ttol >= 0):
             raise ReferenceError("--tube-rtol and --tube-ttol must be >= 0")
+        if folder:
+            return _main_folder(args)
         if args.record:
             print(f"wrote {record(args.fmu, args.refdir)}")
             return 0

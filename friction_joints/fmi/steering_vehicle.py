@@ -18,6 +18,7 @@ the coupling and widens that margin.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
@@ -33,6 +34,16 @@ RECORD = {"tau_sw": ("steering", "tau_sw"), "delta_sw": ("steering", "delta_sw")
           "r": ("vehicle", "r"), "a_y": ("vehicle", "a_y"), "M_z_left": ("vehicle", "M_z_left")}
 
 
+FMUS = {"steering": "SteeringSystem.fmu", "vehicle": "SingleTrackVehicle.fmu"}
+
+
+def fmu_paths(dist) -> dict:
+    """{"steering": path, "vehicle": path}; dist: a folder with the two FMUs, or such a mapping."""
+    if isinstance(dist, Mapping):
+        return {key: Path(dist[key]) for key in FMUS}
+    return {key: Path(dist) / name for key, name in FMUS.items()}
+
+
 def sine_sweep(amplitude=3.0, f0=0.2, f1=2.0, duration=10.0):
     """tau_sw(t) = amplitude sin(2 pi (f0 t + (f1 - f0) t^2 / (2 duration))) (N.m, Hz, s)."""
     def tau(t):
@@ -41,10 +52,11 @@ def sine_sweep(amplitude=3.0, f0=0.2, f1=2.0, duration=10.0):
 
 
 def run_fmpy(dist, tau_sw, t_end, h, steering=None, vehicle=None, progress=None):
-    """Co-simulate with friction_joints.fmi.master; steering, vehicle: {parameter: value} start values."""
-    dist = Path(dist)
-    instances = {"steering": FMUInstance(dist / "SteeringSystem.fmu", "steering", steering),
-                 "vehicle": FMUInstance(dist / "SingleTrackVehicle.fmu", "vehicle", vehicle)}
+    """Co-simulate with friction_joints.fmi.master; dist: see fmu_paths; steering, vehicle:
+    {parameter: value} start values."""
+    paths = fmu_paths(dist)
+    instances = {"steering": FMUInstance(paths["steering"], "steering", steering),
+                 "vehicle": FMUInstance(paths["vehicle"], "vehicle", vehicle)}
     try:
         return run(instances, [Connection(*link) for link in LINKS], h, t_end,
                    external={("steering", "tau_sw"): tau_sw}, record=RECORD, progress=progress)
@@ -63,11 +75,10 @@ def run_libcosim(dist, tau_sw, t_end, h, steering=None, vehicle=None):
     from libcosimpy.CosimSlave import CosimLocalSlave
 
     log_output_level(CosimLogLevel.WARNING)
-    dist = Path(dist)
+    paths = fmu_paths(dist)
     steps = int(round(t_end / h))
     execution = CosimExecution.from_step_size(int(round(h * 1e9)))  # nanoseconds
-    index = {"steering": execution.add_local_slave(CosimLocalSlave(str(dist / "SteeringSystem.fmu"), "steering")),
-             "vehicle": execution.add_local_slave(CosimLocalSlave(str(dist / "SingleTrackVehicle.fmu"), "vehicle"))}
+    index = {name: execution.add_local_slave(CosimLocalSlave(str(paths[name]), name)) for name in FMUS}
     refs = {name: {v.name.decode(): v.reference for v in execution.slave_variables(i)} for name, i in index.items()}
     for name, values in (("steering", steering), ("vehicle", vehicle)):
         for var, value in (values or {}).items():
@@ -98,3 +109,12 @@ def hysteresis_width(tau, delta):
     tau, delta = np.asarray(tau, float), np.asarray(delta, float)
     area = abs(np.sum(0.5 * (tau[1:] + tau[:-1]) * np.diff(delta)))
     return area / np.ptp(delta)
+
+
+def loop_width_case(fmus, steering, h=0.005):
+    """A sweep task (friction_joints.fmi.sweep): the hysteresis width (N.m) of the on-centre loop
+    under tau_sw = 5 sin(0.4 pi t) N.m at 80 km/h over the period 2.5-7.5 s, steering: the
+    SteeringSystem's start values; fmus: see fmu_paths. Returns ({"hysteresis_width": w}, None)."""
+    r = run_fmpy(fmus, sine_sweep(5.0, 0.2, 0.2, 1.0), 7.5, h, steering=steering)
+    period = r["time"] >= 2.5
+    return {"hysteresis_width": hysteresis_width(r["tau_sw"][period], r["delta_sw"][period])}, None
