@@ -15,6 +15,7 @@ import importlib.abc
 import importlib.util
 import os
 import sys
+import threading
 import time
 import warnings
 
@@ -33,6 +34,7 @@ def compiled_available() -> bool:
 
 
 _load = {}
+_load_lock = threading.Lock()
 BUILD_PACKAGE = "friction_joints"  # the name the engine's cache is compiled under (build_fmu.py)
 
 
@@ -92,15 +94,17 @@ def engine_from_environment() -> str:
 
 def load_compiled() -> dict:
     """Import the compiled engine (once): {'seconds': time it took, 'compiled': True if numba had to
-    compile it (no cache for this CPU or numba version), False if it came from the cache}."""
-    if not _load:
-        start = time.perf_counter()
-        with _cache_names():
-            from .compiled import dop853, registry
+    compile it (no cache for this CPU or numba version), False if it came from the cache}. Threads that
+    instantiate FMUs at once wait for the first one's import (the name swap of _cache_names is global)."""
+    with _load_lock:
+        if not _load:
+            start = time.perf_counter()
+            with _cache_names():
+                from .compiled import dop853, registry
 
-            modules = [importlib.import_module(f"{__package__}.compiled.{name}") for name in registry.MODULES]
-        kernels = [dop853.advance] + [getattr(m, kind) for m in modules for kind in ("rhs", "events", "record")]
-        _load.update(seconds=time.perf_counter() - start, compiled=any(k.stats.cache_misses for k in kernels))
+                modules = [importlib.import_module(f"{__package__}.compiled.{name}") for name in registry.MODULES]
+            kernels = [dop853.advance] + [getattr(m, kind) for m in modules for kind in ("rhs", "events", "record")]
+            _load.update(seconds=time.perf_counter() - start, compiled=any(k.stats.cache_misses for k in kernels))
     return _load
 
 
