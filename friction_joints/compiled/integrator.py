@@ -15,7 +15,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..errors import FrictionJointsError
-from ..hybrid.integrator import MAX_EVENTS_AT_ONE_TIME, QUIET_MARGIN, HybridIntegrator, IntegratorState
+from ..hybrid.integrator import QUIET_MARGIN, HybridIntegrator, IntegratorState
 from . import dop853, registry
 
 
@@ -52,7 +52,6 @@ class CompiledIntegrator(HybridIntegrator):
         self._restart_pending = False  # a restart whose quiet test the next advance does
         self._watched = (object(), False)  # (mode, system.events_watch_all(mode)) of the last restart
         self._end_row = None  # record at the end of advance_to, taken from the compiled run
-        self._last_event = (None, 0)  # (time, events at that time) of the current advance: the Zeno guard
         self.info = np.zeros(dop853.INFO_SIZE)
         self.rhs_calls = 0
         super().__init__(system, t0, y0, **options)
@@ -229,10 +228,7 @@ class CompiledIntegrator(HybridIntegrator):
         there): the restart's mode decision, an event, or the input breakpoint at seg_end < t_end; sets
         ``state``."""
         if status == dop853.NOT_QUIET:  # the restart must decide the mode: as HybridIntegrator.restart
-            y_new, mode, kind = self._settle(s.t, s.y, s.mode, None)
-            if kind:
-                self.results.events.append((s.t, kind))
-            self.state = IntegratorState(s.t, np.array(y_new, float), mode, s.step)
+            self.state, _ = self._redecide(s)
             return
         h = float(self.info[dop853.INFO_H])
         if status == dop853.EVENT:
@@ -240,32 +236,13 @@ class CompiledIntegrator(HybridIntegrator):
             self.state = self._event(s.mode, y, h)
             return
         s = IntegratorState(seg_end, y, s.mode, h)
-        if seg_end < t_end:  # time event at an input breakpoint
-            self.system.begin_segment(seg_end, np.inf)
-            y_new, mode, kind = self._settle(seg_end, s.y, s.mode, None)
-            if kind:
-                self.results.events.append((seg_end, kind))
-                self._record(seg_end, y_new, mode)
-            s = IntegratorState(seg_end, np.array(y_new, float), mode, h)
-        self.state = s
+        self.state = self._input_jump(s) if seg_end < t_end else s
 
     def _event(self, mode, y, h) -> IntegratorState:
         """The state after the event the compiled call stopped at (info: its time and index), y (n_y,)
         the state there in ``mode``; h: the next step size (s). Rows before and after are recorded."""
         k = int(self.info[dop853.INFO_EVENT])
-        t_ev = float(self.info[dop853.INFO_T])
-        name = self._mode_arrays(mode).events[k].name
-        self._record(t_ev, y, mode)
-        y_new, new_mode, kind = self._settle(t_ev, y, mode, name)
-        last_t, count = self._last_event
-        count = count + 1 if last_t is not None and t_ev - last_t < 1e-12 else 1
-        self._last_event = (t_ev, count)
-        if count > MAX_EVENTS_AT_ONE_TIME:
-            raise FrictionJointsError(f"{count} events at t={t_ev:.12g}: chattering (Zeno) detected")
-        self.results.events.append((t_ev, kind or name))
-        s = IntegratorState(t_ev, np.array(y_new, float), new_mode, h)
-        self._record(t_ev, s.y, new_mode)
-        return s
+        return self._at_event(float(self.info[dop853.INFO_T]), y, mode, self._mode_arrays(mode).events[k].name, h)
 
     def _decoded(self, row, t) -> dict:
         """The record dict of a row (n_record,) that the compiled call wrote at time t (s), with 't'.

@@ -180,6 +180,7 @@ class HybridIntegrator:
         self.system = system
         self.rtol, self.atol, self.max_step, self.hold_step = rtol, atol, max_step, hold_step
         self.results = Results()
+        self._last_event = (None, 0)  # (time, events at that time) of the current advance: the Zeno guard
         y0 = np.array(y0, dtype=float)
         y, mode, kind = self._settle(float(t0), y0, None, None)
         self.state = IntegratorState(float(t0), y, mode, None)
@@ -210,12 +211,41 @@ class HybridIntegrator:
         """Re-decide the mode at the current time after the inputs changed there (a time event); the
         update is skipped when it cannot change the mode (``_quiet``), which keeps co-simulation steps cheap."""
         s = self.state
-        if self._quiet(s):
-            return
+        if not self._quiet(s):
+            self.state, _ = self._redecide(s)
+
+    def _redecide(self, s):
+        """(state, kinds): the mode re-decided at the state s (the inputs changed at s.t), as an event
+        of those kinds (None if the mode stayed)."""
         y, mode, kind = self._settle(s.t, s.y, s.mode, None)
         if kind:
             self.results.events.append((s.t, kind))
-        self.state = IntegratorState(s.t, y, mode, s.step)
+        return IntegratorState(s.t, np.array(y, dtype=float), mode, s.step), kind
+
+    def _input_jump(self, s) -> IntegratorState:
+        """The state after the time event at an input breakpoint s.t (the inputs jump there): the
+        mode re-decided, the state recorded after it when the mode changed."""
+        self.system.begin_segment(s.t, np.inf)
+        s, kind = self._redecide(s)
+        if kind:
+            self._record(s.t, s.y, s.mode)
+        return s
+
+    def _at_event(self, t_ev, y_ev, mode, name, step) -> IntegratorState:
+        """The state after the event ``name`` of ``mode`` fired at t_ev (s) with the state y_ev there,
+        recorded before and after it; step: the next step size. More than MAX_EVENTS_AT_ONE_TIME
+        events at one time in an advance raise (chattering)."""
+        self._record(t_ev, y_ev, mode)
+        y_new, new_mode, kind = self._settle(t_ev, y_ev, mode, name)
+        last_t, count = self._last_event
+        count = count + 1 if last_t is not None and t_ev - last_t < 1e-12 else 1
+        self._last_event = (t_ev, count)
+        if count > MAX_EVENTS_AT_ONE_TIME:
+            raise FrictionJointsError(f"{count} events at t={t_ev:.12g}: chattering (Zeno) detected")
+        self.results.events.append((t_ev, kind or name))
+        s = IntegratorState(t_ev, np.array(y_new, dtype=float), new_mode, step)
+        self._record(t_ev, s.y, new_mode)
+        return s
 
     # --- integration ------------------------------------------------------------------------------
     def advance_to(self, t_end: float) -> dict:
@@ -232,7 +262,7 @@ class HybridIntegrator:
         grid = np.asarray([] if t_eval is None else t_eval, dtype=float)
         grid = grid[(grid > s.t) & (grid <= t_end)]
         bps = self.system.breakpoints()
-        events_here, last_event_t = 0, None
+        self._last_event = (None, 0)
         while s.t < t_end:
             upcoming = bps[(bps > s.t) & (bps < t_end)]
             seg_end = float(upcoming[0]) if len(upcoming) else t_end
@@ -259,27 +289,13 @@ class HybridIntegrator:
             step = float(np.diff(sol.t)[-2:].max()) if len(sol.t) > 1 else s.step
             if sol.status == 1:
                 k = self._fired(sol)
-                t_ev, y_ev = float(sol.t_events[k][0]), sol.y_events[k][0]
-                self._record(t_ev, y_ev, s.mode)
-                y_new, mode, kind = self._settle(t_ev, y_ev, s.mode, evs[k].name)
-                events_here = events_here + 1 if last_event_t is not None and t_ev - last_event_t < 1e-12 else 1
-                last_event_t = t_ev
-                if events_here > MAX_EVENTS_AT_ONE_TIME:
-                    raise FrictionJointsError(f"{events_here} events at t={t_ev:.12g}: chattering (Zeno) detected")
-                self.results.events.append((t_ev, kind or evs[k].name))
-                s = IntegratorState(t_ev, y_new, mode, step)
-                self._record(t_ev, y_new, mode)
+                s = self._at_event(float(sol.t_events[k][0]), sol.y_events[k][0], s.mode, evs[k].name, step)
             else:
                 s = IntegratorState(seg_end, sol.y[:, -1], s.mode, step)
                 if seg_end in grid:
                     self._record(seg_end, s.y, s.mode)
-                if seg_end < t_end:  # time event at an input breakpoint
-                    self.system.begin_segment(seg_end, np.inf)
-                    y_new, mode, kind = self._settle(seg_end, s.y, s.mode, None)
-                    if kind:
-                        self.results.events.append((seg_end, kind))
-                        self._record(seg_end, y_new, mode)
-                    s = IntegratorState(seg_end, y_new, mode, step)
+                if seg_end < t_end:
+                    s = self._input_jump(s)
             self.state = s
         return self.results
 

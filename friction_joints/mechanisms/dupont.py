@@ -10,8 +10,6 @@ Joints (constraint order): 0 slot (m1 in m2: f[0] = f_n on m1 along y, f[1] = lo
 
 from __future__ import annotations
 
-import numpy as np
-
 from ..errors import check_parameters, require
 from ..friction import Coulomb
 from ..planar import Body, BodyLoad, MinimalForm, PlanarModel, Prismatic
