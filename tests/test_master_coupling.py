@@ -8,7 +8,9 @@ import pytest
 
 from friction_joints.fmi.coupling import (IQNILS, Aitken, Coupling, CouplingError, CouplingStats, extrapolate,
                                           gauss_seidel_order, implicit_step)
-from friction_joints.fmi.master import Connection
+from friction_joints.fmi.master import Connection, FMUInstance, run
+from friction_joints.fmi.steering_vehicle import LINKS, fmu_paths, run_fmpy, sine_sweep
+from friction_joints.vehicle.monolithic import run_monolithic
 
 
 def linear_map(n=6, seed=3, spectral_radius=1.5):
@@ -69,3 +71,94 @@ def test_linear_extrapolation_reaches_the_middle_of_the_step():
     np.testing.assert_array_equal(extrapolate("linear", now, before), [1.25, -2.5])
     np.testing.assert_array_equal(extrapolate("linear", now, None), now)
     np.testing.assert_array_equal(extrapolate("constant", now, before), now)
+
+
+# --- the steering system and the vehicle, without friction ----------------------------------------------
+
+FRICTIONLESS = {"friction_scale": 0.0}
+T_END = 5.0
+
+
+def tau_sw(t):
+    """A driver torque sweep of 3 N.m from 0.2 to 1 Hz over 5 s."""
+    return sine_sweep(3.0, 0.2, 1.0, T_END)(t)
+
+
+def deviation(run, reference, column="delta_sw"):
+    """Largest difference from the reference over its range (1)."""
+    return np.abs(run[column] - reference[column]).max() / np.abs(reference[column]).max()
+
+
+@pytest.fixture(scope="module")
+def references():
+    """{h: the monolithic run with tau_sw held over steps of h}."""
+    return {h: run_monolithic(tau_sw, T_END, h, steering=FRICTIONLESS) for h in (0.005, 0.01, 0.02)}
+
+
+IMPLICIT = Coupling("implicit", rtol=1e-5, atol=1e-8)
+
+
+def cosim(fmus, h, coupling, stats=None):
+    return run_fmpy(fmus["SteeringSystem"].parent, tau_sw, T_END, h, steering=FRICTIONLESS, coupling=coupling,
+                    stats=stats)
+
+
+def test_jacobi_runs_away_at_10_ms_where_implicit_stays_within_2_percent(fmus, references):
+    """Issue 14: the explicit coupling at 10 ms diverges silently; the implicit one (IQN-ILS)
+    follows the monolithic integration, with a few iterations per step."""
+    jacobi = cosim(fmus, 0.01, Coupling())
+    assert deviation(jacobi, references[0.01]) > 1.0  # the steering wheel has run away
+    stats = CouplingStats()
+    implicit = cosim(fmus, 0.01, IMPLICIT, stats)
+    for column in ("delta_sw", "r"):
+        assert deviation(implicit, references[0.01], column) < 0.02, column
+    assert len(stats.iterations) == round(T_END / 0.01)
+    assert stats.rollbacks == sum(stats.iterations) - len(stats.iterations)
+    assert max(stats.iterations) < IMPLICIT.max_iterations
+
+
+def test_implicit_at_20_ms_stays_bounded_with_a_first_order_coupling_error(fmus, references):
+    """The FMUs hold their inputs over a step, so the converged coupled values (those at t + h held
+    over [t, t + h]) carry an error of order h: doubling h doubles it, and nothing runs away."""
+    errors = {h: deviation(cosim(fmus, h, IMPLICIT), references[h]) for h in (0.01, 0.02)}
+    assert 1.5 < errors[0.02] / errors[0.01] < 2.5, errors
+
+
+@pytest.mark.xfail(strict=True, reason="zero-order hold of the coupled values: about 3 % at 20 ms (issue 14 asks "
+                                       "2 %); needs inputs interpolated over the step (FMI input derivatives)")
+def test_implicit_at_20_ms_within_2_percent(fmus, references):
+    assert deviation(cosim(fmus, 0.02, IMPLICIT), references[0.02]) < 0.02
+
+
+def test_gauss_seidel_and_linear_extrapolation_beat_jacobi_at_equal_step(fmus, references):
+    jacobi = deviation(cosim(fmus, 0.005, Coupling()), references[0.005])
+    assert deviation(cosim(fmus, 0.005, Coupling("gauss-seidel")), references[0.005]) < 0.6 * jacobi
+    assert deviation(cosim(fmus, 0.005, Coupling(extrapolation="linear")), references[0.005]) < 0.6 * jacobi
+
+
+@pytest.mark.parametrize("coupling", [IMPLICIT, Coupling()], ids=["implicit", "jacobi"])
+def test_implicit_coupled_values_satisfy_the_connection_equations(fmus, coupling):
+    """At every communication point the input each FMU held over the last step equals the output it
+    is connected to, to the tolerance; Jacobi's inputs lag one step behind (the check must fail)."""
+    paths = fmu_paths(fmus["SteeringSystem"].parent)
+    instances = {name: FMUInstance(paths[name], name, FRICTIONLESS if name == "steering" else None)
+                 for name in paths}
+    record = {f"{src}.{out}": (src, out) for src, out, _, _ in LINKS}
+    record.update({f"{dst}.{inp}": (dst, inp) for _, _, dst, inp in LINKS})
+    try:
+        r = run(instances, [Connection(*link) for link in LINKS], 0.01, 1.0, external={("steering", "tau_sw"): tau_sw},
+                record=record, coupling=coupling)
+    finally:
+        for inst in instances.values():
+            inst.close()
+    satisfied = []
+    for src, out, dst, inp in LINKS:
+        output, held = r[f"{src}.{out}"][1:], r[f"{dst}.{inp}"][1:]
+        satisfied.append(np.all(np.abs(held - output) <= IMPLICIT.atol + IMPLICIT.rtol * np.abs(output)))
+    assert all(satisfied) == (coupling.scheme == "implicit"), satisfied
+
+
+def test_a_step_that_does_not_converge_stops_the_run_with_the_error(fmus):
+    message = r"t=\S+ s \(step \d+ of 250, h=0.02 s\) after 2 iterations.*vehicle\.M_z_left: \|x~ - x\| = "
+    with pytest.raises(CouplingError, match=message):
+        cosim(fmus, 0.02, Coupling("implicit", rtol=1e-5, atol=1e-8, max_iterations=2))
