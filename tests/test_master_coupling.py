@@ -66,11 +66,12 @@ def test_gauss_seidel_order_follows_the_connection_graph():
     assert gauss_seidel_order(["s", "v"], loop) == ["v", "s"]  # v takes 2 inputs from s, s takes 3 from v
 
 
-def test_linear_extrapolation_reaches_the_middle_of_the_step():
+def test_linear_extrapolation_follows_the_line_through_the_last_two_points():
     now, before = np.array([1.0, -2.0]), np.array([0.5, -1.0])
-    np.testing.assert_array_equal(extrapolate("linear", now, before), [1.25, -2.5])
-    np.testing.assert_array_equal(extrapolate("linear", now, None), now)
-    np.testing.assert_array_equal(extrapolate("constant", now, before), now)
+    np.testing.assert_array_equal(extrapolate("linear", now, before, 0.5), [1.25, -2.5])
+    np.testing.assert_array_equal(extrapolate("linear", now, before, 1.0), [1.5, -3.0])
+    np.testing.assert_array_equal(extrapolate("linear", now, None, 0.5), now)
+    np.testing.assert_array_equal(extrapolate("constant", now, before, 0.5), now)
 
 
 # --- the steering system and the vehicle, without friction ----------------------------------------------
@@ -146,6 +147,14 @@ def test_aitken_and_iqn_ils_reach_the_same_coupled_solution(fmus, references):
                                    stats[acceleration])
     assert deviation(runs["aitken"], runs["iqn-ils"]) < 0.1 * deviation(runs["iqn-ils"], references[0.005])
     assert np.mean(stats["iqn-ils"].iterations) < np.mean(stats["aitken"].iterations)
+
+
+def test_a_linear_first_guess_saves_iterations_not_accuracy(fmus, references):
+    stats = {"constant": CouplingStats(), "linear": CouplingStats()}
+    runs = {kind: cosim(fmus, 0.02, Coupling("implicit", extrapolation=kind, rtol=1e-5, atol=1e-8), stats[kind])
+            for kind in stats}
+    assert np.mean(stats["linear"].iterations) < np.mean(stats["constant"].iterations)
+    assert deviation(runs["linear"], runs["constant"]) < 0.1 * deviation(runs["constant"], references[0.02])
 
 
 @pytest.mark.parametrize("coupling", [IMPLICIT, Coupling()], ids=["implicit", "jacobi"])

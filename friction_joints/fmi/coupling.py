@@ -33,9 +33,10 @@ class CouplingError(FrictionJointsError):
 
 @dataclass(frozen=True)
 class Coupling:
-    """Settings of the coupling. scheme: one of SCHEMES; extrapolation (explicit schemes): the held
-    input is the connected output at t ("constant") or extrapolated linearly from t - h and t to the
-    middle of the step t + h/2 ("linear"); acceleration (implicit): one of ACCELERATIONS; rtol, atol:
+    """Settings of the coupling. scheme: one of SCHEMES; extrapolation: in the explicit schemes the
+    held input is the connected output at t ("constant") or extrapolated linearly from t - h and t to
+    the middle of the step t + h/2 ("linear"); in the implicit scheme the first guess of the values
+    at t + h is those at t, or extrapolated to t + h; acceleration (implicit): one of ACCELERATIONS; rtol, atol:
     convergence tolerances per coupled value (1, SI units); max_iterations: iterations per step
     before CouplingError; initial_relaxation: under-relaxation factor of the first iteration of a
     step, in (0, 1]."""
@@ -82,12 +83,12 @@ def gauss_seidel_order(names, connections) -> list:
     return order
 
 
-def extrapolate(kind: str, now: np.ndarray, before: np.ndarray | None) -> np.ndarray:
-    """The value held over [t, t + h] from the outputs at t (``now``) and t - h (``before``, None at
-    the first step): ``now``, or the line through both at t + h/2."""
+def extrapolate(kind: str, now: np.ndarray, before: np.ndarray | None, ahead: float) -> np.ndarray:
+    """The coupled values extrapolated from the outputs at t (``now``) and t - h (``before``, None at
+    the first step) to t + ahead h: ``now`` ("constant"), or on the line through both ("linear")."""
     if kind == "constant" or before is None:
         return now
-    return now + 0.5 * (now - before)
+    return now + ahead * (now - before)
 
 
 class Aitken:

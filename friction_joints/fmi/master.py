@@ -137,14 +137,15 @@ def run(instances: dict, connections, h: float, t_end: float, external=None, rec
                     step(name, t)
                 return vector(values)
 
+            guess = extrapolate(coupling.extrapolation, now, previous, 1.0)
             try:
-                implicit_step(iterate, now, coupling, accelerator, stats, [f"{i}.{v}" for i, v in coupled],
+                implicit_step(iterate, guess, coupling, accelerator, stats, [f"{i}.{v}" for i, v in coupled],
                               f"t={t:g} s (step {k + 1} of {n}, h={h:g} s)")
             finally:
                 for name, inst in instances.items():
                     inst.fmu.freeFMUstate(states[name])
         else:
-            held = extrapolate(coupling.extrapolation, now, previous)
+            held = extrapolate(coupling.extrapolation, now, previous, 0.5)
             if coupling.scheme == "jacobi":  # every input from the outputs at t
                 for name in order:
                     set_inputs(name, t, held)
