@@ -6,8 +6,8 @@ SteeringSystem and SingleTrackVehicle FMUs without friction against their monoli
 import numpy as np
 import pytest
 
-from friction_joints.fmi.coupling import (IQNILS, Aitken, Coupling, CouplingError, CouplingStats, extrapolate,
-                                          gauss_seidel_order, implicit_step)
+from friction_joints.fmi.coupling import (Aitken, Coupling, CouplingError, CouplingStats, extrapolate,
+                                          gauss_seidel_order, implicit_step, make_accelerator)
 from friction_joints.fmi.master import Connection, FMUInstance, run
 from friction_joints.fmi.steering_vehicle import LINKS, fmu_paths, run_fmpy, sine_sweep
 from friction_joints.vehicle.monolithic import run_monolithic
@@ -28,13 +28,27 @@ def linear_map(n=6, seed=3, spectral_radius=1.5):
 def test_accelerators_find_the_fixed_point_of_a_divergent_map(acceleration):
     step, exact = linear_map()
     coupling = Coupling("implicit", acceleration=acceleration, rtol=1e-10, atol=1e-12, max_iterations=200)
-    accelerator = {"aitken": Aitken, "iqn-ils": IQNILS}[acceleration](coupling.initial_relaxation)
     stats = CouplingStats()
-    x = implicit_step(step, np.zeros(6), coupling, accelerator, stats, [f"x{i}" for i in range(6)], "t=0")
+    x = implicit_step(step, np.zeros(6), coupling, make_accelerator(coupling), stats, [f"x{i}" for i in range(6)], "t=0")
     np.testing.assert_allclose(x, exact, rtol=1e-8, atol=1e-10)
     assert stats.rollbacks == stats.iterations[0] - 1
     if acceleration == "iqn-ils":  # a linear map in n = 6 unknowns: at most n + 2 evaluations
         assert stats.iterations[0] <= 8, stats.iterations
+
+
+def test_iqn_ils_reusing_columns_of_earlier_steps_needs_fewer_iterations():
+    """Steps of the same linear map: with the columns of the steps before, the quasi-Newton model is
+    already complete at the first iteration of a step."""
+    step, exact = linear_map()
+    iterations = {}
+    for reuse in (0, 2):
+        coupling = Coupling("implicit", rtol=1e-10, atol=1e-12, reuse=reuse)
+        accelerator, stats = make_accelerator(coupling), CouplingStats()
+        for k in range(4):
+            x = implicit_step(step, np.zeros(6), coupling, accelerator, stats, [f"x{i}" for i in range(6)], f"step {k}")
+            np.testing.assert_allclose(x, exact, rtol=1e-8, atol=1e-10)
+        iterations[reuse] = stats.iterations
+    assert sum(iterations[2][1:]) < sum(iterations[0][1:]), iterations
 
 
 def test_a_step_that_does_not_converge_names_time_step_iterations_and_values():
@@ -51,7 +65,7 @@ def test_a_step_that_does_not_converge_names_time_step_iterations_and_values():
     (dict(scheme="newton"), "scheme='newton'"), (dict(extrapolation="cubic"), "extrapolation='cubic'"),
     (dict(acceleration="anderson"), "acceleration='anderson'"), (dict(rtol=0.0), "rtol=0.0"),
     (dict(atol=-1e-9), "atol=-1e-09"), (dict(max_iterations=0), "max_iterations=0"),
-    (dict(max_iterations=2.5), "max_iterations=2.5"), (dict(initial_relaxation=1.5), "initial_relaxation=1.5")])
+    (dict(max_iterations=2.5), "max_iterations=2.5"), (dict(reuse=-1), "reuse=-1"), (dict(initial_relaxation=1.5), "initial_relaxation=1.5")])
 def test_bad_settings_name_the_parameter_and_its_range(settings, parameter):
     with pytest.raises(ValueError, match="allowed range|is not one of") as info:
         Coupling(**settings)
@@ -155,6 +169,14 @@ def test_a_linear_first_guess_saves_iterations_not_accuracy(fmus, references):
             for kind in stats}
     assert np.mean(stats["linear"].iterations) < np.mean(stats["constant"].iterations)
     assert deviation(runs["linear"], runs["constant"]) < 0.1 * deviation(runs["constant"], references[0.02])
+
+
+def test_iqn_ils_reuse_halves_the_iterations_with_the_same_solution(fmus, references):
+    stats = {0: CouplingStats(), 2: CouplingStats()}
+    runs = {reuse: cosim(fmus, 0.01, Coupling("implicit", rtol=1e-5, atol=1e-8, reuse=reuse), stats[reuse])
+            for reuse in stats}
+    assert np.mean(stats[2].iterations) < 0.6 * np.mean(stats[0].iterations)
+    assert deviation(runs[2], runs[0]) < 0.1 * deviation(runs[0], references[0.01])
 
 
 @pytest.mark.parametrize("coupling", [IMPLICIT, Coupling()], ids=["implicit", "jacobi"])

@@ -39,7 +39,7 @@ class Coupling:
     at t + h is those at t, or extrapolated to t + h; acceleration (implicit): one of ACCELERATIONS; rtol, atol:
     convergence tolerances per coupled value (1, SI units); max_iterations: iterations per step
     before CouplingError; initial_relaxation: under-relaxation factor of the first iteration of a
-    step, in (0, 1]."""
+    step, in (0, 1]; reuse: earlier steps whose IQN-ILS columns are kept (0: none)."""
 
     scheme: str = "jacobi"
     extrapolation: str = "constant"
@@ -48,6 +48,7 @@ class Coupling:
     atol: float = 1e-9
     max_iterations: int = 50
     initial_relaxation: float = 0.5
+    reuse: int = 0
 
     def __post_init__(self):
         problems = [f"{name}={getattr(self, name)!r} is not one of {allowed}"
@@ -56,8 +57,10 @@ class Coupling:
         require(problems, "rtol", self.rtol, 0.0, low_open=True)
         require(problems, "atol", self.atol, 0.0, low_open=True)
         require(problems, "initial_relaxation", self.initial_relaxation, 0.0, 1.0, low_open=True)
-        if not (isinstance(self.max_iterations, (int, np.integer)) and self.max_iterations >= 1):
-            problems.append(f"max_iterations={self.max_iterations!r} is outside the allowed range: an integer >= 1")
+        for name, low in (("max_iterations", 1), ("reuse", 0)):
+            value = getattr(self, name)
+            if not (isinstance(value, (int, np.integer)) and value >= low):
+                problems.append(f"{name}={value!r} is outside the allowed range: an integer >= {low}")
         check_parameters(problems)
 
 
@@ -93,7 +96,7 @@ def extrapolate(kind: str, now: np.ndarray, before: np.ndarray | None, ahead: fl
 
 class Aitken:
     """Aitken's dynamic under-relaxation x_{k+1} = x_k + omega_k r_k, r_k = x~_k - x_k, with
-    omega_k = -omega_{k-1} r_{k-1}.(r_k - r_{k-1}) / |r_k - r_{k-1}|^2 (Kuettler & Wall 2008, eq. 44);
+    omega_k = -omega_{k-1} r_{k-1}.(r_k - r_{k-1}) / |r_k - r_{k-1}|^2 (Kuettler & Wall 2008);
     each step starts from sign(omega) min(omega_0, |omega|) of the last one (as preCICE). Residuals are
     scaled per value by ``scale`` (shape (n,)) so that values of different units weigh alike."""
 
@@ -117,31 +120,41 @@ class Aitken:
 
 class IQNILS:
     """Interface quasi-Newton with an inverse Jacobian from a least-squares model (IQN-ILS,
-    Degroote, Bathe & Vierendeels 2009): with V the differences of the scaled residuals and W those of
-    the outputs x~ over the iterations of the current step, x_{k+1} = x~_k + W c, c minimising
-    |V c + r_k|; the first iteration of a step is under-relaxed by omega_0. Columns are not reused
-    from earlier steps (the model changes with the FMUs' state)."""
+    Degroote, Bathe & Vierendeels 2009): with V the differences of the residuals r = x~ - x (scaled
+    per value by ``scale``, shape (n,)) and W those of the outputs x~ over the iterations of the
+    current step and of the last ``reuse`` steps, x_{k+1} = x~_k + W c, c minimising |V c + r_k|
+    (least squares, nearly dependent columns cut by the singular values); without columns (the first
+    iteration, no reuse) the step is under-relaxed by omega_0."""
 
-    def __init__(self, initial_relaxation):
-        self.omega0 = initial_relaxation
+    def __init__(self, initial_relaxation, reuse=0):
+        self.omega0, self.reuse, self.kept = initial_relaxation, reuse, []
+        self.V, self.W = [], []
 
     def start(self, scale):
+        if self.reuse and self.V:  # the columns of the step just finished, unscaled
+            self.kept = (self.kept + [(self.V, self.W)])[-self.reuse:]
         self.scale, self.last, self.V, self.W = scale, None, [], []
 
     def next(self, x, x_tilde):
-        r = (x_tilde - x) / self.scale
-        if self.last is None:
-            self.last = (r, x_tilde)
-            return x + self.omega0 * r * self.scale
-        r_last, x_tilde_last = self.last
-        self.V.append(r - r_last)
-        self.W.append(x_tilde - x_tilde_last)
+        r = x_tilde - x
+        if self.last is not None:
+            r_last, x_tilde_last = self.last
+            self.V.append(r - r_last)
+            self.W.append(x_tilde - x_tilde_last)
         self.last = (r, x_tilde)
-        c = np.linalg.lstsq(np.column_stack(self.V), -r, rcond=1e-12)[0]
-        return x_tilde + np.column_stack(self.W) @ c
+        V = self.V + [v for V, _ in self.kept for v in V]
+        if not V:
+            return x + self.omega0 * r
+        W = self.W + [w for _, W in self.kept for w in W]
+        c = np.linalg.lstsq(np.column_stack(V) / self.scale[:, None], -r / self.scale, rcond=1e-12)[0]
+        return x_tilde + np.column_stack(W) @ c
 
 
-ACCELERATORS = {"aitken": Aitken, "iqn-ils": IQNILS}
+def make_accelerator(coupling: Coupling):
+    """The accelerator of the implicit scheme (a new one per run: they keep state between steps)."""
+    if coupling.acceleration == "aitken":
+        return Aitken(coupling.initial_relaxation)
+    return IQNILS(coupling.initial_relaxation, coupling.reuse)
 
 
 def implicit_step(step, x0, coupling: Coupling, accelerator, stats: CouplingStats, names, when: str) -> np.ndarray:

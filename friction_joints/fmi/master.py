@@ -18,7 +18,7 @@ import numpy as np
 from fmpy import extract, read_model_description
 from fmpy.fmi2 import FMU2Slave
 
-from .coupling import ACCELERATORS, Coupling, CouplingStats, extrapolate, gauss_seidel_order, implicit_step
+from .coupling import Coupling, CouplingStats, extrapolate, gauss_seidel_order, implicit_step, make_accelerator
 
 
 class FMUInstance:
@@ -120,7 +120,7 @@ def run(instances: dict, connections, h: float, t_end: float, external=None, rec
     values = {name: read(name) for name in instances}
     rows.append((0.0, *(float(values[i][v]) for i, v in record.values())))
     order = gauss_seidel_order(list(instances), connections) if coupling.scheme == "gauss-seidel" else list(instances)
-    accelerator = ACCELERATORS[coupling.acceleration](coupling.initial_relaxation)
+    accelerator = make_accelerator(coupling)
     previous = None  # the coupled values at t - h
     for k in range(n):
         t = k * h
