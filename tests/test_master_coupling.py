@@ -29,7 +29,8 @@ def test_accelerators_find_the_fixed_point_of_a_divergent_map(acceleration):
     step, exact = linear_map()
     coupling = Coupling("implicit", acceleration=acceleration, rtol=1e-10, atol=1e-12, max_iterations=200)
     stats = CouplingStats()
-    x = implicit_step(step, np.zeros(6), coupling, make_accelerator(coupling), stats, [f"x{i}" for i in range(6)], "t=0")
+    names = [f"x{i}" for i in range(6)]
+    x = implicit_step(step, np.zeros(6), coupling, make_accelerator(coupling), stats, names, "t=0")
     np.testing.assert_allclose(x, exact, rtol=1e-8, atol=1e-10)
     assert stats.rollbacks == stats.iterations[0] - 1
     if acceleration == "iqn-ils":  # a linear map in n = 6 unknowns: at most n + 2 evaluations
@@ -65,7 +66,8 @@ def test_a_step_that_does_not_converge_names_time_step_iterations_and_values():
     (dict(scheme="newton"), "scheme='newton'"), (dict(extrapolation="cubic"), "extrapolation='cubic'"),
     (dict(acceleration="anderson"), "acceleration='anderson'"), (dict(rtol=0.0), "rtol=0.0"),
     (dict(atol=-1e-9), "atol=-1e-09"), (dict(max_iterations=0), "max_iterations=0"),
-    (dict(max_iterations=2.5), "max_iterations=2.5"), (dict(reuse=-1), "reuse=-1"), (dict(initial_relaxation=1.5), "initial_relaxation=1.5")])
+    (dict(max_iterations=2.5), "max_iterations=2.5"), (dict(reuse=-1), "reuse=-1"),
+    (dict(initial_relaxation=1.5), "initial_relaxation=1.5")])
 def test_bad_settings_name_the_parameter_and_its_range(settings, parameter):
     with pytest.raises(ValueError, match="allowed range|is not one of") as info:
         Coupling(**settings)
