@@ -8,10 +8,12 @@ order, input extrapolation and the accelerators of the implicit scheme.
   at t + h, compares with the outputs, restores the states and steps again with an accelerated guess
   until every coupled value converges, |x~ - x| <= atol + rtol |x~| (preCICE's convergence measures
   per coupled variable); the accelerator is Aitken's dynamic under-relaxation (Kuettler & Wall
-  2008) or the interface quasi-Newton IQN-ILS (Degroote et al. 2009), both as in preCICE.
+  2008) or the interface quasi-Newton IQN-ILS (Degroote et al. 2009; optionally with the columns
+  of earlier steps), both as in preCICE.
 
 The FMUs hold their inputs over a step, so the coupled values are one number per connected output
-and step.
+and step, and a converged implicit step holds the values at t + h over [t, t + h]: its coupling
+error is of first order in h (the FMUs here cannot interpolate their inputs).
 """
 
 from __future__ import annotations
