@@ -10,10 +10,12 @@ independent master from PyPI). Both exchange the same signals after every commun
 and hold the driver torque tau_sw(t) over each step. Results: a structured array with 'time' and
 the columns of ``RECORD`` (sampled at every communication point).
 
-The coupling is explicit (each model sees the other's outputs of the previous point), so the step
-must resolve the wheels' fast modes: with the default parameters and no friction, h = 10 ms is
-unstable (the steering wheel runs away within seconds) and h = 5 ms is stable; dry friction damps
-the coupling and widens that margin.
+With an explicit coupling (Jacobi, libcosim's; each model sees the other's outputs of the previous
+point) the step must resolve the wheels' fast modes: with the default parameters and no friction,
+h = 10 ms is unstable (the steering wheel runs away within seconds) and h = 5 ms is stable; dry
+friction damps the coupling and widens that margin. ``run_fmpy`` also takes the implicit scheme of
+``friction_joints.fmi.coupling``, stable at 10 and 20 ms; ``friction_joints.vehicle.monolithic`` is
+the frictionless reference.
 """
 
 from __future__ import annotations
@@ -51,15 +53,16 @@ def sine_sweep(amplitude=3.0, f0=0.2, f1=2.0, duration=10.0):
     return tau
 
 
-def run_fmpy(dist, tau_sw, t_end, h, steering=None, vehicle=None, progress=None):
+def run_fmpy(dist, tau_sw, t_end, h, steering=None, vehicle=None, progress=None, coupling=None, stats=None):
     """Co-simulate with friction_joints.fmi.master; dist: see fmu_paths; steering, vehicle:
-    {parameter: value} start values."""
+    {parameter: value} start values; coupling, stats: see master.run (default Jacobi)."""
     paths = fmu_paths(dist)
     instances = {"steering": FMUInstance(paths["steering"], "steering", steering),
                  "vehicle": FMUInstance(paths["vehicle"], "vehicle", vehicle)}
     try:
         return run(instances, [Connection(*link) for link in LINKS], h, t_end,
-                   external={("steering", "tau_sw"): tau_sw}, record=RECORD, progress=progress)
+                   external={("steering", "tau_sw"): tau_sw}, record=RECORD, progress=progress,
+                   coupling=coupling, stats=stats)
     finally:
         for inst in instances.values():
             inst.close()
