@@ -5,7 +5,8 @@ Run with OPENBLAS_NUM_THREADS=1 (the Python engine's small solves otherwise pay 
     OPENBLAS_NUM_THREADS=1 python benchmarks/bench_compiled.py [--dist dist] [--quick]
 
 Reported:
-  rhs        one right-hand side of each model in a slipping mode, compiled and Python (us), ratio;
+  rhs        one right-hand side of each model in a slipping mode, compiled and Python (us), ratio,
+             and the compiled kernel called from compiled code as the integrator calls it ("in loop");
   library    seed runs through friction_joints.hybrid.run on both engines: wall time, ratio, and the
              largest state difference between the engines;
   FMU        each FMU stepped by FMPy's FMU2Slave at a 1 ms communication step on both engines
@@ -69,17 +70,40 @@ def rhs_cases():
     return cases
 
 
+def in_compiled_loop(integ, t, y, mode, repeat=20000) -> float:
+    """Seconds per call of the compiled rhs kernel called from compiled code, as the integrator calls it."""
+    from numba import njit
+
+    from friction_joints.compiled import registry
+
+    @njit
+    def loop(n, kernels, t, y, tau, fpar, ipar, fmode, imode, dy):
+        status = 0
+        for _ in range(n):
+            status |= registry.rhs(kernels, t, y, tau, fpar, ipar, fmode, imode, dy)
+        return status
+
+    arrays = integ._mode_arrays(mode)
+    args = (integ.kernels, t, np.array(y, float), np.ascontiguousarray(integ.system.input_values(t), float),
+            integ.model.fpar, integ.model.ipar, arrays.fmode, arrays.imode, np.zeros(len(y)))
+    loop(1, *args)
+    start = time.perf_counter()
+    loop(repeat, *args)
+    return (time.perf_counter() - start) / repeat
+
+
 def bench_rhs():
     from friction_joints.engine import make_integrator
 
-    print("right-hand side in a slipping mode (us per call)")
-    print(f"  {'model':26s} {'Python':>9s} {'compiled':>9s} {'ratio':>7s}")
+    print("right-hand side in a slipping mode (us per call; compiled: called from Python, and in a compiled loop)")
+    print(f"  {'model':26s} {'Python':>9s} {'compiled':>9s} {'ratio':>7s} {'in loop':>8s}")
     for name, system, y0 in rhs_cases():
         integ = make_integrator(system, 0.0, y0, engine="compiled", rtol=1e-8, atol=1e-10)
         s = integ.state
         python = per_call(lambda: system.rhs(0.1, s.y, s.mode), 50)
         compiled = per_call(lambda: integ.rhs_once(0.1, s.y, s.mode), 2000)
-        print(f"  {name:26s} {python * 1e6:9.1f} {compiled * 1e6:9.2f} {python / compiled:7.0f}")
+        looped = in_compiled_loop(integ, 0.1, s.y, s.mode)
+        print(f"  {name:26s} {python * 1e6:9.1f} {compiled * 1e6:9.2f} {python / compiled:7.0f} {looped * 1e6:8.3f}")
 
 
 # --- library runs -----------------------------------------------------------------------------------
