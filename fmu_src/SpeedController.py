@@ -35,14 +35,11 @@ class SpeedController(VarSlave):
             self._fail("exitInitializationMode", f"initialization failed: {exc}")
 
     def do_step(self, current_time, step_size):
-        if self.controller is None:
-            self._fail("doStep", "initialization failed (see the earlier message)")
-            return False
+        """Called initialised, with no earlier failure (VarSlave checks those): the controller exists."""
         try:
             self.values["tau"] = self.controller.step(self.values["w_ref"], self.values["w"], step_size)
         except ValueError as exc:
-            self._fail(f"doStep at t={current_time:.9g}", exc)
-            return False
+            return self._fail(f"doStep at t={current_time:.9g}", exc)
         self.values["integral"] = self.controller.integral
         return True
 

@@ -40,12 +40,9 @@ def _links(m, a, J, problems):
 def _laws(friction, mu_rs, mu_rk, mu_ts, mu_tk, r, problems):
     """(revolute law, guide law) or (None, None) without friction."""
     require(problems, "r", r, 0.0, low_open=True)
-    for name, v in (("mu_rs", mu_rs), ("mu_rk", mu_rk), ("mu_ts", mu_ts), ("mu_tk", mu_tk)):
-        require(problems, name, v, 0.0)
-    if mu_rk > mu_rs:
-        problems.append(f"mu_rk={mu_rk} must not exceed mu_rs={mu_rs}")
-    if mu_tk > mu_ts:
-        problems.append(f"mu_tk={mu_tk} must not exceed mu_ts={mu_ts}")
+    for static, kinetic, mu_s, mu_k in (("mu_rs", "mu_rk", mu_rs, mu_rk), ("mu_ts", "mu_tk", mu_ts, mu_tk)):
+        require(problems, static, mu_s, 0.0)
+        require(problems, kinetic, mu_k, 0.0, mu_s)  # the kinetic coefficient up to the static one
     check_parameters(problems)
     if not friction:
         return None, None
