@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from .master import Connection, FMUInstance, run
+from .ssp import System
 
 LINKS = (("steering", "delta_left", "vehicle", "delta_left"), ("steering", "delta_right", "vehicle", "delta_right"),
          ("vehicle", "M_z_left", "steering", "M_z_left"), ("vehicle", "M_z_right", "steering", "M_z_right"),
@@ -37,6 +38,7 @@ RECORD = {"tau_sw": ("steering", "tau_sw"), "delta_sw": ("steering", "delta_sw")
 
 
 FMUS = {"steering": "SteeringSystem.fmu", "vehicle": "SingleTrackVehicle.fmu"}
+INPUTS = {"tau_sw": ("steering", "tau_sw")}  # the system's input: the driver torque (N.m)
 
 
 def fmu_paths(dist) -> dict:
@@ -44,6 +46,12 @@ def fmu_paths(dist) -> dict:
     if isinstance(dist, Mapping):
         return {key: Path(dist[key]) for key in FMUS}
     return {key: Path(dist) / name for key, name in FMUS.items()}
+
+
+def system(dist, h=0.005) -> System:
+    """The two FMUs connected, as written to SteeringVehicle.ssp; dist: see fmu_paths; h: the default
+    step (s), stable with the explicit coupling (see the module docstring)."""
+    return System("SteeringVehicle", fmu_paths(dist), list(LINKS), dict(INPUTS), step=h)
 
 
 def sine_sweep(amplitude=3.0, f0=0.2, f1=2.0, duration=10.0):
