@@ -40,10 +40,15 @@ from .coupling import (SCHEMES, Coupling, CouplingStats, extrapolate, gauss_seid
                        make_accelerator)
 
 
+class SimulationFailed(RuntimeError):
+    """A co-simulation stopped: the failed call and what the FMUs logged."""
+
+
 class FMUInstance:
     """One instantiated co-simulation FMU; path: its file, or a folder it is extracted in.
     start_values: {parameter name: value} (SI units). messages: what the FMU logged with status
-    Discard, Error or Fatal (also printed, as FMPy does)."""
+    Discard, Error or Fatal (also printed, as FMPy does). SimulationFailed (with those messages) if
+    the FMU cannot be initialised."""
 
     def __init__(self, path, name: str, start_values=None, start_time=0.0):
         self.name = name
@@ -57,11 +62,14 @@ class FMUInstance:
         self.fmu = FMU2Slave(guid=self.md.guid, unzipDirectory=self.unzipdir,
                              modelIdentifier=self.md.coSimulation.modelIdentifier, instanceName=name)
         self.messages = []
-        self.fmu.instantiate(callbacks=self._callbacks())
-        self.fmu.setupExperiment(startTime=start_time)
-        self.fmu.enterInitializationMode()
-        self.set(start_values or {})
-        self.fmu.exitInitializationMode()
+        try:
+            self.fmu.instantiate(callbacks=self._callbacks())
+            self.fmu.setupExperiment(startTime=start_time)
+            self.fmu.enterInitializationMode()
+            self.set(start_values or {})
+            self.fmu.exitInitializationMode()
+        except Exception as exc:
+            raise SimulationFailed("; ".join([f"{name}: initialisation failed: {exc}", *self.messages])) from exc
 
     def _callbacks(self):
         def log(component, instance, status, category, message):
@@ -198,10 +206,6 @@ def run(instances: dict, connections, h: float, t_end: float, external=None, rec
     return np.array(rows, dtype=[("time", float)] + [(c, float) for c in record])
 
 
-class SimulationFailed(RuntimeError):
-    """A co-simulation stopped: the failed call and what the FMUs logged."""
-
-
 def held(times, values, h):
     """Function of t: the value of the last row at or before t (zero-order hold; rows within h/1e6
     of t count as reached), the first value before the first row."""
@@ -236,13 +240,7 @@ def simulate_ssp(path, t_end: float, h: float, start_values=None, inputs=None, c
         instances = {}
         try:
             for name, fmu in system.fmus.items():
-                values = {**system.parameters.get(name, {}), **start_values.get(name, {})}
-                try:
-                    instances[name] = FMUInstance(fmu, name, values)
-                except ValueError:
-                    raise
-                except Exception as exc:
-                    raise SimulationFailed(f"{name}: instantiation failed: {exc}") from exc
+                instances[name] = FMUInstance(fmu, name, {**system.parameters.get(name, {}), **start_values.get(name, {})})
             record = {f"{name}.{v.name}": (name, v.name) for name, inst in instances.items()
                       for v in inst.md.modelVariables if v.causality == "output"}
             try:

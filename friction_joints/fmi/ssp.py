@@ -178,3 +178,19 @@ def read_ssp(path, folder) -> System:
     base = root.find("ssd:DefaultExperiment/ssd:Annotations/ssc:Annotation/osp:Algorithm/osp:FixedStepAlgorithm", NS)
     return System(ssd_system.get("name"), fmus, links, inputs, parameters,
                   None if base is None else float(base.get("baseStepSize")), None if stop is None else float(stop))
+
+
+def for_libcosim(path, folder) -> Path:
+    """The .ssp at path extracted into folder for libcosim, without the connections from the system's
+    connectors (libcosim's SSP reader needs a startElement on every connection; its caller sets those
+    inputs itself). Returns folder, which libcosim loads as an SSP."""
+    folder = Path(folder)
+    with zipfile.ZipFile(path) as archive:
+        archive.extractall(folder)
+    tree = ET.parse(folder / "SystemStructure.ssd")
+    for connections in tree.getroot().iterfind("ssd:System/ssd:Connections", NS):
+        for connection in list(connections):
+            if connection.get("startElement") is None:
+                connections.remove(connection)
+    tree.write(folder / "SystemStructure.ssd", encoding="utf-8", xml_declaration=True)
+    return folder
