@@ -240,7 +240,8 @@ def simulate_ssp(path, t_end: float, h: float, start_values=None, inputs=None, c
         instances = {}
         try:
             for name, fmu in system.fmus.items():
-                instances[name] = FMUInstance(fmu, name, {**system.parameters.get(name, {}), **start_values.get(name, {})})
+                values = {**system.parameters.get(name, {}), **start_values.get(name, {})}
+                instances[name] = FMUInstance(fmu, name, values)
             record = {f"{name}.{v.name}": (name, v.name) for name, inst in instances.items()
                       for v in inst.md.modelVariables if v.causality == "output"}
             try:

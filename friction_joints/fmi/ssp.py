@@ -79,7 +79,8 @@ def _read_parameter_bindings(path, component) -> dict:
                 _refuse(path, f"parameter {parameter.get('name')!r} of component {component.get('name')!r}"
                               " that is no ssv:Real, Integer or Boolean")
             text = value.get("value")
-            values[parameter.get("name")] = float(text == "true") if value.tag == _tag("ssv", "Boolean") else float(text)
+            boolean = value.tag == _tag("ssv", "Boolean")
+            values[parameter.get("name")] = float(text == "true") if boolean else float(text)
     return values
 
 
@@ -164,9 +165,11 @@ def read_ssp(path, folder) -> System:
     links, inputs = [], {}
     for connection in ssd_system.findall("ssd:Connections/ssd:Connection", NS):
         start, end = connection.get("startElement"), connection.get("endElement")
-        what = f"connection {start or ''}.{connection.get('startConnector')} -> {end or ''}.{connection.get('endConnector')}"
-        if len(connection):
-            _refuse(path, f"{what} with {connection[0].tag.rpartition('}')[2]} (units conversion)")
+        what = (f"connection {start or ''}.{connection.get('startConnector')} -> "
+                f"{end or ''}.{connection.get('endConnector')}")
+        transformations = [c.tag.rpartition("}")[2] for c in connection if c.tag != _tag("ssd", "Annotations")]
+        if transformations:
+            _refuse(path, f"{what} with {transformations[0]} (units conversion)")
         if end not in fmus or (start is not None and start not in fmus):
             _refuse(path, f"{what} to or from the system's outputs or unknown elements")
         if start is None:
