@@ -25,12 +25,16 @@ def table(columns: dict, t):
 
 
 def cli(tmp_path, ssp, *args, inputs=None):
-    """(exit status, output table or None) of the command on ssp; inputs: a table for --input."""
+    """(exit status, output table or None) of the command on ssp, run in this process; inputs: a
+    table for --input."""
     argv = [str(ssp), *args, "--output", str(tmp_path / "out.csv")]
     if inputs is not None:
         write_csv(tmp_path / "in.csv", inputs)
         argv += ["--input", str(tmp_path / "in.csv")]
-    status = master.main(argv)
+    try:
+        status = master.main(argv)
+    except SystemExit as exc:  # argparse's exit on bad arguments
+        status = exc.code
     return status, read_csv(tmp_path / "out.csv") if status == 0 else None
 
 
@@ -100,6 +104,7 @@ def test_cli_on_speed_control_matches_the_example(fmus, tmp_path):
     (["--set", "car.mu_k=1"], "no instances"),
     (["--set", "steering.nope=1"], "nope"),
     (["--step", "0"], "--step"),
+    (["--coupling", "newton"], "invalid choice: 'newton'"),
 ])
 def test_bad_arguments_exit_2(fmus, tmp_path, capsys, args, message):
     ssp = fmus["SteeringSystem"].parent / "SteeringVehicle.ssp"
@@ -109,6 +114,12 @@ def test_bad_arguments_exit_2(fmus, tmp_path, capsys, args, message):
     argv = [a for kv in defaults.items() for a in kv] + args
     assert cli(tmp_path, ssp, *argv)[0] == 2
     assert message in capsys.readouterr().err
+
+
+def test_only_real_variables_can_be_set(fmus, tmp_path, capsys):
+    assert cli(tmp_path, fmus["SliderCrank"].parent / "SpeedControl.ssp", "--stop-time", "0.1", "--step", "0.01",
+               "--set", "crank.stuck=1")[0] == 2
+    assert "only Real variables can be set, not stuck (Boolean)" in capsys.readouterr().err
 
 
 def test_an_input_column_that_is_no_system_input_exits_2(fmus, tmp_path, capsys):

@@ -56,7 +56,8 @@ class FMUInstance:
         self.refs = {v.name: v for v in self.md.modelVariables}
         unknown = sorted(set(start_values or {}) - set(self.refs))
         if unknown:
-            raise ValueError(f"{name}: no variables {unknown} in {path}")
+            raise ValueError(f"{name}: no variables {unknown} in {Path(path).name}")
+        self._only_real(start_values or {})
         self.extracted = Path(path).is_dir()  # an FMU already extracted in that folder: used in place
         self.unzipdir = str(path) if self.extracted else extract(str(path), tempfile.mkdtemp(prefix=f"{name}_"))
         self.fmu = FMU2Slave(guid=self.md.guid, unzipDirectory=self.unzipdir,
@@ -87,10 +88,16 @@ class FMUInstance:
     def _vr(self, names):
         return [self.refs[n].valueReference for n in names]
 
+    def _only_real(self, names):
+        others = [f"{n} ({self.refs[n].type})" for n in names if self.refs[n].type != "Real"]
+        if others:
+            raise ValueError(f"{self.name}: only Real variables can be set, not {', '.join(others)}")
+
     def set(self, values: dict):
-        reals = {n: v for n, v in values.items() if self.refs[n].type == "Real"}
-        if reals:
-            self.fmu.setReal(self._vr(reals), [float(v) for v in reals.values()])
+        """Set Real variables {name: value}; ValueError names the variables of other types."""
+        self._only_real(values)
+        if values:
+            self.fmu.setReal(self._vr(values), [float(v) for v in values.values()])
 
     def get(self, names) -> list:
         """Values of the variables ``names``, with one FMI call per variable type."""
