@@ -8,7 +8,8 @@ UnitDefinitions (display units deg and rpm), min/max on parameters and inputs, d
 ModelStructure (outputs without direct feedthrough, InitialUnknowns) and the slave's DefaultExperiment;
 documentation/index.html gives the equations, the variables and a plot of the default experiment
 (run through FMPy with the inputs the slave documents; needs matplotlib). FMPy's validation must
-then report no problem.
+then report no problem. With all FMUs built, DIR also gets the SSP files of the connected pairs
+(friction_joints.fmi.ssp): SteeringVehicle.ssp and SpeedControl.ssp.
 """
 
 from __future__ import annotations
@@ -301,6 +302,18 @@ def main(argv=None):
     cache = engine_cache()
     for script in scripts:
         print(f"built and validated {build(script, Path(args.out), cache, loader=not args.no_loader)}")
+    if not args.only:
+        write_systems(Path(args.out))
+
+
+def write_systems(out: Path):
+    """Write SteeringVehicle.ssp and SpeedControl.ssp of the FMUs in out."""
+    from friction_joints.fmi import speed_control, steering_vehicle
+    from friction_joints.fmi.ssp import write_ssp
+
+    for system in (steering_vehicle.system(out), speed_control.system(out)):
+        write_ssp(out / f"{system.name}.ssp", system)
+        print(f"wrote {out / system.name}.ssp")
 
 
 if __name__ == "__main__":

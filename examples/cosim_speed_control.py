@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from friction_joints.fmi.master import Connection, FMUInstance, run
+from friction_joints.fmi.speed_control import FMUS, LINKS, PARAMETERS
 from friction_joints.fmi.regression import write_csv
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -44,21 +45,17 @@ def intervals(times, flags):
 
 
 def simulate(dist, t_end, h, progress=None):
-    crank = FMUInstance(Path(dist) / "SliderCrank.fmu", "crank")
-    controller = FMUInstance(Path(dist) / "SpeedController.fmu", "controller",
-                             {"k_p": 20.0, "T_i": 0.12, "tau_max": 80.0})
+    instances = {name: FMUInstance(Path(dist) / fmu, name, PARAMETERS.get(name)) for name, fmu in FMUS.items()}
     try:
-        return run({"controller": controller, "crank": crank},
-                   [Connection("crank", "u", "controller", "w"), Connection("controller", "tau", "crank", "tau")],
-                   h, t_end, external={("controller", "w_ref"): set_point},
+        return run(instances, [Connection(*link) for link in LINKS], h, t_end, external={("controller", "w_ref"): set_point},
                    record={"w_ref": ("controller", "w_ref"), "u": ("crank", "u"), "q1": ("crank", "q[1]"),
                            "tau": ("controller", "tau"), "f_O": ("crank", "f[1]"), "f_mu_O": ("crank", "f_mu[1]"),
                            "stuck": ("crank", "stuck"), "E_kin": ("crank", "E_kin"), "E_pot": ("crank", "E_pot"),
                            "W_drive": ("crank", "W_drive"), "W_friction": ("crank", "W_friction")},
                    progress=progress)
     finally:
-        crank.close()
-        controller.close()
+        for inst in instances.values():
+            inst.close()
 
 
 def plot(res, path):

@@ -5,25 +5,50 @@ functions of t, held over the step) and steps every FMU from t to t + h, by one 
 schemes of ``coupling``: Jacobi (the default: every input from the outputs at t, what the examples
 use and what a tool master such as FMPy's container FMU or OMSimulator does), Gauss-Seidel, or
 implicit (the step iterated with state rollback until the coupled values converge).
+
+``simulate_ssp`` runs an SSP file of such FMUs (friction_joints.fmi.ssp); ``main`` is the command
+
+    python -m friction_joints.master SYSTEM.ssp --stop-time T --step H [--coupling jacobi|gauss-seidel|implicit]
+        [--set INSTANCE.VAR=VALUE ...] [--input FILE.csv] [--output FILE.csv]
+
+--set gives start values (after the SSP's parameter bindings); FILE.csv (input): a "time" column and
+columns INSTANCE.VAR of the system's inputs, held over each step; FILE.csv (output, default
+SYSTEM.csv): "time" and every output of every instance as INSTANCE.VAR at every communication
+point. Progress goes to stderr. Exit status: 0 done; 1 the simulation failed (the FMU's message on
+stderr); 2 bad arguments or an SSP file this master cannot run.
 """
 
 from __future__ import annotations
 
+import argparse
 import shutil
+import sys
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 from fmpy import extract, read_model_description
-from fmpy.fmi2 import FMU2Slave
+from fmpy import calloc, free
+from fmpy.fmi1 import printLogMessage
+from fmpy.fmi2 import (FMU2Slave, fmi2CallbackAllocateMemoryTYPE, fmi2CallbackFreeMemoryTYPE, fmi2CallbackFunctions,
+                       fmi2CallbackLoggerTYPE)
 
-from .coupling import Coupling, CouplingStats, extrapolate, gauss_seidel_order, implicit_step, make_accelerator
+from . import regression, ssp
+from .coupling import (SCHEMES, Coupling, CouplingStats, extrapolate, gauss_seidel_order, implicit_step,
+                       make_accelerator)
+
+
+class SimulationFailed(RuntimeError):
+    """A co-simulation stopped: the failed call and what the FMUs logged."""
 
 
 class FMUInstance:
     """One instantiated co-simulation FMU; path: its file, or a folder it is extracted in.
-    start_values: {parameter name: value} (SI units)."""
+    start_values: {parameter name: value} (SI units). messages: what the FMU logged with status
+    Discard, Error or Fatal (also printed, as FMPy does). SimulationFailed (with those messages) if
+    the FMU cannot be initialised."""
 
     def __init__(self, path, name: str, start_values=None, start_time=0.0):
         self.name = name
@@ -31,24 +56,48 @@ class FMUInstance:
         self.refs = {v.name: v for v in self.md.modelVariables}
         unknown = sorted(set(start_values or {}) - set(self.refs))
         if unknown:
-            raise ValueError(f"{name}: no variables {unknown} in {path}")
+            raise ValueError(f"{name}: no variables {unknown} in {Path(path).name}")
+        self._only_real(start_values or {})
         self.extracted = Path(path).is_dir()  # an FMU already extracted in that folder: used in place
         self.unzipdir = str(path) if self.extracted else extract(str(path), tempfile.mkdtemp(prefix=f"{name}_"))
         self.fmu = FMU2Slave(guid=self.md.guid, unzipDirectory=self.unzipdir,
                              modelIdentifier=self.md.coSimulation.modelIdentifier, instanceName=name)
-        self.fmu.instantiate()
-        self.fmu.setupExperiment(startTime=start_time)
-        self.fmu.enterInitializationMode()
-        self.set(start_values or {})
-        self.fmu.exitInitializationMode()
+        self.messages = []
+        try:
+            self.fmu.instantiate(callbacks=self._callbacks())
+            self.fmu.setupExperiment(startTime=start_time)
+            self.fmu.enterInitializationMode()
+            self.set(start_values or {})
+            self.fmu.exitInitializationMode()
+        except Exception as exc:
+            raise SimulationFailed("; ".join([f"{name}: initialisation failed: {exc}", *self.messages])) from exc
+
+    def _callbacks(self):
+        def log(component, instance, status, category, message):
+            if status >= 2:  # fmi2Discard, fmi2Error, fmi2Fatal
+                self.messages.append(f"[{('DISCARD', 'ERROR', 'FATAL')[min(status, 4) - 2]}] "
+                                     f"{message.decode(errors='replace')}")
+            printLogMessage(component, instance, status, category, message)
+
+        callbacks = fmi2CallbackFunctions()
+        callbacks.logger = fmi2CallbackLoggerTYPE(log)
+        callbacks.allocateMemory = fmi2CallbackAllocateMemoryTYPE(calloc)
+        callbacks.freeMemory = fmi2CallbackFreeMemoryTYPE(free)
+        return callbacks
 
     def _vr(self, names):
         return [self.refs[n].valueReference for n in names]
 
+    def _only_real(self, names):
+        others = [f"{n} ({self.refs[n].type})" for n in names if self.refs[n].type != "Real"]
+        if others:
+            raise ValueError(f"{self.name}: only Real variables can be set, not {', '.join(others)}")
+
     def set(self, values: dict):
-        reals = {n: v for n, v in values.items() if self.refs[n].type == "Real"}
-        if reals:
-            self.fmu.setReal(self._vr(reals), [float(v) for v in reals.values()])
+        """Set Real variables {name: value}; ValueError names the variables of other types."""
+        self._only_real(values)
+        if values:
+            self.fmu.setReal(self._vr(values), [float(v) for v in values.values()])
 
     def get(self, names) -> list:
         """Values of the variables ``names``, with one FMI call per variable type."""
@@ -162,3 +211,114 @@ def run(instances: dict, connections, h: float, t_end: float, external=None, rec
         if progress:
             progress((k + 1) * h)
     return np.array(rows, dtype=[("time", float)] + [(c, float) for c in record])
+
+
+def held(times, values, h):
+    """Function of t: the value of the last row at or before t (zero-order hold; rows within h/1e6
+    of t count as reached), the first value before the first row."""
+    times, values = np.asarray(times, float), np.asarray(values, float)
+
+    def value(t):
+        return values[max(int(np.searchsorted(times, t + 1e-6 * h, side="right")) - 1, 0)]
+    return value
+
+
+def simulate_ssp(path, t_end: float, h: float, start_values=None, inputs=None, coupling=None, progress=None):
+    """Co-simulate the SSP file at path from 0 to t_end with step h (s).
+
+    start_values: {instance: {variable: value}}, applied after the SSP's parameter bindings; inputs: a
+    structured array with 'time' and columns INSTANCE.VAR of the system's inputs (held over each
+    step; the inputs it leaves out keep their start values); coupling, progress: see ``run``.
+    Returns a structured array with 'time' and every output of every instance as INSTANCE.VAR.
+    ValueError (ssp.SSPError) for bad arguments or an unsupported SSP; SimulationFailed if the run stops.
+    """
+    start_values = start_values or {}
+    with tempfile.TemporaryDirectory(prefix="ssp_") as folder:
+        system = ssp.read_ssp(path, folder)
+        unknown = sorted(set(start_values) - set(system.fmus))
+        if unknown:
+            raise ValueError(f"{path}: no instances {unknown}; its instances: {', '.join(system.fmus)}")
+        allowed = {f"{i}.{v}": (i, v) for i, v in system.inputs.values()}
+        columns = list(inputs.dtype.names[1:]) if inputs is not None else []
+        if any(c not in allowed for c in columns):
+            raise ValueError(f"input columns {[c for c in columns if c not in allowed]} are no inputs of the system "
+                             f"{system.name}; its inputs: {', '.join(allowed) or 'none'}")
+        external = {allowed[c]: held(inputs["time"], inputs[c], h) for c in columns}
+        instances = {}
+        try:
+            for name, fmu in system.fmus.items():
+                values = {**system.parameters.get(name, {}), **start_values.get(name, {})}
+                instances[name] = FMUInstance(fmu, name, values)
+            record = {f"{name}.{v.name}": (name, v.name) for name, inst in instances.items()
+                      for v in inst.md.modelVariables if v.causality == "output"}
+            try:
+                return run(instances, [Connection(*link) for link in system.links], h, t_end, external=external,
+                           record=record, progress=progress, coupling=coupling)
+            except ValueError:
+                raise
+            except Exception as exc:
+                logged = [f"{name}: {m}" for name, inst in instances.items() for m in inst.messages]
+                raise SimulationFailed("; ".join([str(exc) or type(exc).__name__, *logged])) from exc
+        finally:
+            for inst in instances.values():
+                inst.close()
+
+
+def parse_set(texts) -> dict:
+    """{instance: {variable: value}} of --set INSTANCE.VAR=VALUE arguments; ValueError if malformed."""
+    values = {}
+    for text in texts or ():
+        target, sep, value = text.partition("=")
+        instance, dot, variable = target.partition(".")
+        try:
+            number = float(value)
+        except ValueError:
+            number = None
+        if not (sep and dot and instance and variable and number is not None):
+            raise ValueError(f"--set {text!r}: expected INSTANCE.VAR=VALUE with a number VALUE")
+        values.setdefault(instance, {})[variable] = number
+    return values
+
+
+def _parser():
+    p = argparse.ArgumentParser(prog="python -m friction_joints.master",
+                                description="Co-simulate an SSP file of FMI 2.0 co-simulation FMUs.")
+    p.add_argument("ssp", type=Path, help="the system (.ssp)")
+    p.add_argument("--stop-time", type=float, required=True, help="stop time T [s]")
+    p.add_argument("--step", type=float, required=True, help="communication step H [s]")
+    p.add_argument("--coupling", choices=SCHEMES, default="jacobi", help="coupling scheme (default jacobi)")
+    p.add_argument("--set", action="append", metavar="INSTANCE.VAR=VALUE", help="a start value (repeatable)")
+    p.add_argument("--input", type=Path, help="CSV: a 'time' column and columns INSTANCE.VAR of the system's inputs")
+    p.add_argument("--output", type=Path, help="CSV of every output (default: SYSTEM.csv next to the .ssp)")
+    return p
+
+
+def main(argv=None) -> int:
+    args = _parser().parse_args(argv)
+    wall = time.perf_counter()
+    every = max(1, int(round(args.stop_time / args.step / 10))) if args.step > 0 else 1
+    count = [0]
+
+    def progress(t):
+        count[0] += 1
+        if count[0] % every == 0:
+            print(f"t = {t:g} s of {args.stop_time:g} s ({time.perf_counter() - wall:.1f} s wall)",
+                  file=sys.stderr, flush=True)
+
+    try:
+        if not (args.stop_time > 0 and 0 < args.step <= args.stop_time):
+            raise ValueError(f"need --stop-time > 0 and 0 < --step <= --stop-time, got {args.stop_time}, {args.step}")
+        inputs = regression.read_csv(args.input) if args.input is not None else None
+        result = simulate_ssp(args.ssp, args.stop_time, args.step, parse_set(args.set), inputs,
+                              Coupling(scheme=args.coupling), progress)
+    except (ValueError, regression.ReferenceError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except SimulationFailed as exc:
+        print(f"simulation failed: {exc}", file=sys.stderr)
+        return 1
+    output = args.output or args.ssp.with_suffix(".csv")
+    output.parent.mkdir(parents=True, exist_ok=True)
+    regression.write_csv(output, result)
+    print(f"wrote {output} ({len(result)} rows, {len(result.dtype.names) - 1} outputs)", file=sys.stderr)
+    return 0

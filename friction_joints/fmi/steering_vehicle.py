@@ -21,11 +21,13 @@ the frictionless reference.
 from __future__ import annotations
 
 from collections.abc import Mapping
+import tempfile
 from pathlib import Path
 
 import numpy as np
 
 from .master import Connection, FMUInstance, run
+from .ssp import System, for_libcosim
 
 LINKS = (("steering", "delta_left", "vehicle", "delta_left"), ("steering", "delta_right", "vehicle", "delta_right"),
          ("vehicle", "M_z_left", "steering", "M_z_left"), ("vehicle", "M_z_right", "steering", "M_z_right"),
@@ -37,6 +39,7 @@ RECORD = {"tau_sw": ("steering", "tau_sw"), "delta_sw": ("steering", "delta_sw")
 
 
 FMUS = {"steering": "SteeringSystem.fmu", "vehicle": "SingleTrackVehicle.fmu"}
+INPUTS = {"tau_sw": ("steering", "tau_sw")}  # the system's input: the driver torque (N.m)
 
 
 def fmu_paths(dist) -> dict:
@@ -44,6 +47,12 @@ def fmu_paths(dist) -> dict:
     if isinstance(dist, Mapping):
         return {key: Path(dist[key]) for key in FMUS}
     return {key: Path(dist) / name for key, name in FMUS.items()}
+
+
+def system(dist, h=0.005) -> System:
+    """The two FMUs connected, as written to SteeringVehicle.ssp; dist: see fmu_paths; h: the default
+    step (s), stable with the explicit coupling (see the module docstring)."""
+    return System("SteeringVehicle", fmu_paths(dist), list(LINKS), dict(INPUTS), step=h)
 
 
 def sine_sweep(amplitude=3.0, f0=0.2, f1=2.0, duration=10.0):
@@ -68,25 +77,37 @@ def run_fmpy(dist, tau_sw, t_end, h, steering=None, vehicle=None, progress=None,
             inst.close()
 
 
-def run_libcosim(dist, tau_sw, t_end, h, steering=None, vehicle=None):
+def run_libcosim(dist, tau_sw, t_end, h, steering=None, vehicle=None, ssp=None):
     """Co-simulate with libcosim (libcosimpy); same arguments and result as ``run_fmpy`` but from the
-    first communication point t = h on (libcosim's observer has no values before the first step)."""
+    first communication point t = h on (libcosim's observer has no values before the first step);
+    ssp: a SteeringVehicle.ssp to take the FMUs and their connections from instead (dist unused)."""
     from libcosimpy.CosimExecution import CosimExecution
     from libcosimpy.CosimLogging import CosimLogLevel, log_output_level
-    from libcosimpy.CosimManipulator import CosimManipulator
-    from libcosimpy.CosimObserver import CosimObserver
     from libcosimpy.CosimSlave import CosimLocalSlave
 
     log_output_level(CosimLogLevel.WARNING)
-    paths = fmu_paths(dist)
+    with tempfile.TemporaryDirectory(prefix="libcosim_") as folder:
+        if ssp is None:
+            execution = CosimExecution.from_step_size(int(round(h * 1e9)))  # nanoseconds
+            index = {name: execution.add_local_slave(CosimLocalSlave(str(path), name))
+                     for name, path in fmu_paths(dist).items()}
+        else:
+            execution = CosimExecution.from_ssp_file(str(for_libcosim(ssp, folder)), int(round(h * 1e9)))
+            index = {name: execution.slave_index_from_instance_name(name) for name in FMUS}
+        return _run_libcosim(execution, index, ssp is None, tau_sw, t_end, h, steering, vehicle)
+
+
+def _run_libcosim(execution, index, connect, tau_sw, t_end, h, steering, vehicle):
+    """run_libcosim on an execution with the slaves index {name: slave index}; connect: add LINKS."""
+    from libcosimpy.CosimManipulator import CosimManipulator
+    from libcosimpy.CosimObserver import CosimObserver
+
     steps = int(round(t_end / h))
-    execution = CosimExecution.from_step_size(int(round(h * 1e9)))  # nanoseconds
-    index = {name: execution.add_local_slave(CosimLocalSlave(str(paths[name]), name)) for name in FMUS}
     refs = {name: {v.name.decode(): v.reference for v in execution.slave_variables(i)} for name, i in index.items()}
     for name, values in (("steering", steering), ("vehicle", vehicle)):
         for var, value in (values or {}).items():
             execution.real_initial_value(index[name], refs[name][var], float(value))
-    for src, out, dst, inp in LINKS:
+    for src, out, dst, inp in LINKS if connect else ():
         execution.connect_real_variables(index[src], refs[src][out], index[dst], refs[dst][inp])
     manipulator, observer = CosimManipulator.create_override(), CosimObserver.create_last_value()
     execution.add_manipulator(manipulator)
