@@ -129,7 +129,12 @@ def test_ctrl_c_cancels_the_sweep_and_stops_the_local_cluster(fmus, tmp_path):
     import psutil
 
     results = tmp_path / "results.csv"
-    proc = subprocess.Popen([sys.executable, "-m", "friction_joints.sweep", str(fmus["SliderCrank"]), "--stop-time",
+    # the sweep as a terminal's foreground process runs it, with Python's SIGINT handler: this test's
+    # process may have been started with SIGINT ignored (in the background of a non-interactive
+    # shell), and a Python started with SIGINT ignored keeps ignoring it
+    foreground = ("import runpy, signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+                  "runpy.run_module('friction_joints.sweep', run_name='__main__', alter_sys=True)")
+    proc = subprocess.Popen([sys.executable, "-c", foreground, str(fmus["SliderCrank"]), "--stop-time",
                              "2", "--step", "0.01", "--grid", "mu_rk=0:0.1:40", "--workers", "2", "--output",
                              str(results)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
