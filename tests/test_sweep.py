@@ -180,10 +180,15 @@ def test_a_task_of_two_fmus_runs_through_the_sweep_as_in_one_process(fmus, dask_
 
 
 def exit_at_one(fmus, params):
-    """A sweep task whose worker process dies at x = 1 (as on a crash inside an FMU)."""
+    """A sweep task whose worker process dies at x = 1 (as on a crash inside an FMU), 2 s after it
+    starts: a dying worker also loses the results it still holds for the client, which Dask then
+    recomputes, and with allowed-failures 0 fails (seen once on a loaded machine); the pause lets
+    the client fetch the run before it."""
     import os
+    import time
 
     if params["x"] == 1:
+        time.sleep(2.0)
         os._exit(3)
     return {"x2": params["x"] ** 2}, None
 
