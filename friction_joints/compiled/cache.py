@@ -2,8 +2,8 @@
 
 numba stamps a cached function with its own source file only: a helper changed in another module
 would leave the kernels that call it stale. Every function of this package is therefore stamped
-with a hash of the package's sources (``ENGINE_STAMP``), those without compiled code apart. The cache lies in ``__pycache__``
-beside the sources (shipped inside the FMUs), or in ``NUMBA_CACHE_DIR`` when that is set; it is
+with a hash of the package's sources (``ENGINE_STAMP``), those without compiled code apart. The
+cache lies in ``__pycache__`` beside the sources (shipped inside the FMUs), or in ``NUMBA_CACHE_DIR`` when that is set; it is
 keyed on the source contents, not on paths or modification times, so it stays valid after an FMU is
 extracted into another folder. It does not fit another CPU model or numba version: numba then
 compiles again (``compile_seconds`` measures how long the import took).

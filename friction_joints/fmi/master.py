@@ -156,10 +156,15 @@ def run(instances: dict, connections, h: float, t_end: float, external=None, rec
     def vector(values):
         return np.array([values[i][v] for i, v in coupled], dtype=float)
 
+    # per instance, once: (input, index of its coupled value) of its connections, and its external inputs
+    fed = {name: [(c.target, coupled.index((c.src, c.source))) for c in connections if c.dst == name]
+           for name in instances}
+    driven = {name: [(var, fn) for (i, var), fn in external.items() if i == name] for name in instances}
+
     def set_inputs(name, t, x):
         """Set the connected inputs of ``name`` from the coupled values x and its external inputs at t."""
-        inputs = {c.target: x[coupled.index((c.src, c.source))] for c in connections if c.dst == name}
-        inputs.update({var: fn(t) for (i, var), fn in external.items() if i == name})
+        inputs = {target: x[j] for target, j in fed[name]}
+        inputs.update({var: fn(t) for var, fn in driven[name]})
         instances[name].set(inputs)
 
     def step(name, t):
