@@ -125,6 +125,13 @@ def _run_libcosim(execution, index, connect, tau_sw, t_end, h, steering, vehicle
     return np.array(rows, dtype=[("time", float)] + [(c, float) for c in RECORD])
 
 
+def deviation(run, reference, column="delta_sw") -> float:
+    """Largest difference of a co-simulation run from a reference (``vehicle.monolithic``) at the same
+    communication points, over the reference's largest magnitude (1); inf if the run left the floats."""
+    difference = np.abs(run[column] - reference[column]).max()
+    return float(difference / np.abs(reference[column]).max()) if np.isfinite(difference) else np.inf
+
+
 def hysteresis_width(tau, delta):
     """Equivalent torque width (N.m) of a steering loop over whole periods: the loop area, i.e. the
     energy dissipated per period, over the angle range, |sum tau d(delta)| / (max delta - min delta).
