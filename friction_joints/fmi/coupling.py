@@ -27,6 +27,7 @@ from ..errors import FrictionJointsError, check_parameters, require
 SCHEMES = ("jacobi", "gauss-seidel", "implicit")
 EXTRAPOLATIONS = ("constant", "linear")
 ACCELERATIONS = ("aitken", "iqn-ils")
+ON_NO_CONVERGENCE = ("error", "accept")
 
 
 class CouplingError(FrictionJointsError):
@@ -41,7 +42,11 @@ class Coupling:
     at t + h is those at t, or extrapolated to t + h; acceleration (implicit): one of ACCELERATIONS; rtol, atol:
     convergence tolerances per coupled value (1, SI units); max_iterations: iterations per step
     before CouplingError; initial_relaxation: under-relaxation factor of the first iteration of a
-    step, in (0, 1]; reuse: earlier steps whose IQN-ILS columns are kept (0: none)."""
+    step, in (0, 1]; reuse: earlier steps whose IQN-ILS columns are kept (0: none);
+    on_no_convergence: when a step has used max_iterations, "error" raises CouplingError, "accept"
+    goes on from its last iterate (as preCICE does) and records the step in CouplingStats.unconverged.
+    Stick-slip makes the coupled fixed point discontinuous: a friction mode that flips with the
+    iterate can keep the residual above a tight tolerance at every iteration."""
 
     scheme: str = "jacobi"
     extrapolation: str = "constant"
@@ -51,11 +56,13 @@ class Coupling:
     max_iterations: int = 50
     initial_relaxation: float = 0.5
     reuse: int = 0
+    on_no_convergence: str = "error"
 
     def __post_init__(self):
         problems = [f"{name}={getattr(self, name)!r} is not one of {allowed}"
                     for name, allowed in (("scheme", SCHEMES), ("extrapolation", EXTRAPOLATIONS),
-                                          ("acceleration", ACCELERATIONS)) if getattr(self, name) not in allowed]
+                                          ("acceleration", ACCELERATIONS), ("on_no_convergence", ON_NO_CONVERGENCE))
+                    if getattr(self, name) not in allowed]
         require(problems, "rtol", self.rtol, 0.0, low_open=True)
         require(problems, "atol", self.atol, 0.0, low_open=True)
         require(problems, "initial_relaxation", self.initial_relaxation, 0.0, 1.0, low_open=True)
@@ -68,11 +75,13 @@ class Coupling:
 
 @dataclass
 class CouplingStats:
-    """What the implicit scheme did: iterations of every step (list of int) and the number of state
-    rollbacks (restores of all FMUs to the start of a step)."""
+    """What the implicit scheme did: iterations of every step (list of int), the number of state
+    rollbacks (restores of all FMUs to the start of a step) and the steps accepted without
+    convergence (on_no_convergence="accept"): (when, largest |x~ - x| / tolerance) each."""
 
     iterations: list = field(default_factory=list)
     rollbacks: int = 0
+    unconverged: list = field(default_factory=list)
 
 
 def gauss_seidel_order(names, connections) -> list:
@@ -163,7 +172,8 @@ def implicit_step(step, x0, coupling: Coupling, accelerator, stats: CouplingStat
     """Iterate one communication step to convergence. step(x, first): restores the FMUs to the start
     of the step unless ``first``, steps them with the coupled values x (shape (n,)) and returns the
     outputs x~ (shape (n,)); x0: first guess; names: the n coupled values' names and when: the step
-    ("t=..., step k"), for the error. Returns the converged outputs x~; raises CouplingError."""
+    ("t=..., step k"), for the error. Returns the converged outputs x~ (or, when the iterations run
+    out and coupling.on_no_convergence is "accept", the last ones); raises CouplingError."""
     x = x0
     for k in range(1, coupling.max_iterations + 1):
         x_tilde = step(x, k == 1)
@@ -174,7 +184,13 @@ def implicit_step(step, x0, coupling: Coupling, accelerator, stats: CouplingStat
             return x_tilde
         if k == 1:
             accelerator.start(tolerance)
+        if k == coupling.max_iterations:
+            break
         x = accelerator.next(x, x_tilde)
+    stats.iterations.append(coupling.max_iterations)
+    if coupling.on_no_convergence == "accept":
+        stats.unconverged.append((when, float(np.max(residual / tolerance))))
+        return x_tilde
     bad = ", ".join(f"{names[i]}: |x~ - x| = {residual[i]:.3g} > {tolerance[i]:.3g}"
                     for i in np.flatnonzero(residual > tolerance))
     raise CouplingError(f"implicit coupling did not converge at {when} after {coupling.max_iterations} iterations "

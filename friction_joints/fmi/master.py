@@ -9,7 +9,7 @@ implicit (the step iterated with state rollback until the coupled values converg
 ``simulate_ssp`` runs an SSP file of such FMUs (friction_joints.fmi.ssp); ``main`` is the command
 
     python -m friction_joints.master SYSTEM.ssp --stop-time T --step H [--coupling jacobi|gauss-seidel|implicit]
-        [--set INSTANCE.VAR=VALUE ...] [--input FILE.csv] [--output FILE.csv]
+        [--on-no-convergence error|accept] [--set INSTANCE.VAR=VALUE ...] [--input FILE.csv] [--output FILE.csv]
 
 --set gives start values (after the SSP's parameter bindings); FILE.csv (input): a "time" column and
 columns INSTANCE.VAR of the system's inputs, held over each step; FILE.csv (output, default
@@ -36,8 +36,8 @@ from fmpy.fmi2 import (FMU2Slave, fmi2CallbackAllocateMemoryTYPE, fmi2CallbackFr
                        fmi2CallbackLoggerTYPE)
 
 from . import regression, ssp
-from .coupling import (SCHEMES, Coupling, CouplingStats, extrapolate, gauss_seidel_order, implicit_step,
-                       make_accelerator)
+from .coupling import (ON_NO_CONVERGENCE, SCHEMES, Coupling, CouplingStats, extrapolate, gauss_seidel_order,
+                       implicit_step, make_accelerator)
 
 
 class SimulationFailed(RuntimeError):
@@ -228,12 +228,13 @@ def held(times, values, h):
     return value
 
 
-def simulate_ssp(path, t_end: float, h: float, start_values=None, inputs=None, coupling=None, progress=None):
+def simulate_ssp(path, t_end: float, h: float, start_values=None, inputs=None, coupling=None, progress=None,
+                 stats=None):
     """Co-simulate the SSP file at path from 0 to t_end with step h (s).
 
     start_values: {instance: {variable: value}}, applied after the SSP's parameter bindings; inputs: a
     structured array with 'time' and columns INSTANCE.VAR of the system's inputs (held over each
-    step; the inputs it leaves out keep their start values); coupling, progress: see ``run``.
+    step; the inputs it leaves out keep their start values); coupling, progress, stats: see ``run``.
     Returns a structured array with 'time' and every output of every instance as INSTANCE.VAR.
     ValueError (ssp.SSPError) for bad arguments or an unsupported SSP; SimulationFailed if the run stops.
     """
@@ -258,7 +259,7 @@ def simulate_ssp(path, t_end: float, h: float, start_values=None, inputs=None, c
                       for v in inst.md.modelVariables if v.causality == "output"}
             try:
                 return run(instances, [Connection(*link) for link in system.links], h, t_end, external=external,
-                           record=record, progress=progress, coupling=coupling)
+                           record=record, progress=progress, coupling=coupling, stats=stats)
             except ValueError:
                 raise
             except Exception as exc:
@@ -292,6 +293,8 @@ def _parser():
     p.add_argument("--stop-time", type=float, required=True, help="stop time T [s]")
     p.add_argument("--step", type=float, required=True, help="communication step H [s]")
     p.add_argument("--coupling", choices=SCHEMES, default="jacobi", help="coupling scheme (default jacobi)")
+    p.add_argument("--on-no-convergence", choices=ON_NO_CONVERGENCE, default="error",
+                   help="implicit coupling, a step out of iterations: stop with the error (default) or go on")
     p.add_argument("--set", action="append", metavar="INSTANCE.VAR=VALUE", help="a start value (repeatable)")
     p.add_argument("--input", type=Path, help="CSV: a 'time' column and columns INSTANCE.VAR of the system's inputs")
     p.add_argument("--output", type=Path, help="CSV of every output (default: SYSTEM.csv next to the .ssp)")
@@ -314,8 +317,9 @@ def main(argv=None) -> int:
         if not (args.stop_time > 0 and 0 < args.step <= args.stop_time):
             raise ValueError(f"need --stop-time > 0 and 0 < --step <= --stop-time, got {args.stop_time}, {args.step}")
         inputs = regression.read_csv(args.input) if args.input is not None else None
+        stats = CouplingStats()
         result = simulate_ssp(args.ssp, args.stop_time, args.step, parse_set(args.set), inputs,
-                              Coupling(scheme=args.coupling), progress)
+                              Coupling(scheme=args.coupling, on_no_convergence=args.on_no_convergence), progress, stats)
     except (ValueError, regression.ReferenceError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -325,5 +329,9 @@ def main(argv=None) -> int:
     output = args.output or args.ssp.with_suffix(".csv")
     output.parent.mkdir(parents=True, exist_ok=True)
     regression.write_csv(output, result)
+    if stats.unconverged:
+        when, worst = max(stats.unconverged, key=lambda u: u[1])
+        print(f"warning: {len(stats.unconverged)} steps accepted without convergence; the worst at {when}, "
+              f"residual {worst:.3g} x its tolerance", file=sys.stderr)
     print(f"wrote {output} ({len(result)} rows, {len(result.dtype.names) - 1} outputs)", file=sys.stderr)
     return 0
