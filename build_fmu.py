@@ -276,7 +276,7 @@ def build(script: Path, out: Path, cache=None, loader: bool = True, package: Pat
                 dst.write(Path(tmp) / input_file(cls), f"documentation/{input_file(cls)}")
     if loader:
         try:
-            install_loader(target)
+            install_loader(target, interpolates_inputs=cls.interpolates_inputs)
         except RuntimeError as exc:
             print(f"{target.name}: no loader ({exc}); hosts without Python need LD_PRELOAD and PYTHONPATH "
                   "(README, Hosts)", file=sys.stderr)

@@ -5,7 +5,9 @@ For communication steps h of 1, 2, 5, 10, 20 and 50 ms, without and with frictio
 3 N.m swept 0.2 -> 1 Hz over 5 s at 80 km/h is run (1) by friction_joints.vehicle.monolithic, the
 two models integrated as one hybrid system with exact stick-slip and the torque held over each step
 as the master holds it, and (2) by the master with Jacobi, Jacobi with linear extrapolation,
-Gauss-Seidel and implicit coupling (IQN-ILS, rtol 1e-5, atol 1e-8; with friction a step that runs
+Gauss-Seidel (its coupled inputs held, or interpolated linearly over the step from the extrapolated
+or already computed values), and implicit coupling (IQN-ILS, rtol 1e-5, atol 1e-8; inputs held at
+the values at t + h or interpolated from those at t to those at t + h; with friction a step that runs
 out of its 50 iterations goes on from its last iterate, see Coupling.on_no_convergence). Reported per
 run: the largest deviation of the steering-wheel angle and of the yaw rate from the reference (over
 the reference's largest value), whether the run stays bounded (deviation below 100 %), FMU steps
@@ -19,6 +21,7 @@ Writes coupling_study.csv and coupling_study.png to the output folder.
 from __future__ import annotations
 
 import argparse
+import csv
 import sys
 import time
 from pathlib import Path
@@ -37,7 +40,10 @@ STEPS = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05)
 CASES = {"no friction": {"friction_scale": 0.0}, "friction": {}}
 SCHEMES = {"Jacobi": Coupling(), "Jacobi, linear extrapolation": Coupling(extrapolation="linear"),
            "Gauss-Seidel": Coupling("gauss-seidel"),
-           "implicit, IQN-ILS": Coupling("implicit", rtol=1e-5, atol=1e-8, on_no_convergence="accept")}
+           "Gauss-Seidel, interpolated": Coupling("gauss-seidel", extrapolation="linear", interpolation="linear"),
+           "implicit, IQN-ILS": Coupling("implicit", rtol=1e-5, atol=1e-8, on_no_convergence="accept"),
+           "implicit, interpolated": Coupling("implicit", rtol=1e-5, atol=1e-8, on_no_convergence="accept",
+                                              interpolation="linear")}
 BOUNDED = 1.0  # a run whose deviation stays below this (100 % of the reference's range) is stable
 COLUMNS = ("case", "scheme", "h_s", "deviation_delta_sw", "deviation_r", "stable", "fmu_steps_per_s",
            "rollbacks_per_s", "iterations_per_step", "unconverged_steps", "wall_per_s")
@@ -80,7 +86,7 @@ def study(dist, steps):
                 rows.append(row)
                 note = (f", {row['iterations_per_step']:.1f} iterations a step" if row["rollbacks_per_s"] else "")
                 note += f", {row['unconverged_steps']} steps unconverged" if row["unconverged_steps"] else ""
-                state = (f"{100 * row['deviation_delta_sw']:7.2f} % (yaw rate {100 * row['deviation_r']:.2f} %)"
+                state = (f"{100 * row['deviation_delta_sw']:7.2g} % (yaw rate {100 * row['deviation_r']:.2g} %)"
                          if row["stable"] else "   diverges")
                 print(f"    {scheme:29s} {state}{note}; {row['wall_per_s']:.2f} s wall per simulated s")
     return rows
@@ -98,16 +104,17 @@ def largest_stable(rows, case, scheme):
 
 
 def write_rows(path, rows):
-    with open(path, "w") as fh:
-        fh.write(",".join(COLUMNS) + "\n")
-        for row in rows:
-            fh.write(",".join(f"{row[c]:.6g}" if isinstance(row[c], float) else str(row[c]) for c in COLUMNS) + "\n")
+    with open(path, "w", newline="") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(COLUMNS)
+        writer.writerows([f"{row[c]:.6g}" if isinstance(row[c], float) else str(row[c]) for c in COLUMNS]
+                         for row in rows)
 
 
 def plot(plt, rows, path):
     fig, axes = plt.subplots(1, 3, figsize=(15, 4.5))
     for ax, case in zip(axes[:2], CASES):
-        for scheme, marker in zip(SCHEMES, "osd^"):
+        for scheme, marker in zip(SCHEMES, "osdv^P"):
             mine = [r for r in rows if r["case"] == case and r["scheme"] == scheme]
             h = np.array([r["h_s"] for r in mine]) * 1e3
             error = np.array([r["deviation_delta_sw"] if r["stable"] else np.nan for r in mine]) * 100
@@ -119,7 +126,7 @@ def plot(plt, rows, path):
                title=f"{case}: deviation from the monolithic run\n(open markers at 100 %: diverged)")
         ax.grid(True, which="both", alpha=0.3)
     axes[0].legend(fontsize=8)
-    for scheme, marker in zip(SCHEMES, "osd^"):
+    for scheme, marker in zip(SCHEMES, "osdv^P"):
         mine = [r for r in rows if r["case"] == "friction" and r["scheme"] == scheme]
         axes[2].loglog([r["h_s"] * 1e3 for r in mine], [r["fmu_steps_per_s"] for r in mine], marker + "-", label=scheme)
     axes[2].set(xlabel="communication step h [ms]", ylabel="FMU steps per simulated second",

@@ -1,9 +1,10 @@
 """Co-simulation stepping of a hybrid system (a mechanism, a lumped model): what an FMU slave calls,
 with no FMI in it.
 
-The inputs are held constant over each communication step (a change at a communication point is
-a time event that re-decides stick or slip); inside a step the hybrid integrator runs with error
-control and exact stick-slip, so results do not depend on the step size beyond the input hold.
+The inputs are held constant over each communication step, or follow the straight line of a given
+rate (an FMU input with its derivative set); a change at a communication point is a time event
+that re-decides stick or slip. Inside a step the hybrid integrator runs with error control and
+exact stick-slip, so results do not depend on the step size beyond the inputs' hold.
 """
 
 from __future__ import annotations
@@ -57,17 +58,20 @@ class Stepper:
         s = self.integrator.state
         return self.integrator.record_row(s.t, s.y, s.mode)
 
-    def step(self, t, h, inputs) -> dict:
-        """Advance from t to t + h (s) with the inputs held; returns the outputs at t + h (the
+    def step(self, t, h, inputs, rates=None) -> dict:
+        """Advance from t to t + h (s) with the inputs held, or, with rates (per s, one per input),
+        following inputs + rates (tau - t); returns the outputs at t + h (the
         ``MechanismSystem.record`` dict)."""
         if not 0.0 < h < math.inf:
             raise ValueError(f"step size h = {h!r} must be positive and finite")
         if abs(t - self.time) > 1e-9 * max(1.0, abs(t)):
             raise ValueError(f"communication point t = {t!r} does not match the model time {self.time!r}")
+        values = self._checked(inputs, len(self.inputs))
+        rates = [0.0] * len(values) if rates is None else self._checked(rates, len(values))
         changed = False
-        for held, v in zip(self.inputs, self._checked(inputs, len(self.inputs))):
-            changed = changed or held.value != v
-            held.value = v
+        for held, v, r in zip(self.inputs, values, rates):
+            changed = changed or held(t) != v or held.rate != r
+            held.value, held.rate, held.t0 = v, r, t
         if changed:
             self.integrator.restart()
         self.outputs = self.integrator.advance_to(t + h)
@@ -76,13 +80,14 @@ class Stepper:
 
     def get_state(self):
         """A snapshot of everything that determines the future: integrator state, held inputs, outputs."""
-        return (self.integrator.get_state(), [i.value for i in self.inputs], copy.deepcopy(self.outputs))
+        return (self.integrator.get_state(), [(i.value, i.rate, i.t0) for i in self.inputs],
+                copy.deepcopy(self.outputs))
 
     def set_state(self, snapshot):
-        state, values, outputs = snapshot
+        state, held_inputs, outputs = snapshot
         self.integrator.set_state(state)
-        for held, v in zip(self.inputs, values):
-            held.value = v
+        for held, (value, rate, t0) in zip(self.inputs, held_inputs):
+            held.value, held.rate, held.t0 = value, rate, t0
         self.outputs = copy.deepcopy(outputs)
 
 

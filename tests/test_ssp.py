@@ -105,6 +105,7 @@ def test_cli_on_speed_control_matches_the_example(fmus, tmp_path):
     (["--set", "steering.nope=1"], "nope"),
     (["--step", "0"], "--step"),
     (["--coupling", "newton"], "invalid choice: 'newton'"),
+    (["--interpolation", "cubic"], "invalid choice: 'cubic'"),
 ])
 def test_bad_arguments_exit_2(fmus, tmp_path, capsys, args, message):
     ssp = fmus["SteeringSystem"].parent / "SteeringVehicle.ssp"
@@ -114,6 +115,13 @@ def test_bad_arguments_exit_2(fmus, tmp_path, capsys, args, message):
     argv = [a for kv in defaults.items() for a in kv] + args
     assert cli(tmp_path, ssp, *argv)[0] == 2
     assert message in capsys.readouterr().err
+
+
+def test_interpolation_of_inputs_an_fmu_cannot_interpolate_exits_2(fmus, tmp_path, capsys):
+    """SpeedController holds its inputs (no canInterpolateInputs): refused before the first step."""
+    assert cli(tmp_path, fmus["SliderCrank"].parent / "SpeedControl.ssp", "--stop-time", "0.1", "--step", "0.01",
+               "--interpolation", "linear")[0] == 2
+    assert "(canInterpolateInputs); ['controller'] do not" in capsys.readouterr().err
 
 
 def test_only_real_variables_can_be_set(fmus, tmp_path, capsys):

@@ -13,7 +13,7 @@ order, input extrapolation and the accelerators of the implicit scheme.
 
 The FMUs hold their inputs over a step, so the coupled values are one number per connected output
 and step, and a converged implicit step holds the values at t + h over [t, t + h]: its coupling
-error is of first order in h (the FMUs here cannot interpolate their inputs).
+error is of first order in h, unless the FMUs interpolate their inputs (interpolation "linear").
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ SCHEMES = ("jacobi", "gauss-seidel", "implicit")
 EXTRAPOLATIONS = ("constant", "linear")
 ACCELERATIONS = ("aitken", "iqn-ils")
 ON_NO_CONVERGENCE = ("error", "accept")
+INTERPOLATIONS = ("hold", "linear")
 
 
 class CouplingError(FrictionJointsError):
@@ -46,7 +47,13 @@ class Coupling:
     on_no_convergence: when a step has used max_iterations, "error" raises CouplingError, "accept"
     goes on from its last iterate (as preCICE does) and records the step in CouplingStats.unconverged.
     Stick-slip makes the coupled fixed point discontinuous: a friction mode that flips with the
-    iterate can keep the residual above a tight tolerance at every iteration."""
+    iterate can keep the residual above a tight tolerance at every iteration.
+    interpolation: "hold" keeps each coupled input constant over a step (at the value the scheme
+    gives it); "linear" makes it the line from the coupled value at t to the scheme's value at t + h
+    (implicit: the iterate; Gauss-Seidel: an output of an FMU already stepped; explicit: the
+    extrapolation, so with extrapolation "constant" the same as holding), set as its first derivative
+    by fmi2SetRealInputDerivatives (the FMUs must declare canInterpolateInputs): the coupling error
+    becomes of second order in h."""
 
     scheme: str = "jacobi"
     extrapolation: str = "constant"
@@ -57,11 +64,13 @@ class Coupling:
     initial_relaxation: float = 0.5
     reuse: int = 0
     on_no_convergence: str = "error"
+    interpolation: str = "hold"
 
     def __post_init__(self):
         problems = [f"{name}={getattr(self, name)!r} is not one of {allowed}"
                     for name, allowed in (("scheme", SCHEMES), ("extrapolation", EXTRAPOLATIONS),
-                                          ("acceleration", ACCELERATIONS), ("on_no_convergence", ON_NO_CONVERGENCE))
+                                          ("acceleration", ACCELERATIONS), ("on_no_convergence", ON_NO_CONVERGENCE),
+                                          ("interpolation", INTERPOLATIONS))
                     if getattr(self, name) not in allowed]
         require(problems, "rtol", self.rtol, 0.0, low_open=True)
         require(problems, "atol", self.atol, 0.0, low_open=True)

@@ -976,9 +976,46 @@ FORWARD(fmi2GetNominalsOfContinuousStates, (fmi2Component component, fmi2Real x_
         (c, x_nominal, nx))
 
 /* Co-Simulation */
-FORWARD(fmi2SetRealInputDerivatives, (fmi2Component component, const fmi2ValueReference vr[], size_t nvr,
-                                      const fmi2Integer order[], const fmi2Real value[]),
-        (c, vr, nvr, order, value))
+/* Input derivatives (canInterpolateInputs): pythonfmu has no Python method for them, so they reach
+ * the slave through fmi2SetReal with the order in the value reference's top bits (order << 28 | vr,
+ * DERIVATIVE_ORDER_SHIFT of friction_joints/fmi/slave.py), which tells them from values. An order
+ * below 1 or above 15, or a value reference of 2^28 or more, is refused here with a message. */
+#define DERIVATIVE_ORDER_SHIFT 28
+#define DERIVATIVES_PER_CALL 64
+FMI2_Export fmi2Status fmi2SetRealInputDerivatives(fmi2Component component, const fmi2ValueReference vr[], size_t nvr,
+                                                   const fmi2Integer order[], const fmi2Real value[])
+{
+    const Table *t = table();
+    Instance *instance = (Instance *)component;
+    fmi2ValueReference tagged[DERIVATIVES_PER_CALL];
+    fmi2Status status = fmi2OK;
+    if (!t || !t->fmi2SetReal || !instance)
+        return fmi2Error;
+    if (nvr > 0 && (!vr || !order || !value))
+        return fmi2Error;
+    for (size_t start = 0; start < nvr; start += DERIVATIVES_PER_CALL) {
+        size_t n = nvr - start < DERIVATIVES_PER_CALL ? nvr - start : DERIVATIVES_PER_CALL;
+        fmi2Status s;
+        for (size_t i = 0; i < n; i++) {
+            fmi2ValueReference r = vr[start + i];
+            fmi2Integer k = order[start + i];
+            if (k < 1 || k > 15 || (r >> DERIVATIVE_ORDER_SHIFT) != 0) {
+                const fmi2CallbackFunctions host = {instance->host_logger, NULL, NULL, NULL,
+                                                    instance->host_environment};
+                log_message(&host, "", fmi2Error, "logStatusError",
+                            "setRealInputDerivatives: order %d of value reference %u is outside the allowed "
+                            "range: orders 1 to 15 of value references below 2^28", (int)k, (unsigned)r);
+                return fmi2Error;
+            }
+            tagged[i] = ((fmi2ValueReference)k << DERIVATIVE_ORDER_SHIFT) | r;
+        }
+        instance->logged = fmi2OK;
+        s = with_logged(instance, t->fmi2SetReal(instance->inner, tagged, n, value + start));
+        if (s > status)
+            status = s;
+    }
+    return status;
+}
 FORWARD(fmi2GetRealOutputDerivatives, (fmi2Component component, const fmi2ValueReference vr[], size_t nvr,
                                        const fmi2Integer order[], fmi2Real value[]),
         (c, vr, nvr, order, value))

@@ -114,10 +114,19 @@ def _record_text(original: str, record: dict[str, str]) -> str:
             + "".join(f"{key}={record[key]}\n" for key in ("executable", "version", "libpython", "shared")))
 
 
-def install_loader(fmu_path: Path, python: str = sys.executable) -> None:
+def _interpolating(xml: bytes) -> bytes:
+    """The modelDescription with canInterpolateInputs="true" on its CoSimulation element."""
+    root = ET.fromstring(xml)
+    root.find("CoSimulation").set("canInterpolateInputs", "true")
+    return b'<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="utf-8")
+
+
+def install_loader(fmu_path: Path, python: str = sys.executable, interpolates_inputs: bool = False) -> None:
     """Put the Python loader in front of the Linux binary of the FMU at ``fmu_path`` (rewritten in
     place) and record ``python`` as its interpreter. Installing again replaces the loader and the
-    record and keeps pythonfmu's binary. RuntimeError when the loader cannot be built: not Linux
+    record and keeps pythonfmu's binary. interpolates_inputs: the slave uses the input derivatives
+    that the loader passes on (``slave.VarSlave.interpolates_inputs``): the modelDescription then
+    says canInterpolateInputs="true". RuntimeError when the loader cannot be built: not Linux
     x86_64, no C compiler, no FMI headers, or a Python without a shared libpython."""
     fmu_path = Path(fmu_path)
     if not sys.platform.startswith("linux") or platform.machine() not in ("x86_64", "AMD64"):
@@ -144,6 +153,9 @@ def install_loader(fmu_path: Path, python: str = sys.executable) -> None:
                 for item in src.infolist():
                     if item.filename in (original, record_name):
                         continue  # a previous installation's: written anew below
+                    if item.filename == "modelDescription.xml" and interpolates_inputs:
+                        dst.writestr(item, _interpolating(src.read(item)))
+                        continue
                     if item.filename != binary:
                         dst.writestr(item, src.read(item))
                         continue

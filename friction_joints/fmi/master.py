@@ -9,7 +9,8 @@ implicit (the step iterated with state rollback until the coupled values converg
 ``simulate_ssp`` runs an SSP file of such FMUs (friction_joints.fmi.ssp); ``main`` is the command
 
     python -m friction_joints.master SYSTEM.ssp --stop-time T --step H [--coupling jacobi|gauss-seidel|implicit]
-        [--on-no-convergence error|accept] [--set INSTANCE.VAR=VALUE ...] [--input FILE.csv] [--output FILE.csv]
+        [--on-no-convergence error|accept] [--interpolation hold|linear] [--set INSTANCE.VAR=VALUE ...]
+        [--input FILE.csv] [--output FILE.csv]
 
 --set gives start values (after the SSP's parameter bindings); FILE.csv (input): a "time" column and
 columns INSTANCE.VAR of the system's inputs, held over each step; FILE.csv (output, default
@@ -36,8 +37,8 @@ from fmpy.fmi2 import (FMU2Slave, fmi2CallbackAllocateMemoryTYPE, fmi2CallbackFr
                        fmi2CallbackLoggerTYPE)
 
 from . import regression, ssp
-from .coupling import (ON_NO_CONVERGENCE, SCHEMES, Coupling, CouplingStats, extrapolate, gauss_seidel_order,
-                       implicit_step, make_accelerator)
+from .coupling import (INTERPOLATIONS, ON_NO_CONVERGENCE, SCHEMES, Coupling, CouplingStats, extrapolate,
+                       gauss_seidel_order, implicit_step, make_accelerator)
 
 
 class SimulationFailed(RuntimeError):
@@ -99,6 +100,12 @@ class FMUInstance:
         if values:
             self.fmu.setReal(self._vr(values), [float(v) for v in values.values()])
 
+    def set_rates(self, rates: dict):
+        """Set the first derivatives {input name: du/dt} of Real inputs for the next doStep
+        (fmi2SetRealInputDerivatives)."""
+        if rates:
+            self.fmu.setRealInputDerivatives(self._vr(rates), [1] * len(rates), [float(v) for v in rates.values()])
+
     def get(self, names) -> list:
         """Values of the variables ``names``, with one FMI call per variable type."""
         reals = [n for n in names if self.refs[n].type != "Boolean"]
@@ -142,6 +149,14 @@ def run(instances: dict, connections, h: float, t_end: float, external=None, rec
         cannot = [name for name, inst in instances.items() if not inst.md.coSimulation.canGetAndSetFMUstate]
         if cannot:
             raise ValueError(f"coupling scheme 'implicit' needs fmi2GetFMUstate/SetFMUstate; {cannot} cannot")
+    interpolate = coupling.interpolation == "linear"
+    if interpolate:
+        fed_by = {c.dst for c in connections}
+        cannot = [name for name, inst in instances.items()
+                  if name in fed_by and not inst.md.coSimulation.canInterpolateInputs]
+        if cannot:
+            raise ValueError(f"interpolation 'linear' needs FMUs that interpolate their inputs (canInterpolateInputs); "
+                             f"{cannot} do not")
     n = int(round(t_end / h))
     rows = []
     # the coupled values (one per connected output), and the outputs read from each instance at a
@@ -161,11 +176,15 @@ def run(instances: dict, connections, h: float, t_end: float, external=None, rec
            for name in instances}
     driven = {name: [(var, fn) for (i, var), fn in external.items() if i == name] for name in instances}
 
-    def set_inputs(name, t, x):
-        """Set the connected inputs of ``name`` from the coupled values x and its external inputs at t."""
-        inputs = {target: x[j] for target, j in fed[name]}
+    def set_inputs(name, t, x, start=None):
+        """Set the connected inputs of ``name`` from the coupled values x and its external inputs at t:
+        held at x, or, with the values at t ``start`` (interpolation "linear"), the lines from start
+        to x at t + h."""
+        inputs = {target: (x if start is None else start)[j] for target, j in fed[name]}
         inputs.update({var: fn(t) for var, fn in driven[name]})
         instances[name].set(inputs)
+        if start is not None:
+            instances[name].set_rates({target: (x[j] - start[j]) / h for target, j in fed[name]})
 
     def step(name, t):
         instances[name].fmu.doStep(currentCommunicationPoint=t, communicationStepSize=h)
@@ -186,7 +205,7 @@ def run(instances: dict, connections, h: float, t_end: float, external=None, rec
                 for name, inst in instances.items():
                     if not first:
                         inst.fmu.setFMUstate(states[name])
-                    set_inputs(name, t, x)
+                    set_inputs(name, t, x, now if interpolate else None)
                 for name in instances:
                     step(name, t)
                 return vector(values)
@@ -199,16 +218,19 @@ def run(instances: dict, connections, h: float, t_end: float, external=None, rec
                 for name, inst in instances.items():
                     inst.fmu.freeFMUstate(states[name])
         else:
-            held = extrapolate(coupling.extrapolation, now, previous, 0.5)
+            # held over the step: the extrapolation to its middle; interpolated: the line from now to
+            # the extrapolation to its end
+            held = extrapolate(coupling.extrapolation, now, previous, 1.0 if interpolate else 0.5)
+            start = now if interpolate else None
             if coupling.scheme == "jacobi":  # every input from the outputs at t
                 for name in order:
-                    set_inputs(name, t, held)
+                    set_inputs(name, t, held, start)
                 for name in order:
                     step(name, t)
             else:  # Gauss-Seidel: the outputs at t + h of the FMUs already stepped
                 stepped = set()
                 for name in order:
-                    set_inputs(name, t, np.where([src in stepped for src, _ in coupled], vector(values), held))
+                    set_inputs(name, t, np.where([src in stepped for src, _ in coupled], vector(values), held), start)
                     step(name, t)
                     stepped.add(name)
         previous = now
@@ -295,6 +317,9 @@ def _parser():
     p.add_argument("--coupling", choices=SCHEMES, default="jacobi", help="coupling scheme (default jacobi)")
     p.add_argument("--on-no-convergence", choices=ON_NO_CONVERGENCE, default="error",
                    help="implicit coupling, a step out of iterations: stop with the error (default) or go on")
+    p.add_argument("--interpolation", choices=INTERPOLATIONS, default="hold",
+                   help="coupled inputs held over a step (default) or interpolated linearly (FMUs with "
+                        "canInterpolateInputs)")
     p.add_argument("--set", action="append", metavar="INSTANCE.VAR=VALUE", help="a start value (repeatable)")
     p.add_argument("--input", type=Path, help="CSV: a 'time' column and columns INSTANCE.VAR of the system's inputs")
     p.add_argument("--output", type=Path, help="CSV of every output (default: SYSTEM.csv next to the .ssp)")
@@ -319,7 +344,8 @@ def main(argv=None) -> int:
         inputs = regression.read_csv(args.input) if args.input is not None else None
         stats = CouplingStats()
         result = simulate_ssp(args.ssp, args.stop_time, args.step, parse_set(args.set), inputs,
-                              Coupling(scheme=args.coupling, on_no_convergence=args.on_no_convergence), progress, stats)
+                              Coupling(scheme=args.coupling, on_no_convergence=args.on_no_convergence,
+                                       interpolation=args.interpolation), progress, stats)
     except (ValueError, regression.ReferenceError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

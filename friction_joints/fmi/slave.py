@@ -47,6 +47,13 @@ debug logging is on. An FMU built without the loader (``build_fmu.py --no-loader
 other than Linux x86_64) keeps pythonfmu's statuses: the failing call returns fmi2OK with its
 message logged (when logging is on), and every later doStep returns fmi2Discard with the message.
 
+Input derivatives: an FMU with the loader whose slave sets ``interpolates_inputs`` (every
+MechanismSlave) declares canInterpolateInputs="true". The loader passes fmi2SetRealInputDerivatives
+on to ``set_real`` with the derivative's order in the value reference's bits from
+DERIVATIVE_ORDER_SHIFT on; the first derivatives set before a doStep make that step's inputs the
+lines u + du/dt (t - t_c) instead of held values, and the doStep resets them to 0 (set them again
+before every step that shall interpolate). Higher orders are accepted and not used (a warning).
+
 The checks wrap whatever a subclass defines (SpeedController has its own do_step): ``__init__``
 binds the checked ``do_step``, ``exit_initialization_mode`` and FMU-state functions on the
 instance, where pythonfmu looks them up by name; calls within the class hierarchy stay unchecked.
@@ -113,6 +120,9 @@ class Experiment:
     inputs_text: str = "inputs at their start values"
 
 
+DERIVATIVE_ORDER_SHIFT = 28  # set_real: value reference = order << 28 | vr for a derivative of input vr (loader.c)
+
+
 class VarSlave(Fmi2Slave):
     """A pythonfmu slave whose variables are declared as ``Var`` rows; values live in ``self.values``.
     ``equations``: HTML for documentation/index.html (what the FMU computes, with seed references);
@@ -122,6 +132,7 @@ class VarSlave(Fmi2Slave):
     variables: tuple = ()
     equations: str = ""
     experiment: Experiment | None = None
+    interpolates_inputs = False  # do_step uses the input derivatives in ``self.rates``
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
@@ -130,6 +141,7 @@ class VarSlave(Fmi2Slave):
         self.values = {v.name: (v.start if v.start is not None else (False if v.kind == "Boolean" else 0.0))
                        for v in self.variables}
         self.explicit = set()  # names of the variables the host has set
+        self.rates = {}  # input name: its first derivative for the next doStep (fmi2SetRealInputDerivatives)
         self.t_start = 0.0
         self.error = None  # the first failure's message: the instance fails every later step
         self.initialized = False  # exitInitializationMode has been called: the parameters are fixed
@@ -213,7 +225,26 @@ class VarSlave(Fmi2Slave):
         return f"{var.name} (value reference {vr}) is an {var.causality.name}: it cannot be set"
 
     def set_real(self, vrs, values):
-        self._set_values("setReal", Real, vrs, values)
+        if vrs and max(vrs) >> DERIVATIVE_ORDER_SHIFT:  # from the loader's fmi2SetRealInputDerivatives
+            self._set_rates(vrs, values)
+        else:
+            self._set_values("setReal", Real, vrs, values)
+
+    def _set_rates(self, vrs, values):
+        where = "setRealInputDerivatives"
+        for tagged, value in zip(vrs, values):
+            order, vr = tagged >> DERIVATIVE_ORDER_SHIFT, tagged & ((1 << DERIVATIVE_ORDER_SHIFT) - 1)
+            name = self._settable[Real].get(vr)
+            if name is None or self._limits[name][2]:
+                self._fail(where, self._wrong_reference(vr, Real) if name is None else
+                           f"{name} (value reference {vr}) is a parameter: only Real inputs have derivatives")
+            elif not math.isfinite(value):
+                self._fail(where, f"the derivative of {name} = {value!r} is outside its allowed range (-inf, inf)")
+            elif order == 1:
+                self.rates[name] = value
+            else:
+                self.log(f"{where}: the derivative of order {order} of {name} is not used (the inputs are "
+                         "interpolated linearly)", Fmi2Status.warning)
 
     def set_boolean(self, vrs, values):
         self._set_values("setBoolean", Boolean, vrs, values)
@@ -342,11 +373,14 @@ class MechanismSlave(VarSlave):
     """Base of the FMUs of hybrid systems (FMI 2.0 co-simulation): ``build`` returns a planar
     mechanism with its initial state; a slave of another HybridSystem overrides ``make_stepper``."""
 
+    interpolates_inputs = True
+
     inputs: tuple = ()  # names of the input variables, in the drive order of the mechanism
     equations = ("Planar multibody system in absolute coordinates with non-ideal constraints (seed 000 eqs "
                  "2.1-2.9), reduced to the minimal form (eqs 4.1-5.5); reactions and friction solved together "
                  "at every instant (eq. 3.3); stick-slip by the algorithm of seed 000 Sect. 5, several stuck "
-                 "contacts by the Gauss principle (seed 001). Inputs are held over each communication step; "
+                 "contacts by the Gauss principle (seed 001). Inputs are held over each communication step, or "
+                 "follow the lines of their first derivatives when the host sets them (canInterpolateInputs); "
                  "inside it an event-driven DOP853 integrator with error control runs.")
 
     def __init__(self, **kwargs):
@@ -392,8 +426,10 @@ class MechanismSlave(VarSlave):
 
     def do_step(self, current_time, step_size):
         """Called initialised, with no earlier failure and a valid step (VarSlave checks those)."""
+        rates, self.rates = self.rates, {}  # the derivatives hold for this step only
         try:
-            rec = self.stepper.step(current_time, step_size, [self.values[n] for n in self.inputs])
+            rec = self.stepper.step(current_time, step_size, [self.values[n] for n in self.inputs],
+                                    [rates.get(n, 0.0) for n in self.inputs] if rates else None)
         except (ValueError, FrictionJointsError, ArithmeticError) as exc:
             # a wrong communication point, or the model failed inside the step: fmi2Error, not
             # fmi2Discard (a smaller step would fail the same way, see the module's docstring)
@@ -402,11 +438,11 @@ class MechanismSlave(VarSlave):
         return True
 
     def _get_fmu_state(self):
-        return {"values": dict(self.values),
+        return {"values": dict(self.values), "rates": dict(self.rates),
                 "stepper": None if self.stepper is None else self.stepper.get_state()}
 
     def _set_fmu_state(self, state):
-        self.values = dict(state["values"])
+        self.values, self.rates = dict(state["values"]), dict(state["rates"])
         if state["stepper"] is not None:
             self.stepper.set_state(state["stepper"])
 

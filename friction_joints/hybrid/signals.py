@@ -109,14 +109,16 @@ def as_signal(obj) -> Signal:
 
 
 class Held(Signal):
-    """A value set from outside and held constant, like an FMU input between communication points
-    (a change is announced to the integrator by ``HybridIntegrator.restart``)."""
+    """A value set from outside, like an FMU input between communication points: ``value`` at ``t0``
+    (s), changing at ``rate`` (per s; 0: held constant, the usual case; else an input interpolated
+    linearly over the step, FMI 2.0 fmi2SetRealInputDerivatives). A change is announced to the
+    integrator by ``HybridIntegrator.restart``."""
 
     def __init__(self, value=0.0):
-        self.value = float(value)
+        self.value, self.rate, self.t0 = float(value), 0.0, 0.0
 
     def __call__(self, t, left=False):
-        return self.value
+        return self.value + self.rate * (t - self.t0) if self.rate else self.value
 
     def form(self, t_start, t_end):
-        return 0.0, self.value, 0.0, 0.0, 0.0
+        return 0.0, self(t_start), self.rate, 0.0, 0.0
