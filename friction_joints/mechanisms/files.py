@@ -110,6 +110,10 @@ class MechanismFile:
         self.joint_types = tuple(str(j.get("type", "")) for j in self._list("joints"))
         self.drives = self._drives(problems)
         self.experiment = data.get("experiment", {})
+        for key in ("stop_time", "step_size"):
+            v = self.experiment.get(key) if isinstance(self.experiment, dict) else None
+            if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 < v < math.inf):
+                problems.append(self._at(f"experiment.{key}", v, "must be a positive number of seconds"))
         if problems:
             raise ValueError(self._report(problems))
         self.build()  # validates the mechanism with the file's values
@@ -244,6 +248,29 @@ class MechanismFile:
             problems.append(self._at("drives", None, f"the name {dup!r} is used twice (inputs and parameters "
                                                      "need names of their own)"))
         return tuple(out)
+
+    def error(self, path: str, value, message: str) -> ValueError:
+        """A ValueError on one key of the file, in the form of the file's other problems."""
+        return ValueError(self._report([self._at(path, value, message)]))
+
+    def experiment_inputs(self, values: dict | None = None) -> dict:
+        """{drive name: function of t (s)} of the drives listed in [experiment] inputs (expressions of
+        t and the parameters; a drive not listed stays 0)."""
+        values = {**self.default_values(), **(values or {})}
+        table = self.experiment.get("inputs", {})
+        if not isinstance(table, dict):
+            raise self.error("experiment.inputs", None, "must be a table {drive = expression of t}")
+        names = [d.name for d in self.drives]
+        problems = [self._at(f"experiment.inputs.{n}", None, f"no drive {n!r} (drives: {', '.join(names) or 'none'})")
+                    for n in table if n not in names]
+        for n, text in table.items():
+            try:
+                evaluate(text, {**values, "t": 0.0})
+            except ValueError as exc:
+                problems.append(self._at(f"experiment.inputs.{n}", text, str(exc)))
+        if problems:
+            raise ValueError(self._report(problems))
+        return {n: (lambda t, text=table[n]: evaluate(text, {**values, "t": float(t)})) for n in names if n in table}
 
     # --- the mechanism for parameter values --------------------------------------------------------
     def default_values(self) -> dict:
