@@ -7,7 +7,8 @@ draw it in its initial configuration; ``--simulate [INPUTS.csv]`` also runs it a
 Writes DIR/<name>_drawing.png (default DIR: out), and with --simulate DIR/<name>_simulation.png and
 .csv (time, q, qd, f_mu, sd, stuck, energies). The inputs CSV has a column ``time`` and one column per
 drive (as FMPy's input files and the FMUs' documentation/<Model>_in.csv), interpolated linearly;
-without it, the drives follow the file's [experiment] inputs. Exit 0, 1 if the file has problems
+without it, the drives follow the file's [experiment] inputs, sampled at every output step and held
+over it (as the FMU's default experiment feeds them). Exit 0, 1 if the file has problems
 (printed, each with its key and line) or the simulation fails, 2 on bad arguments.
 """
 
@@ -73,8 +74,18 @@ def read_inputs(path: Path, drives) -> dict:
     return {n: PiecewiseLinear(t, table[:, header.index(n)]) for n in drives}
 
 
+def held(function, stop_time, step):
+    """A function of t sampled at 0, step, ... and held over each step, as an FMU holds its inputs
+    over a communication step (a table: the compiled engine runs it)."""
+    from friction_joints.hybrid import PiecewiseConstant
+
+    t = np.arange(0.0, stop_time + step / 2, step)
+    return PiecewiseConstant(t, [function(ti) for ti in t])
+
+
 def simulate(spec, built, inputs, stop_time, step):
-    """hybrid.simulate of the file's mechanism from its initial state (rtol 1e-8, as the FMUs)."""
+    """hybrid.simulate of the file's mechanism from its initial state (rtol 1e-8, as the FMUs);
+    inputs: {drive name: Signal}, a drive not given stays 0."""
     from friction_joints.hybrid import simulate as run
 
     signals = [inputs.get(d.name, 0.0) for d in spec.drives]
@@ -164,7 +175,7 @@ def main(argv=None) -> int:
     step = args.step or float(e.get("step_size", 0.01))
     try:
         inputs = (read_inputs(Path(args.simulate), [d.name for d in spec.drives]) if args.simulate
-                  else spec.experiment_inputs(values))
+                  else {n: held(fn, stop, step) for n, fn in spec.experiment_inputs(values).items()})
         res = simulate(spec, built, inputs, stop, step)
     except (OSError, ValueError, FrictionJointsError) as exc:
         print(f"simulation failed: {exc}", file=sys.stderr)

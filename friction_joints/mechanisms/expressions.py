@@ -13,7 +13,8 @@ import operator
 
 FUNCTIONS = {"sqrt": math.sqrt, "sin": math.sin, "cos": math.cos, "tan": math.tan, "asin": math.asin,
              "acos": math.acos, "atan": math.atan, "atan2": math.atan2, "exp": math.exp, "abs": abs,
-             "radians": math.radians, "degrees": math.degrees}
+             "radians": math.radians, "degrees": math.degrees, "min": min, "max": max,
+             "step": lambda x: 1.0 if x >= 0 else 0.0}  # step(x): the unit step, 1 from x = 0 on
 CONSTANTS = {"pi": math.pi}
 _BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
            ast.Pow: operator.pow}
