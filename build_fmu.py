@@ -309,6 +309,8 @@ from pathlib import Path
 
 from friction_joints.fmi import file_slave
 
+file_slave.keep_alive(globals())  # pythonfmu runs this script at every instantiation (see FileSlave)
+
 
 class {name}(file_slave.FileSlave):
     mechanism_file = Path(__file__).with_name("{name}.toml")
