@@ -92,14 +92,14 @@ def simulate(spec, built, inputs, stop_time, step):
     return run(built.mechanism, signals, stop_time, built.q0, built.u0, dt_out=step, rtol=1e-8)
 
 
-def write_results(path: Path, res, spec, built):
-    """CSV of the recorded series: time, q[i], qd[i], f_mu[k], sd[k], stuck, energies."""
+def write_results(path: Path, res, spec):
+    """CSV of the recorded series: time, the drives, q[i], qd[i], f_mu[k], sd[k], stuck, energies."""
     q, qd, f_mu, sd = res["q"], res["qd"], res["f_mu"], res["sd"]
-    names = (["time"] + [f"q[{i}]" for i in range(1, q.shape[1] + 1)] + [f"qd[{i}]" for i in range(1, q.shape[1] + 1)]
-             + [f"f_mu[{k}]" for k in range(1, f_mu.shape[1] + 1)] + [f"sd[{k}]" for k in range(1, sd.shape[1] + 1)]
-             + ["stuck", "E_kin", "E_pot", "W_drive", "W_friction"])
-    table = np.column_stack([res.t, q, qd, f_mu, sd, res["stuck"].astype(float), res["E_kin"], res["E_pot"],
-                             res["W_drive"], res["W_friction"]])
+    names = (["time"] + [d.name for d in spec.drives] + [f"q[{i}]" for i in range(1, q.shape[1] + 1)]
+             + [f"qd[{i}]" for i in range(1, q.shape[1] + 1)] + [f"f_mu[{k}]" for k in range(1, f_mu.shape[1] + 1)]
+             + [f"sd[{k}]" for k in range(1, sd.shape[1] + 1)] + ["stuck", "E_kin", "E_pot", "W_drive", "W_friction"])
+    table = np.column_stack([res.t, np.reshape(res["tau"], (len(res.t), -1)), q, qd, f_mu, sd,
+                             res["stuck"].astype(float), res["E_kin"], res["E_pot"], res["W_drive"], res["W_friction"]])
     with path.open("w") as f:
         f.write(",".join(f'"{n}"' for n in names) + "\n")
         for row in table:
@@ -181,7 +181,7 @@ def main(argv=None) -> int:
         print(f"simulation failed: {exc}", file=sys.stderr)
         return 1
     stem = args.out / f"{spec.name}_simulation"
-    write_results(stem.with_suffix(".csv"), res, spec, built)
+    write_results(stem.with_suffix(".csv"), res, spec)
     plot_results(stem.with_suffix(".png"), res, spec, built)
     print(f"simulated 0 to {stop:g} s: {len(res.events)} events; wrote {stem}.csv and {stem}.png")
     return 0

@@ -79,6 +79,18 @@ def test_catalogue_file_assembles_runs_and_draws(name, tmp_path):
     assert np.all(np.diff(res["W_friction"]) <= 1e-12), f"{name}: friction added energy"
 
 
+def test_simulate_takes_its_inputs_from_a_csv(tmp_path):
+    """--simulate INPUTS.csv: the drives interpolated linearly in the CSV's table."""
+    inputs = tmp_path / "in.csv"
+    inputs.write_text('"time","tau","unused"\n0.0,0.0,9\n0.4,2.0,9\n')
+    assert command.main([str(CATALOGUE / "SliderCrank.toml"), "--out", str(tmp_path), "--simulate", str(inputs),
+                         "--stop-time", "0.4", "--step", "0.1"]) == 0
+    res = np.genfromtxt(tmp_path / "SliderCrank_simulation.csv", delimiter=",", names=True)
+    np.testing.assert_allclose(res["tau"], 5.0 * res["time"], atol=1e-12)
+    inputs.write_text('"time","torque"\n0.0,0.0\n')
+    assert command.main([str(CATALOGUE / "SliderCrank.toml"), "--out", str(tmp_path), "--simulate", str(inputs)]) == 1
+
+
 def test_summary_names_bodies_joints_coordinates_and_residual():
     spec = read_file(CATALOGUE / "QuickReturn.toml")
     text = command.summary(spec, spec.build())

@@ -241,7 +241,7 @@ class MechanismFile:
                 problems.append(self._at(f"{path}.name", name, "must be an identifier (the FMU input's name)"))
             body = self._body(f"{path}.body", d.get("body"), problems, ground=False)
             if body is not None:
-                text = f"drive {kind} on {self.body_names[body]}" + (" along direction" if kind == "force" else "")
+                text = f"drive {kind} on {self.body_names[body]}" + (" (at its centre of mass)" if kind == "force" else "")
                 out.append(Drive(name, kind, DRIVE_UNITS[kind], body, str(d.get("description", text))))
         names = [d.name for d in out] + [p.name for p in self.parameters]
         for dup in sorted({n for n in names if names.count(n) > 1}):
