@@ -131,6 +131,12 @@ def test_mechanism_that_cannot_be_assembled():
     refused(text, "initial.q", "cannot be assembled", "th1 held")
 
 
+def test_massless_body_that_the_joints_leave_free():
+    # crank, rod and slider all without mass: nothing resists the crank's acceleration
+    text = BASE.replace("m1 = {value = 2.5,", "m1 = {value = 0.0,").replace("m2 = {value = 4.0,", "m2 = {value = 0.0,")
+    refused(text, "bodies", "equations of motion cannot be solved at the initial state", "not positive definite")
+
+
 def test_degrees_of_freedom_that_do_not_match():
     text = BASE.replace("dof = 1", "dof = 2")
     refused(text, "dof = 2", f"(line {line_of(text, '^dof')})", "3 joint coordinates - 2 closing constraints = 1")

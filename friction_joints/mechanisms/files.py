@@ -479,6 +479,11 @@ class MechanismFile:
             raise ValueError(self._report([self._at(
                 "initial.q", None, f"the mechanism cannot be assembled from this guess with "
                 f"{', '.join(q_names[i] for i in partition)} held: {exc}")])) from None
+        try:  # the reduced mass matrix and the reactions at the start (a massless body left free fails)
+            minimal.evaluate(q0, u0, np.zeros(model.n_drives), partition)
+        except FrictionJointsError as exc:
+            raise ValueError(self._report([self._at(
+                "bodies", None, f"the equations of motion cannot be solved at the initial state: {exc}")])) from None
         residual = float(np.linalg.norm(minimal.closure(q0))) if m2 else 0.0
         return Built(mechanism, q0, u0, residual, guess_residual)
 
