@@ -169,6 +169,12 @@ def test_unknown_key_and_unknown_joint_type():
     refused(BASE.replace('type = "prismatic"', 'type = "slider"'), 'joints[3].type = "slider"', "revolute, prismatic, pin-in-slot")
 
 
+def test_names_of_bodies_and_joints_must_be_distinct_identifiers():
+    text = BASE.replace('name = "B"', 'name = "A"')
+    refused(text, 'joints[2].name = "A"', f"(line {line_of(text, 'name = .A.', 1)})", "differ from the other joints' names")
+    refused(BASE.replace('name = "rod"', 'name = "ground"'), 'bodies[1].name = "ground"')
+
+
 def test_toml_syntax_error_names_its_line():
     text = BASE.replace('name = "O"', 'name = "O')
     refused(text, "bad.toml: not valid TOML", f"line {line_of(text, 'name = .O$')}")

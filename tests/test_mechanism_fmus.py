@@ -86,8 +86,8 @@ def test_file_fmu_has_the_variables_and_documentation_of_its_file(built, name):
         assert {f"q[{i}]", f"qd[{i}]", f"qdd[{i}]"} <= outputs and q_name in variables[f"q[{i}]"].description
     assert {f"f[{j}]" for j in range(1, m + 1)} | {f"f_mu[{c}]" for c in range(1, l + 1)} <= outputs
     assert {"stuck", "E_kin", "E_pot", "W_drive", "W_friction"} <= outputs
-    assert len([n for n in outputs if n.startswith("joint_stuck[")]) == sum(
-        any(law is not None for law in j.friction_laws()) for j in mech.model.joints)
+    assert {n for n in outputs if n.startswith("stuck_")} == {
+        f"stuck_{name}" for name, j in zip(spec.joint_names, mech.model.joints) if any(j.friction_laws())}
     with zipfile.ZipFile(built["files"][name]) as z:
         names = set(z.namelist())
         assert {"documentation/index.html", "documentation/mechanism.png", "documentation/default_experiment.png"} <= names

@@ -15,8 +15,7 @@ Variables (units SI, descriptions from the file's names):
 * outputs: ``q[i]``, ``qd[i]``, ``qdd[i]`` (the joint coordinates in tree order, named in the
   descriptions), ``u`` (one degree of freedom) or ``u[i]``, ``f[j]`` (every joint's ideal
   reactions, joints in file order), ``f_mu[k]`` and ``sd[k]`` (friction and slip velocity of every
-  free coordinate), ``joint_stuck[j]`` (j the joint's number in the file, for joints with friction),
-  ``stuck``, ``E_kin``, ``E_pot``, ``W_drive``, ``W_friction``.
+  free coordinate), ``stuck_<joint name>`` (for each joint with friction), ``stuck``, ``E_kin``, ``E_pot``, ``W_drive``, ``W_friction``.
 """
 
 from __future__ import annotations
@@ -25,7 +24,7 @@ from pathlib import Path
 
 from ..mechanisms.files import MechanismFile, read_file
 from ..planar import PinInSlot, Prismatic
-from .slave import Experiment, MechanismSlave, Var
+from .slave import Experiment, MechanismSlave, Var, publish_elements, record_elements
 from .units import UNITS
 
 TOLERANCE = Var("rtol", "parameter", "1", "relative tolerance of the internal integrator", 1e-8, 1e-14, 1e-2)
@@ -85,9 +84,8 @@ def variables(spec: MechanismFile) -> tuple:
     out += [Var(f"f[{j}]", "output", u, f"ideal reaction: {text}") for j, (u, text) in enumerate(reactions, 1)]
     out += [Var(f"f_mu[{k}]", "output", u, f"friction: {text}") for k, (u, _, text) in enumerate(frees, 1)]
     out += [Var(f"sd[{k}]", "output", u, f"slip velocity: {text}") for k, (_, u, text) in enumerate(frees, 1)]
-    out += [Var(f"joint_stuck[{j}]", "output", "", f"true while joint {name} sticks", False, kind="Boolean")
-            for j, (name, joint) in enumerate(zip(spec.joint_names, model.joints), 1)
-            if any(law is not None for law in joint.friction_laws())]
+    out += [Var(f"stuck_{name}", "output", "", f"true while joint {name} sticks", False, kind="Boolean")
+            for name, joint in zip(spec.joint_names, model.joints) if any(law is not None for law in joint.friction_laws())]
     out += [Var("stuck", "output", "", "true while a joint of the mechanism sticks", False, kind="Boolean"),
             Var("E_kin", "output", "J", "kinetic energy"),
             Var("E_pot", "output", "J", "potential energy -sum m_i g . r_Ci (zero at the origin)"),
@@ -105,7 +103,7 @@ def experiment(spec: MechanismFile, names) -> Experiment:
     if not isinstance(outputs, list) or not outputs or any(o not in names for o in outputs):
         bad = [o for o in outputs if o not in names] if isinstance(outputs, list) else outputs
         raise spec.error("experiment.outputs", bad, "must list outputs of the FMU: "
-                         f"{', '.join(n for n in names if not n.startswith('joint_stuck'))}, ...")
+                         f"{', '.join(n for n in names if not n.startswith('stuck_'))}, ...")
     inputs = spec.experiment_inputs()
     return Experiment(float(e.get("stop_time", 1.0)), float(e.get("step_size", 0.01)), tuple(outputs), inputs,
                       str(e.get("description", "inputs as the mechanism file's [experiment] gives them")))
@@ -155,23 +153,17 @@ class FileSlave(MechanismSlave):
         return built.mechanism, built.q0, built.u0, p["rtol"]
 
     def publish(self, rec) -> dict:
-        names, stuck_joints = self._outputs
-        values = {"stuck": bool(rec["stuck"]), "E_kin": rec["E_kin"], "E_pot": rec["E_pot"],
-                  "W_drive": rec["W_drive"], "W_friction": rec["W_friction"]}
-        for key, keys in names:
-            values.update(zip(keys, rec[key].tolist()))
+        elements, stuck_joints = self._outputs
         contacts = rec["stuck_contacts"]
-        for name, s in stuck_joints:
-            values[name] = bool(contacts[s].any())
-        return values
+        out = {name: bool(contacts[s].any()) for name, s in stuck_joints}
+        out.update(stuck=bool(rec["stuck"]), E_kin=rec["E_kin"], E_pot=rec["E_pot"], W_drive=rec["W_drive"],
+                   W_friction=rec["W_friction"])
+        return publish_elements(rec, elements, out)
 
 
 def _output_layout(spec, variables):
-    """((record key, output names of its elements), ...), ((joint_stuck name, slice of s), ...)."""
+    """(``record_elements`` of the outputs, ((stuck_<joint> name, slice of s of the joint), ...))."""
     names = [v.name for v in variables if v.causality == "output"]
-    keys = tuple((key, tuple(n for n in names if n == key or n.startswith(key + "[")))
-                 for key in ("q", "qd", "qdd", "u", "f", "f_mu", "sd"))
     model = spec.build().mechanism.model
-    stuck = tuple((f"joint_stuck[{j}]", model.s_slices[j - 1]) for j in range(1, len(model.joints) + 1)
-                  if f"joint_stuck[{j}]" in names)
-    return keys, stuck
+    stuck = tuple((f"stuck_{name}", s) for name, s in zip(spec.joint_names, model.s_slices) if f"stuck_{name}" in names)
+    return record_elements(names, ("q", "qd", "qdd", "u", "f", "f_mu", "sd")), stuck

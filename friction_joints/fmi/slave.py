@@ -113,6 +113,19 @@ class Experiment:
     inputs_text: str = "inputs at their start values"
 
 
+def record_elements(outputs, keys) -> tuple:
+    """((record key, output names of its elements in order), ...) for the record arrays published
+    element-wise: the outputs named ``key[i]`` (or ``key`` alone, a one-element array) of each key."""
+    return tuple((key, tuple(n for n in outputs if n == key or n.startswith(key + "["))) for key in keys)
+
+
+def publish_elements(rec: dict, elements, out: dict) -> dict:
+    """``out`` updated with the elements of the record arrays, as ``record_elements`` names them."""
+    for key, names in elements:
+        out.update(zip(names, rec[key].tolist()))
+    return out
+
+
 class VarSlave(Fmi2Slave):
     """A pythonfmu slave whose variables are declared as ``Var`` rows; values live in ``self.values``.
     ``equations``: HTML for documentation/index.html (what the FMU computes, with seed references);

@@ -108,6 +108,11 @@ class MechanismFile:
         self.body_names = (GROUND, *(str(b.get("name", f"body{k + 1}")) for k, b in enumerate(self._list("bodies"))))
         self.joint_names = tuple(str(j.get("name", f"joint{k + 1}")) for k, j in enumerate(self._list("joints")))
         self.joint_types = tuple(str(j.get("type", "")) for j in self._list("joints"))
+        for kind, names in (("bodies", self.body_names[1:]), ("joints", self.joint_names)):
+            for k, name in enumerate(names):
+                if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) or name == GROUND or names.index(name) != k:
+                    problems.append(self._at(f"{kind}[{k}].name", name, "must be an identifier (letters, digits, _), "
+                                             f"not {GROUND!r}, and differ from the other {kind}' names"))
         self.drives = self._drives(problems)
         self.experiment = data.get("experiment", {})
         for key in ("stop_time", "step_size"):
