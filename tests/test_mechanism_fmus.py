@@ -3,6 +3,7 @@
 outputs of the shipped DupontTwoMass, OffsetSliderCrank and SliderCrank FMUs; the outputs satisfy
 the absolute-coordinate equations (seed 000 eq. 2.9) in slip and close the energy balance."""
 
+import json
 import zipfile
 from pathlib import Path
 
@@ -140,3 +141,17 @@ def test_file_fmu_outputs_satisfy_eq_2_9_and_the_energy_balance(built, name):
     print(f"{name}: energy balance error {drift:.3g} J (scale {scale:.3g} J)")
     assert drift < 1e-6 * scale
     assert np.all(np.diff(res["W_friction"]) <= 1e-12)
+
+
+def test_file_fmu_refuses_bad_parameters_with_their_key(built, run_isolated):
+    """fmi2Error with a message naming the parameter or the file's key: a value outside the range the
+    file declares (fmi2SetReal), a friction coefficient above its static one (the law's range) and a
+    link too long for the loop to close (fmi2ExitInitializationMode), in a fresh process
+    (fmu_low_level.bad_parameters)."""
+    files = built["files"]
+    cases = [[str(files["SliderCrank"]), "m1", -1.0, "fmi2SetReal", ["m1 = -1.0", "allowed range [0.0, inf)"]],
+             [str(files["SliderCrank"]), "mu_tk", 0.5, "fmi2ExitInitializationMode",
+              ["joints[3].friction", "mu_k=0.5", "allowed range [0, 0.3]"]],
+             [str(files["OffsetSliderCrank"]), "a3", 0.8, "fmi2ExitInitializationMode",
+              ["initial.q.th2", "asin(1.1428"]]]
+    run_isolated("bad_parameters", json.dumps(cases))
