@@ -1,5 +1,6 @@
 """A drawing of a planar mechanism in a configuration (matplotlib): bodies as bars or plates through
-their joint points, revolute joints as circles, guides and slots as lines, the ground hatched."""
+their joint points, revolute joints as circles (a triangle under a pivot on the ground), guides and
+slots as lines (solid on the ground, dashed in a body)."""
 
 from __future__ import annotations
 
@@ -53,8 +54,8 @@ def draw(ax, mechanism, q, body_names, joint_names):
             ax.plot(*pi, "s", mfc="w", mec="k", ms=6)
         else:
             ax.plot(*pi, "o", mfc="w", mec="k", ms=7)
-        if joint.body_j == 0:  # the ground under a joint to it
-            ax.plot(*pj, "^", color="0.3", ms=9, zorder=0)
+            if joint.body_j == 0:  # a pivot on the ground (a guide on the ground is drawn solid)
+                ax.plot(*pj, "^", color="0.3", ms=9, zorder=0)
         ax.annotate(name, pi, textcoords="offset points", xytext=(-10, -12), fontsize=8)
     ax.set_aspect("equal")
     ax.margins(0.15)
