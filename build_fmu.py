@@ -1,6 +1,7 @@
 """Build every FMU of fmu_src/ into dist/, complete its modelDescription and validate it.
 
     python build_fmu.py [--out DIR] [--only NAME]
+    python build_fmu.py --mechanism FILE.toml [--name NAME] [--out DIR]
 
 Each FMU carries the friction_joints package in its resources, so a host needs only Python with
 numpy and scipy. After pythonfmu has built an FMU, its modelDescription.xml gets SI units through
@@ -18,7 +19,6 @@ import argparse
 import hashlib
 import html
 import importlib.util
-import math
 import os
 import re
 import shutil
@@ -29,17 +29,13 @@ import zipfile
 from pathlib import Path
 from xml.etree import ElementTree as ET
 
+from friction_joints.fmi.units import DISPLAY, UNITS
+
 HERE = Path(__file__).resolve().parent
 SOURCES = HERE / "fmu_src"
 
-# SI base-unit exponents of the units used by the slaves
-UNITS = {
-    "m": dict(m=1), "m/s": dict(m=1, s=-1), "m/s2": dict(m=1, s=-2), "kg": dict(kg=1),
-    "kg.m2": dict(kg=1, m=2), "N": dict(kg=1, m=1, s=-2), "N.m": dict(kg=1, m=2, s=-2),
-    "J": dict(kg=1, m=2, s=-2), "s": dict(s=1), "N.s/m": dict(kg=1, s=-1), "N/m": dict(kg=1, s=-2), "N.m.s/rad": dict(kg=1, m=2, s=-1, rad=-1), "rad": dict(rad=1), "rad/s": dict(rad=1, s=-1), "rad/s2": dict(rad=1, s=-2), "1/s": dict(s=-1), "N/rad": dict(kg=1, m=1, s=-2, rad=-1), "N.m/rad": dict(kg=1, m=2, s=-2, rad=-1),
-}
-DISPLAY = {"deg": ("rad", 180.0 / math.pi), "rpm": ("rad/s", 60.0 / (2.0 * math.pi))}
 PLOT = "default_experiment.png"
+DRAWING = "mechanism.png"
 
 
 def slave_class(script: Path):
@@ -107,7 +103,19 @@ def input_file(cls) -> str:
     return f"{cls.__name__}_in.csv"
 
 
-def documentation(cls, plot: bool) -> str:
+def mechanism_drawing(cls) -> bytes | None:
+    """PNG of the mechanism of a mechanism-file FMU in its initial configuration (None for the others)."""
+    spec = getattr(cls, "spec", None)
+    if spec is None:
+        return None
+    from friction_joints.mechanisms.drawing import drawing_png
+
+    built = spec.build()
+    return drawing_png(built.mechanism, built.q0, spec.body_names, spec.joint_names,
+                       f"{cls.__name__} in its initial configuration")
+
+
+def documentation(cls, plot: bool, drawing: bool = False) -> str:
     rows = "\n".join(
         f"<tr><td>{html.escape(v.name)}</td><td>{v.causality}</td><td>{html.escape(v.unit)}</td>"
         f"<td>{'' if v.start is None else v.start}</td><td>{html.escape(v.description)}</td></tr>"
@@ -121,7 +129,8 @@ def documentation(cls, plot: bool) -> str:
               + (f"<img src='{PLOT}' alt='default experiment'>" if plot else ""))
     return (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{cls.__name__}</title></head><body>"
             f"<h1>{cls.__name__}</h1><p>{html.escape(cls.description)}</p>"
-            f"<h2>Equations</h2><p>{cls.equations}</p>{figure}<h2>Variables</h2>"
+            + (f"<img src='{DRAWING}' alt='the mechanism in its initial configuration'>" if drawing else "")
+            + f"<h2>Equations</h2><p>{cls.equations}</p>{figure}<h2>Variables</h2>"
             f"<table border='1'><tr><th>name</th><th>causality</th><th>unit</th><th>start</th><th>description</th>"
             f"</tr>{rows}</table></body></html>")
 
@@ -223,11 +232,13 @@ def source_hash(package: Path, *extra: Path) -> str:
     return digest.hexdigest()[:12]
 
 
-def build(script: Path, out: Path, cache=None, loader: bool = True, package: Path = HERE / "friction_joints") -> Path:
+def build(script: Path, out: Path, cache=None, loader: bool = True, package: Path = HERE / "friction_joints",
+          resources=()) -> Path:
     """Build, complete and validate the FMU of a fmu_src script into ``out``; cache: the engine's
     cache files (default: ``engine_cache()``); loader: put the Python loader in front of pythonfmu's
     Linux binary (friction_joints.fmi.loader) so that hosts without Python run the FMU as it is;
-    package: the friction_joints sources to bundle (default: this project's).
+    package: the friction_joints sources to bundle (default: this project's); resources: files the
+    slave reads beside its script (a mechanism file), bundled into resources/ under their names.
 
     Isolation: with h the hash of the package's sources and the slave script, the package goes into
     resources/ as friction_joints_<h>, and the slave script, importing it under that name, as
@@ -243,15 +254,18 @@ def build(script: Path, out: Path, cache=None, loader: bool = True, package: Pat
     from friction_joints.fmi.regression import input_table, write_csv
 
     cls = slave_class(script)
-    h = source_hash(package, script)
+    resources = [Path(r) for r in resources]
+    h = source_hash(package, script, *resources)
     bundle = f"friction_joints_{h}"
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         shutil.copytree(package, tmp / bundle, ignore=shutil.ignore_patterns("__pycache__"))
+        for path in resources:
+            shutil.copy(path, tmp / path.name)
         slave = tmp / f"{script.stem}_{h}.py"
         slave.write_text(re.sub(r"\bfriction_joints\b", bundle, script.read_text()))
-        raw = FmuBuilder.build_FMU(slave, dest=tmp, project_files=[tmp / bundle], canGetAndSetFMUstate=True,
-                                   needsExecutionTool=False)
+        raw = FmuBuilder.build_FMU(slave, dest=tmp, project_files=[tmp / bundle, *(tmp / r.name for r in resources)],
+                                   canGetAndSetFMUstate=True, needsExecutionTool=False)
         forget_modules(slave.stem, bundle)  # the builder imported them from tmp
         out.mkdir(parents=True, exist_ok=True)
         target = out / raw.name
@@ -264,10 +278,13 @@ def build(script: Path, out: Path, cache=None, loader: bool = True, package: Pat
             for path in engine_cache() if cache is None else cache:  # before the plot runs the FMU
                 dst.write(path, f"resources/{bundle}/compiled/__pycache__/{path.name}")
     png = experiment_plot(target, cls)
+    drawing = mechanism_drawing(cls) if png is not None else None
     with zipfile.ZipFile(target, "a", zipfile.ZIP_DEFLATED) as dst:
         if png is not None:
             dst.writestr(f"documentation/{PLOT}", png)
-        dst.writestr("documentation/index.html", documentation(cls, png is not None))
+        if drawing is not None:
+            dst.writestr(f"documentation/{DRAWING}", drawing)
+        dst.writestr("documentation/index.html", documentation(cls, png is not None, drawing is not None))
         e = cls.experiment
         inputs = input_table(e.stop_time, e.step_size, e.inputs)
         if inputs is not None:  # the inputs of the default experiment, as FMPy reads them
@@ -286,13 +303,57 @@ def build(script: Path, out: Path, cache=None, loader: bool = True, package: Pat
     return target
 
 
+MECHANISM_SCRIPT = '''"""FMU {name}: the mechanism of its file {name}.toml (beside this script in the FMU's resources)."""
+
+from pathlib import Path
+
+from friction_joints.fmi import file_slave
+
+file_slave.keep_alive(globals())  # pythonfmu runs this script at every instantiation (see FileSlave)
+
+
+class {name}(file_slave.FileSlave):
+    mechanism_file = Path(__file__).with_name("{name}.toml")
+'''
+
+
+def build_mechanism(path: Path, out: Path, name: str | None = None, cache=None, loader: bool = True) -> Path:
+    """Build the FMU of a mechanism file (friction_joints.fmi.file_slave) into ``out``, named ``name``
+    (default: the file's name); arguments as for ``build``."""
+    from friction_joints.mechanisms.files import read_file
+
+    name = name or read_file(path).name
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+        raise SystemExit(f"--name {name}: the model name must be an identifier (letters, digits, _)")
+    with tempfile.TemporaryDirectory() as tmp:
+        script, toml = Path(tmp) / f"{name}.py", Path(tmp) / f"{name}.toml"
+        shutil.copy(path, toml)
+        script.write_text(MECHANISM_SCRIPT.format(name=name))
+        try:
+            return build(script, out, cache, loader, resources=[toml])
+        finally:
+            forget_modules(name)
+
+
 def main(argv=None):
-    parser = argparse.ArgumentParser(description="Build the FMUs of fmu_src/ into DIR.")
+    parser = argparse.ArgumentParser(description="Build the FMUs of fmu_src/ (or of a mechanism file) into DIR.")
     parser.add_argument("--out", default=str(HERE / "dist"), help="output directory (default dist/)")
     parser.add_argument("--only", help="build only this FMU (e.g. SliderCrank)")
     parser.add_argument("--no-loader", action="store_true",
                         help="leave pythonfmu's binary alone (no loader for hosts without Python)")
+    parser.add_argument("--mechanism", type=Path, metavar="FILE.toml",
+                        help="build only the FMU of this mechanism file (README, Mechanism files)")
+    parser.add_argument("--name", help="with --mechanism: the FMU's model name (default: the file's name)")
     args = parser.parse_args(argv)
+    if args.mechanism:
+        try:
+            target = build_mechanism(args.mechanism, Path(args.out), args.name, loader=not args.no_loader)
+        except (OSError, ValueError) as exc:
+            raise SystemExit(str(exc)) from None
+        print(f"built and validated {target}")
+        return
+    if args.name:
+        parser.error("--name needs --mechanism")
     scripts = sorted(SOURCES.glob("[A-Z]*.py"))
     if args.only:
         scripts = [s for s in scripts if s.stem == args.only]

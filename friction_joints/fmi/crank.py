@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .slave import MechanismSlave, Var
+from .slave import MechanismSlave, Var, publish_elements, record_elements
 
 OUTPUTS = (
     tuple(Var(f"q[{i}]", "output", u, f"joint coordinate {n}", display=d)
@@ -62,15 +62,12 @@ class CrankSlave(MechanismSlave):
 
 
 #: (record key, output names of its elements in order) of the record arrays published element-wise
-ELEMENTS = tuple((key, tuple(v.name for v in OUTPUTS if v.name.startswith(key + "[")))
-                 for key in ("q", "qd", "qdd", "f", "f_mu", "sd"))
+ELEMENTS = record_elements([v.name for v in OUTPUTS], ("q", "qd", "qdd", "u", "f", "f_mu", "sd"))
 
 
 def publish(rec) -> dict:
     """Output values of OUTPUTS from a ``MechanismSystem.record`` dict (its arrays: q, qd, qdd (3,),
     f (8,), f_mu, sd (4,))."""
-    out = {"u": rec["u"][0], "stuck": bool(rec["stuck"]), "E_kin": rec["E_kin"], "E_pot": rec["E_pot"],
+    out = {"stuck": bool(rec["stuck"]), "E_kin": rec["E_kin"], "E_pot": rec["E_pot"],
            "W_drive": rec["W_drive"], "W_friction": rec["W_friction"]}
-    for key, names in ELEMENTS:
-        out.update(zip(names, rec[key].tolist()))
-    return out
+    return publish_elements(rec, ELEMENTS, out)

@@ -120,6 +120,19 @@ class Experiment:
     inputs_text: str = "inputs at their start values"
 
 
+def record_elements(outputs, keys) -> tuple:
+    """((record key, output names of its elements in order), ...) for the record arrays published
+    element-wise: the outputs named ``key[i]`` (or ``key`` alone, a one-element array) of each key."""
+    return tuple((key, tuple(n for n in outputs if n == key or n.startswith(key + "["))) for key in keys)
+
+
+def publish_elements(rec: dict, elements, out: dict) -> dict:
+    """``out`` updated with the elements of the record arrays, as ``record_elements`` names them."""
+    for key, names in elements:
+        out.update(zip(names, rec[key].tolist()))
+    return out
+
+
 DERIVATIVE_ORDER_SHIFT = 28  # set_real: value reference = order << 28 | vr for a derivative of input vr (loader.c)
 
 
