@@ -203,6 +203,30 @@ def make_law(model: int, *, sigma0, sigma1, sigma2, mu_c, mu_s, v_s, delta, z_ba
     return LAWS[model](sigma0, mu_c, mu_s, v_s, sigma1, sigma2, delta, **extra)
 
 
+def passive_sigma1_limit(law: BristleLaw, v_max: float) -> float:
+    """The largest sigma1 (s/m) with dissipation >= 0 for every |z| <= mu_s / sigma0 and |v| <= v_max
+    (m/s), for Dahl, LuGre and the elasto-plastic law (inf: every sigma1).
+
+    Derived here (the condition of Barabanov & Ortega 2000 for LuGre, in this normalisation): D is
+    sigma0 a z^2 + sigma1 (v^2 - a v z) with a = sigma0 |v| / mu(v) (alpha a for the elasto-plastic
+    law, alpha = 1 where it matters), negative only beyond the steady deflection, r = sigma0 z sgn(v) /
+    mu(v) > 1, where sigma1 must stay below mu(v) r^2 / (|v| (r - 1)); over 1 < r <= mu_s / mu(v) this
+    is smallest at r = min(2, mu_s / mu(v)). A constant sigma1 with a Stribeck drop (mu_s > mu_c) is
+    therefore passive only up to a slip speed: at high speed from a deflection left by stiction, the
+    relaxing bristle's damper returns energy."""
+    if isinstance(law, Gonthier) or not isinstance(law, BristleLaw):
+        raise ValueError(f"law must be Dahl, LuGre or ElastoPlastic, got {type(law).__name__}")
+    require_positive = []
+    require(require_positive, "v_max", v_max, 0.0, low_open=True)
+    check_parameters(require_positive)
+    v = np.logspace(-9, 0, 2000) * v_max
+    mu = law.mu(v)
+    r = np.minimum(2.0, law.mu_s / mu)
+    with np.errstate(divide="ignore"):
+        bound = np.where(r > 1.0 + 1e-12, mu * r**2 / (v * (r - 1.0)), np.inf)
+    return float(bound.min())
+
+
 def dissipation(law: BristleLaw, z, v):
     """D = (F v - d/dt (sigma0 z^2 / 2) N) / N at N = 1, sigma2 = 0: the power the bristle dissipates
     beyond what it stores (W/N). D >= 0 on |z| <= z_bound is passivity of the map v -> F with storage

@@ -108,10 +108,10 @@ def simulate_bristle(params: BristleOscillatorParameters, inputs, t_end, x0=0.0,
 
 def prescribed_slip(law: BristleLaw, v, t_end, N=1.0, *, t_eval=None, rtol=1e-10, atol=1e-12) -> dict:
     """The contact driven by a prescribed slip velocity v(t) (callable, m/s) at a constant load N (N)
-    from x = z = 0: {t, x, v, z, F} at t_eval (s; default 2001 points on [0, t_end]), by Radau."""
+    from x = z = 0: {t, x, v, z, F} at t_eval (s; default 2001 points on [0, t_end]), by LSODA."""
     t_eval = np.linspace(0.0, t_end, 2001) if t_eval is None else np.asarray(t_eval, dtype=float)
     sol = solve_ivp(lambda t, y: [v(t), law.sigma0 * law.zdot(y[1] / law.sigma0, v(t))], (0.0, t_end),
-                    [0.0, 0.0], method="Radau", t_eval=t_eval, rtol=rtol, atol=atol)
+                    [0.0, 0.0], method="LSODA", t_eval=t_eval, rtol=rtol, atol=atol)
     if sol.status < 0:
         raise FrictionJointsError(f"prescribed slip failed at t={sol.t[-1]:.9g}: {sol.message}")
     vs = np.array([v(t) for t in sol.t])
