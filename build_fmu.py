@@ -37,6 +37,7 @@ UNITS = {
     "m": dict(m=1), "m/s": dict(m=1, s=-1), "m/s2": dict(m=1, s=-2), "kg": dict(kg=1),
     "kg.m2": dict(kg=1, m=2), "N": dict(kg=1, m=1, s=-2), "N.m": dict(kg=1, m=2, s=-2),
     "J": dict(kg=1, m=2, s=-2), "s": dict(s=1), "N.s/m": dict(kg=1, s=-1), "N/m": dict(kg=1, s=-2), "N.m.s/rad": dict(kg=1, m=2, s=-1, rad=-1), "rad": dict(rad=1), "rad/s": dict(rad=1, s=-1), "rad/s2": dict(rad=1, s=-2), "1/s": dict(s=-1), "N/rad": dict(kg=1, m=1, s=-2, rad=-1), "N.m/rad": dict(kg=1, m=2, s=-2, rad=-1),
+    "1/m": dict(m=-1), "s/m": dict(s=1, m=-1),
 }
 DISPLAY = {"deg": ("rad", 180.0 / math.pi), "rpm": ("rad/s", 60.0 / (2.0 * math.pi))}
 PLOT = "default_experiment.png"
@@ -84,10 +85,11 @@ def complete_description(xml: bytes, cls) -> bytes:
         if v.display:
             typ.set("displayUnit", v.display)
         if v.causality in ("parameter", "input"):  # the ranges the slave enforces (fmi.slave)
+            number = int if v.kind == "Integer" else float
             if v.min is not None:
-                typ.set("min", repr(float(v.min)))
+                typ.set("min", repr(number(v.min)))
             if v.max is not None:
-                typ.set("max", repr(float(v.max)))
+                typ.set("max", repr(number(v.max)))
         if v.causality == "output":
             outputs.append(index)
     structure = root.find("ModelStructure")
