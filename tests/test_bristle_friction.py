@@ -55,6 +55,7 @@ def test_steady_sliding_gives_the_stribeck_curve(name):
         F = prescribed_slip(law, lambda t: v, t_end, N, t_eval=[t_end])["F"][-1]
         expected = np.sign(v) * law.mu(v) * N + law.sigma2 * v
         errors.append(abs(F - expected) / (MU_S * N))
+    print(f"{name}: largest Stribeck curve error {max(errors):.2e} of mu_s N")
     assert max(errors) < 1e-6, f"{name}: Stribeck curve error {max(errors):.2e} of mu_s N"
     if name != "Dahl":  # the Stribeck dip: friction falls from mu_s N to mu_c N as the speed grows
         mu = law.mu(np.abs(speeds))
@@ -78,6 +79,7 @@ def test_pre_sliding_loop_slope_closure_and_area(name):
     start = prescribed_slip(law, lambda s: 0.01 * amplitude * np.cos(0.01 * s), 0.02, N, t_eval=[0.0, 0.01, 0.02],
                             rtol=1e-12, atol=1e-20)
     slope = (start["F"][2] - start["F"][1]) / (start["x"][2] - start["x"][1])
+    print(f"{name}: initial loop slope {slope / (N * law.sigma0):.6f} N sigma0")
     assert slope == pytest.approx(N * law.sigma0, rel=1e-3), name
     res = loop(law, amplitude)
     x, F = res["x"], res["F"]
@@ -107,6 +109,7 @@ def test_breakaway_force_under_a_rising_load():
         expected = MU_C if name == "Dahl" else MU_S
         assert ramp_breakaway(law_of(name, sigma2=0.0), 0.3) == pytest.approx(expected, rel=1e-2), name
     lugre = [ramp_breakaway(law_of("LuGre", sigma2=0.0), rate) for rate in (0.3, 3.0, 30.0, 300.0)]
+    print(f"LuGre breakaway friction / N at 0.3, 3, 30, 300 N/s: {np.round(lugre, 4)}")
     assert np.all(np.diff(lugre) < 0) and lugre[-1] < 0.9 * MU_S, lugre
 
 
@@ -125,6 +128,7 @@ def test_lugre_drifts_under_an_oscillating_sub_breakaway_force_and_elasto_plasti
     lugre = drift_per_cycle(law_of("LuGre", sigma2=0.0))
     plastic = drift_per_cycle(law_of("ElastoPlastic", sigma2=0.0, z_ba_ratio=0.9))
     z_bound = MU_S / SIGMA0
+    print(f"drift per cycle: LuGre {lugre:.3e} m, elasto-plastic {plastic:.3e} m")
     assert lugre > 0.1 * z_bound, lugre
     assert abs(plastic) < 1e-9 * z_bound, plastic
 

@@ -14,8 +14,9 @@ both far above the oscillator's own sqrt(k / m). An explicit method (DOP853) is 
 order 1 / rate by stability, not by accuracy. The model runs in the project's hybrid integrator with
 SciPy's LSODA (ODEPACK: Adams while the motion is non-stiff, BDF with a Jacobian once stiffness is
 detected, error control and dense output), which follows the slow motion with few steps. Radau
-(implicit, L-stable) gives the same results but took 6-11x longer in SciPy on the same runs, BDF
-4-5x (its Newton iterations and LU solves run in Python; LSODA's in Fortran). An exact-in-step
+(implicit, L-stable) gives the same results but took about 10x longer in SciPy on the same runs, BDF
+4-5x (their Newton iterations and LU solves run in Python; LSODA's in Fortran), DOP853 7x at
+sigma1 = 5 s/m and more as sigma0 and sigma1 grow. An exact-in-step
 update of z (Dahl and LuGre are linear in z for a frozen v_r) was not chosen: it freezes v_r over a
 step, which loses the order of the coupled motion, and does not cover the elasto-plastic alpha(z).
 benchmarks/bench_bristle.py measures LSODA, Radau and DOP853 against the exact Coulomb model.
