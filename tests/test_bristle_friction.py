@@ -221,3 +221,30 @@ def test_stick_slip_converges_to_the_exact_event_driven_model_as_sigma0_grows(na
           f"breakaway time errors {np.array2string(np.array(break_errors), formatter=E2)} s")
     assert errors[-1] < 0.05 * np.ptp(x_exact) and rates[-1] > 0.7, (errors, rates)
     assert break_errors[-1] < break_errors[0] and break_errors[-1] < 0.01
+
+
+def test_gonthier_blends_the_bristle_out_in_fast_sliding():
+    """Gonthier (as reconstructed): at |v| >> v_s the force is mu_c N sgn(v) + sigma2 v whatever the
+    deflection (s(v) -> 0), while LuGre's bristle damper still acts there (sigma1 zdot with z away from
+    its steady value); at v = 0 both are the bristle force N sigma0 z."""
+    gonthier, lugre = law_of("Gonthier"), law_of("LuGre")
+    z = np.linspace(-1.0, 1.0, 11) * gonthier.z_bound
+    v = 50 * V_S
+    np.testing.assert_allclose(gonthier.force(z, v, N), MU_C * N + gonthier.sigma2 * v, rtol=1e-12)
+    assert np.ptp(lugre.force(z, v, N)) > N * MU_S
+    np.testing.assert_allclose(gonthier.force(z, 0.0, N), N * gonthier.sigma0 * z, rtol=1e-12)
+
+
+def test_a_rising_load_lets_the_contact_return_more_energy_than_it_received():
+    """The elastic energy N sigma0 z^2 / 2 is not a function of z alone: load the bristle at N1 (elastic
+    range of the elasto-plastic law, sigma1 = sigma2 = 0), raise the load to N2 at rest, unload. The
+    contact does net work (N2 - N1) sigma0 z1^2 / 2 on the body: the integral of Ndot sigma0 z^2 / 2."""
+    law = law_of("ElastoPlastic", sigma1=0.0, sigma2=0.0)
+    z1 = 0.5 * law.z_ba_ratio * MU_C / law.sigma0  # within the elastic range: z = x
+    speed = lambda t: z1 if t < 1.0 else (0.0 if t < 2.0 else -z1)  # noqa: E731
+    load = lambda t: N if t < 1.0 else (N * t if t < 2.0 else 2.0 * N)  # noqa: E731
+    t = np.linspace(0.0, 3.0, 30001)
+    res = prescribed_slip(law, speed, 3.0, load, t_eval=t, rtol=1e-12, atol=1e-20)
+    work_on_contact = np.trapezoid(res["F"] * res["v"], t)  # the power the body gives the contact
+    assert abs(res["z"][-1]) < 1e-6 * z1 and res["z"][10000] == pytest.approx(z1, rel=1e-9)
+    assert work_on_contact == pytest.approx(-(2 * N - N) * law.sigma0 * z1 ** 2 / 2, rel=1e-3)

@@ -108,13 +108,15 @@ def simulate_bristle(params: BristleOscillatorParameters, inputs, t_end, x0=0.0,
 
 
 def prescribed_slip(law: BristleLaw, v, t_end, N=1.0, *, t_eval=None, rtol=1e-10, atol=1e-12) -> dict:
-    """The contact driven by a prescribed slip velocity v(t) (callable, m/s) at a constant load N (N)
-    from x = z = 0: {t, x, v, z, F} at t_eval (s; default 2001 points on [0, t_end]), by LSODA."""
+    """The contact driven by a prescribed slip velocity v(t) (callable, m/s) under the load N (N; a number
+    or a callable of t) from x = z = 0: {t, x, v, z, F} at t_eval (s; default 2001 points on [0, t_end]),
+    by LSODA."""
     t_eval = np.linspace(0.0, t_end, 2001) if t_eval is None else np.asarray(t_eval, dtype=float)
     sol = solve_ivp(lambda t, y: [v(t), law.sigma0 * law.zdot(y[1] / law.sigma0, v(t))], (0.0, t_end),
                     [0.0, 0.0], method="LSODA", t_eval=t_eval, rtol=rtol, atol=atol)
     if sol.status < 0:
         raise FrictionJointsError(f"prescribed slip failed at t={sol.t[-1]:.9g}: {sol.message}")
     vs = np.array([v(t) for t in sol.t])
+    load = np.array([N(t) for t in sol.t]) if callable(N) else N
     z = sol.y[1] / law.sigma0
-    return dict(t=sol.t, x=sol.y[0], v=vs, z=z, F=law.force(z, vs, N))
+    return dict(t=sol.t, x=sol.y[0], v=vs, z=z, F=law.force(z, vs, load))
