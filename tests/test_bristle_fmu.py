@@ -3,7 +3,7 @@ outside 1-4 with fmi2Error from fmi2SetInteger, naming the parameter and its ran
 
 import numpy as np
 import pytest
-from fmpy import read_csv, simulate_fmu
+from fmpy import simulate_fmu
 from fmpy.fmi1 import FMICallException
 
 import build_fmu

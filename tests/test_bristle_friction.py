@@ -37,7 +37,6 @@ def test_parameters_are_validated_with_their_names_and_ranges():
     with pytest.raises(ValueError, match=r"mu_c=0.0 is outside the allowed range \(0, inf\)"):
         Dahl(1e5, 0.0)
     with pytest.raises(ValueError, match=r"model=5 is outside the allowed range \[1, 4\]"):
-        law_of("Dahl").__class__  # a valid law builds
         make_law(5, sigma0=1, sigma1=0, sigma2=0, mu_c=0.3, mu_s=0.4, v_s=1e-3, delta=2, z_ba_ratio=0.5)
     with pytest.raises(ValueError, match="m=0.0 is outside the allowed range"):
         BristleOscillatorParameters(law_of("LuGre"), m=0.0)
