@@ -247,3 +247,19 @@ def test_a_rising_load_lets_the_contact_return_more_energy_than_it_received():
     work_on_contact = np.trapezoid(res["F"] * res["v"], t)  # the power the body gives the contact
     assert abs(res["z"][-1]) < 1e-6 * z1 and res["z"][10000] == pytest.approx(z1, rel=1e-9)
     assert work_on_contact == pytest.approx(-(2 * N - N) * law.sigma0 * z1 ** 2 / 2, rel=1e-3)
+
+
+def test_a_stiff_bristle_survives_a_jump_of_the_belt_velocity():
+    """sigma0 = 1e7 1/m, light damping, the belt reversing at once from 0.1 to -0.1 m/s while the mass
+    sticks to it: the deflection crosses 2 mu / sigma0 in under a microsecond. LSODA picks its own
+    first step after the jump (carrying the last one over made it fail its corrector)."""
+    from friction_joints.hybrid import PiecewiseConstant
+
+    law = law_of("Dahl", sigma0=1e7, sigma1=5.0, sigma2=0.0)
+    belt = PiecewiseConstant([0.0, 0.5], [0.1, -0.1])
+    res = simulate_bristle(BristleOscillatorParameters(law, m=M, k=100.0), [0.0, belt, N], 0.6, dt_out=0.01,
+                           rtol=1e-6, atol=1e-8)
+    assert res.t[-1] == pytest.approx(0.6)
+    sliding = (np.abs(res["v_r"]) > 1e-3) & (res.t > 0.01)  # there Dahl's bristle sits at sgn(v_r) mu_c / sigma0
+    np.testing.assert_allclose(res["z"][sliding], np.sign(res["v_r"][sliding]) * MU_C / law.sigma0, rtol=1e-3)
+    assert sliding[-1] and res["v_r"][-1] < 0
