@@ -1,5 +1,5 @@
-"""A mass on a moving belt with bristle friction (Dahl, LuGre, elasto-plastic, Gonthier), and the
-bristle state driven by a prescribed slip.
+"""Lumped models with bristle friction (Dahl, LuGre, elasto-plastic, Gonthier): a mass on a moving
+belt, the two stacked blocks of seed 001, and the bristle state driven by a prescribed slip.
 
     m a = k (x_d - x) - F,   v_r = v - v_belt,   F = F(z, v_r, N)   (friction.bristle frame)
 
@@ -33,6 +33,13 @@ from ..errors import FrictionJointsError, check_parameters, require
 from ..friction.bristle import BristleLaw
 from ..hybrid import run
 from ..hybrid.integrator import DrivenSystem
+
+
+def bristle_contact(law: BristleLaw, zeta, v_r, N):
+    """(z (m), zdot (m/s), F (N)) of a contact with scaled deflection zeta = sigma0 z, slip v_r (m/s)
+    and load N (N)."""
+    z = zeta / law.sigma0
+    return z, float(law.zdot(z, v_r)), float(law.force(z, v_r, N))
 
 
 @dataclass(frozen=True)
@@ -72,10 +79,8 @@ class BristleOscillator(DrivenSystem):
         x_d, v_belt, N = self.input_values(t)
         if not N >= 0.0:
             raise FrictionJointsError(f"F_n = {N!r} N at t = {t:.9g} s is outside the allowed range [0, inf)")
-        law = self.p.law
         v_r = y[1] - v_belt
-        z = y[2] / law.sigma0
-        return N, v_r, z, float(law.zdot(z, v_r)), float(law.force(z, v_r, N))
+        return (N, v_r, *bristle_contact(self.p.law, y[2], v_r, N))
 
     def acceleration(self, t, y, F):
         """a (m/s^2) = (k (x_d - x) - F) / m."""
@@ -98,6 +103,71 @@ class BristleOscillator(DrivenSystem):
                     E_spring=0.5 * self.p.k * (self.input_values(t)[0] - y[0]) ** 2)
 
 
+@dataclass(frozen=True)
+class TwoMassBristleParameters:
+    """Block 1 (M1, kg) on block 2 (M2, kg) on a fixed base (seed 001 Sect. 4) with bristle friction:
+    law12 between the blocks under the load N12 (N), law20 between block 2 and the base under N20 (N)."""
+
+    law12: BristleLaw
+    law20: BristleLaw
+    N12: float
+    N20: float
+    M1: float = 1.0
+    M2: float = 2.0
+
+    def __post_init__(self):
+        problems = []
+        for name in ("law12", "law20"):
+            if not isinstance(getattr(self, name), BristleLaw):
+                problems.append(f"{name} must be a bristle law (Dahl, LuGre, ElastoPlastic, Gonthier), got "
+                                f"{getattr(self, name)!r}")
+        for name in ("N12", "N20"):
+            require(problems, name, getattr(self, name), 0.0)
+        for name in ("M1", "M2"):
+            require(problems, name, getattr(self, name), 0.0, low_open=True)
+        check_parameters(problems)
+
+
+class TwoMassBristle(DrivenSystem):
+    """The two stacked blocks of ``lumped.TwoMassFriction`` with bristle friction: one smooth mode,
+    M1 zdd1 = F1 - F12, M2 zdd2 = F2 + F12 - F20 with F12 on v12 = zd1 - zd2 and F20 on v20 = zd2.
+    inputs: F1, F2 (N). State y = [z1, z2, zd1, zd2, zeta12, zeta20, W_friction] (zeta = sigma0 z)."""
+
+    ode_method = "LSODA"
+
+    def __init__(self, params: TwoMassBristleParameters, inputs):
+        super().__init__(inputs, 2, "inputs (F1, F2)")
+        self.p = params
+
+    @staticmethod
+    def initial_state(z0=(0.0, 0.0), zd0=(0.0, 0.0)):
+        """y0 from the positions (m) and velocities (m/s), bristles undeflected."""
+        return np.array([*map(float, z0), *map(float, zd0), 0.0, 0.0, 0.0])
+
+    def contacts(self, y):
+        """((z, zdot, F) of contact 12, the same of contact 20, (v12, v20)) at the state y."""
+        v = (y[2] - y[3], y[3])
+        return (bristle_contact(self.p.law12, y[4], v[0], self.p.N12),
+                bristle_contact(self.p.law20, y[5], v[1], self.p.N20), v)
+
+    def rhs(self, t, y, mode):
+        c12, c20, v = self.contacts(y)
+        F1, F2 = self.input_values(t)
+        return np.array([y[2], y[3], (F1 - c12[2]) / self.p.M1, (F2 + c12[2] - c20[2]) / self.p.M2,
+                         self.p.law12.sigma0 * c12[1], self.p.law20.sigma0 * c20[1], -c12[2] * v[0] - c20[2] * v[1]])
+
+    def events(self, mode):
+        return []
+
+    def update(self, t, y, mode, event):
+        return y, None, None
+
+    def record(self, t, y, mode):
+        c12, c20, v = self.contacts(y)
+        return dict(z1=y[0], z2=y[1], zd1=y[2], zd2=y[3], z12=c12[0], z20=c20[0], F12=c12[2], F20=c20[2],
+                    v12=v[0], v20=v[1], W_friction=y[6])
+
+
 def simulate_bristle(params: BristleOscillatorParameters, inputs, t_end, x0=0.0, v0=0.0, z0=0.0, *, dt_out=0.01,
                      rtol=1e-8, atol=1e-10):
     """Run the oscillator from (x0, v0, z0) at t = 0 to t_end (s), recording every dt_out (s).
@@ -105,6 +175,13 @@ def simulate_bristle(params: BristleOscillatorParameters, inputs, t_end, x0=0.0,
     system = BristleOscillator(params, inputs)
     y0 = system.initial_state(x0, v0, z0, params.law.sigma0)
     return run(system, y0, t_end, dt_out=dt_out, rtol=rtol, atol=atol, engine="python")
+
+
+def simulate_two_mass_bristle(params: TwoMassBristleParameters, inputs, t_end, *, dt_out=0.01, rtol=1e-8, atol=1e-10):
+    """Run the two blocks from rest, bristles undeflected, to t_end (s), recording every dt_out (s).
+    inputs: F1, F2 (numbers, tables or callables of t). Returns hybrid.Results."""
+    system = TwoMassBristle(params, inputs)
+    return run(system, system.initial_state(), t_end, dt_out=dt_out, rtol=rtol, atol=atol, engine="python")
 
 
 def prescribed_slip(law: BristleLaw, v, t_end, N=1.0, *, t_eval=None, rtol=1e-10, atol=1e-12) -> dict:
