@@ -52,7 +52,8 @@ class BristleOscillator(SystemSlave):
         Var("delta", "parameter", "1", "Stribeck exponent (not used by Dahl)", 2.0, 0.0),
         Var("z_ba_ratio", "parameter", "1", "elasto-plastic breakaway deflection z_ba sigma0 / mu_c (model 3 only)",
             0.7, 0.0, 1.0),
-        Var("rtol", "parameter", "1", "relative tolerance of the internal integrator", 1e-6, 1e-12, 1e-2),
+        Var("rtol", "parameter", "1", "relative tolerance of the internal integrator (F_f = N sigma0 z amplifies the "
+            "error of z: 1e-8 keeps it near 1e-4 of its range)", 1e-8, 1e-12, 1e-2),
         Var("x", "output", "m", "position"),
         Var("v", "output", "m/s", "velocity"),
         Var("a", "output", "m/s2", "acceleration"),
