@@ -102,8 +102,8 @@ def ramp_breakaway(law, rate):
 
 def test_breakaway_force_under_a_rising_load():
     """Slowly rising force: the stiction laws break away at mu_s N, Dahl at mu_c N (it has no static
-    level). LuGre's breakaway force falls as the force rate grows (Canudas de Wit et al. 1995, Sect. 4,
-    the varying break-away force observed by Johannes et al.)."""
+    level). LuGre's breakaway force falls as the force rate grows (the rate-dependent break-away force
+    that Canudas de Wit et al. 1995 reproduce with LuGre)."""
     for name in LAWS:
         expected = MU_C if name == "Dahl" else MU_S
         assert ramp_breakaway(law_of(name, sigma2=0.0), 0.3) == pytest.approx(expected, rel=1e-2), name
@@ -122,7 +122,7 @@ def drift_per_cycle(law, cycles=10):
 
 
 def test_lugre_drifts_under_an_oscillating_sub_breakaway_force_and_elasto_plastic_does_not():
-    """Dupont et al. 2002 Sect. 3: LuGre creeps a constant amount every cycle; the elasto-plastic model
+    """The drift Dupont et al. 2002 point out: LuGre creeps a constant amount every cycle; the elasto-plastic model
     with the peak force inside its elastic range (z_ba = 0.9 mu_c / sigma0) does not move at all."""
     lugre = drift_per_cycle(law_of("LuGre", sigma2=0.0))
     plastic = drift_per_cycle(law_of("ElastoPlastic", sigma2=0.0, z_ba_ratio=0.9))

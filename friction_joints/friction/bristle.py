@@ -1,7 +1,7 @@
 """Bristle (dynamic) friction laws with an internal state: Dahl, LuGre, elasto-plastic, Gonthier.
 
-The seed 003 frame (Augustynek & Urbas), normalised by the load N >= 0 so that the bristle state
-does not depend on it: with v the slip velocity (m/s; rad/s in a revolute joint, where N is the
+Seed 003 (Augustynek & Urbas) names these models but prints no equations; the frame here is the
+issue's, normalised by the load N >= 0 so that the bristle state does not depend on it: with v the slip velocity (m/s; rad/s in a revolute joint, where N is the
 friction arm times the reaction) and z the mean bristle deflection (m or rad),
 
     F = N (sigma0 z + sigma1 zdot) + sigma2 v,        zdot = zdot(z, v)           (frame)
@@ -45,7 +45,7 @@ class BristleLaw:
     """Interface of the bristle laws (vectorised over numpy arrays).
 
     ``zdot(z, v)``: the bristle rate (m/s); ``force(z, v, N)``: F (N) of the frame above;
-    ``mu(v)``: the steady-sliding coefficient; ``z_bound``: the largest |z| (m) in steady sliding.
+    ``mu(v)``: the steady-sliding coefficient; ``z_bound``: mu_s / sigma0 (m), the bound of |z|.
     """
 
     sigma0: float
@@ -60,13 +60,8 @@ class BristleLaw:
         raise NotImplementedError
 
     def force(self, z, v, N):
-        """F = N (sigma0 z + sigma1 zdot) + sigma2 v (seed 003 frame)."""
+        """F = N (sigma0 z + sigma1 zdot) + sigma2 v (the frame above)."""
         return N * (self.sigma0 * z + self.sigma1 * self.zdot(z, v)) + self.sigma2 * v
-
-    def steady_force(self, v, N):
-        """F in steady sliding at v: sgn(v) mu(v) N + sigma2 v (the Stribeck curve)."""
-        v = np.asarray(v, dtype=float)
-        return np.sign(v) * self.mu(v) * N + self.sigma2 * v
 
     @property
     def z_bound(self) -> float:
@@ -75,8 +70,8 @@ class BristleLaw:
 
 @dataclass(frozen=True)
 class Dahl(BristleLaw):
-    """Dahl (1976) with exponent 1: zdot = v (1 - sigma0 z sgn(v) / mu_c) (Canudas de Wit et al. 1995,
-    eq. 3, normalised by N). No Stribeck effect and no static level: mu(v) = mu_c."""
+    """Dahl (1976) with exponent 1, in the state form of Canudas de Wit et al. (1995), normalised by N:
+    zdot = v (1 - sigma0 z sgn(v) / mu_c). No Stribeck effect and no static level: mu(v) = mu_c."""
 
     sigma0: float
     mu_c: float
@@ -128,7 +123,7 @@ class _Stribeck(BristleLaw):
 
 @dataclass(frozen=True)
 class LuGre(_Stribeck):
-    """LuGre (Canudas de Wit, Olsson, Astrom, Lischinsky 1995, eq. 6, normalised by N):
+    """LuGre (Canudas de Wit, Olsson, Astrom, Lischinsky 1995), normalised by N:
     zdot = v - sigma0 |v| z / mu(v)."""
 
     def zdot(self, z, v):
@@ -137,7 +132,7 @@ class LuGre(_Stribeck):
 
 @dataclass(frozen=True)
 class ElastoPlastic(_Stribeck):
-    """Elasto-plastic model (Dupont, Armstrong, Hayward 2002, eqs 8-9, normalised by N):
+    """Elasto-plastic model (Dupont, Armstrong, Hayward 2002), normalised by N:
     zdot = v - alpha(z, v) sigma0 |v| z / mu(v); alpha = 0 for |z| <= z_ba = z_ba_ratio mu_c / sigma0
     (purely elastic: true stiction, no drift), rising as a half sine to 1 at z_ss(v) = mu(v) / sigma0
     when sgn(z) = sgn(v), and 0 when they differ. 0 <= z_ba_ratio < 1."""
@@ -148,7 +143,7 @@ class ElastoPlastic(_Stribeck):
         require(problems, "z_ba_ratio", self.z_ba_ratio, 0.0, 1.0, high_open=True)
 
     def alpha(self, z, v):
-        """alpha(z, v) of Dupont et al. 2002 eq. (9), in [0, 1]."""
+        """alpha(z, v) of Dupont et al. 2002 (the half-sine transition), in [0, 1]."""
         z, v = np.asarray(z, dtype=float), np.asarray(v, dtype=float)
         z_ba = self.z_ba_ratio * self.mu_c / self.sigma0
         z_ss = self.mu(v) / self.sigma0
@@ -157,7 +152,7 @@ class ElastoPlastic(_Stribeck):
         return np.where(np.sign(z) == np.sign(v), a, 0.0)
 
     def zdot(self, z, v):
-        # |v|, as in Dupont et al. eq. 8: v (1 - alpha sigma0 z / mu) would drive z away from z_ss for
+        # |v|, as in Dupont et al.: v (1 - alpha sigma0 z / mu) would drive z away from z_ss for
         # v < 0 (where alpha > 0 needs z < 0) instead of towards it
         return v - self.alpha(z, v) * self.sigma0 * np.abs(v) * z / self.mu(v)
 
@@ -207,7 +202,8 @@ def passive_sigma1_limit(law: BristleLaw, v_max: float) -> float:
     """The largest sigma1 (s/m) with dissipation >= 0 for every |z| <= mu_s / sigma0 and |v| <= v_max
     (m/s), for Dahl, LuGre and the elasto-plastic law (inf: every sigma1).
 
-    Derived here (the condition of Barabanov & Ortega 2000 for LuGre, in this normalisation): D is
+    Derived here (Barabanov & Ortega 2000 treat the same question for LuGre; we did not have their
+    text to compare the condition with): D is
     sigma0 a z^2 + sigma1 (v^2 - a v z) with a = sigma0 |v| / mu(v) (alpha a for the elasto-plastic
     law, alpha = 1 where it matters), negative only beyond the steady deflection, r = sigma0 z sgn(v) /
     mu(v) > 1, where sigma1 must stay below mu(v) r^2 / (|v| (r - 1)); over 1 < r <= mu_s / mu(v) this
@@ -230,6 +226,6 @@ def passive_sigma1_limit(law: BristleLaw, v_max: float) -> float:
 def dissipation(law: BristleLaw, z, v):
     """D = (F v - d/dt (sigma0 z^2 / 2) N) / N at N = 1, sigma2 = 0: the power the bristle dissipates
     beyond what it stores (W/N). D >= 0 on |z| <= z_bound is passivity of the map v -> F with storage
-    N sigma0 z^2 / 2 at constant N (Barabanov & Ortega 2000 for LuGre)."""
+    N sigma0 z^2 / 2 at constant N. Not for Gonthier, whose bristle term is blended by s(v)."""
     zd = law.zdot(z, v)
     return (law.force(z, v, 1.0) - law.sigma2 * v) * v - law.sigma0 * z * zd
