@@ -80,10 +80,11 @@ def complete_description(xml: bytes, cls) -> bytes:
         if v.display:
             typ.set("displayUnit", v.display)
         if v.causality in ("parameter", "input"):  # the ranges the slave enforces (fmi.slave)
+            number = int if v.kind == "Integer" else float
             if v.min is not None:
-                typ.set("min", repr(float(v.min)))
+                typ.set("min", repr(number(v.min)))
             if v.max is not None:
-                typ.set("max", repr(float(v.max)))
+                typ.set("max", repr(number(v.max)))
         if v.causality == "output":
             outputs.append(index)
     structure = root.find("ModelStructure")

@@ -22,7 +22,7 @@ def dupont_inputs(t_end):
 def test_every_fmu_is_built_with_units_and_structure(fmus):
     assert set(fmus) == {"DupontTwoMass", "OffsetSliderCrank", "SliderCrank", "SpeedController",
                          "SingleMassFriction", "TwoMassFriction", "RSRRRLinkage", "SteeringSystem",
-                         "SingleTrackVehicle"}
+                         "SingleTrackVehicle", "BristleOscillator"}
     for path in fmus.values():
         md = read_model_description(str(path))
         units = {u.name for u in md.unitDefinitions}
@@ -78,6 +78,7 @@ BAD_PARAMETERS = [
     ("RSRRRLinkage", "z0", -0.2, "fmi2SetReal", ["z0 = -0.2", "allowed range [0.0, inf)"]),
     ("SteeringSystem", "static_factor", 0.5, "fmi2SetReal", ["static_factor = 0.5", "allowed range [1.0, inf)"]),
     ("SingleTrackVehicle", "u", 0.0, "fmi2ExitInitializationMode", ["u=0.0", "allowed range (0, inf)"]),
+    ("BristleOscillator", "mu_s", 0.2, "fmi2ExitInitializationMode", ["mu_s=0.2", "allowed range [0.3, inf)"]),
 ]
 
 

@@ -40,7 +40,7 @@ def slider_crank_reference(dest, stop=None, nan_from=None):
 
 @pytest.mark.parametrize("model", ["DupontTwoMass", "SliderCrank", "OffsetSliderCrank", "SpeedController",
                                    "SingleMassFriction", "TwoMassFriction", "RSRRRLinkage", "SteeringSystem",
-                                   "SingleTrackVehicle"])
+                                   "SingleTrackVehicle", "BristleOscillator"])
 def test_every_fmu_passes_its_reference(fmus, model, capsys):
     assert main([str(fmus[model]), str(REFERENCES)]) == 0
     assert f"{model}.fmu: PASS" in capsys.readouterr().out

@@ -93,7 +93,7 @@ def _internal_error(exc: Exception) -> str:
 @dataclass(frozen=True)
 class Var:
     """One FMI variable. causality: 'parameter', 'input' or 'output'; unit: SI unit ('' for none);
-    display: display unit offered by build_fmu.py ('deg', 'rpm'); kind: 'Real' or 'Boolean'."""
+    display: display unit offered by build_fmu.py ('deg', 'rpm'); kind: 'Real', 'Integer' or 'Boolean'."""
 
     name: str
     causality: str
@@ -161,8 +161,9 @@ class VarSlave(Fmi2Slave):
         # name: (low, high, fixed) of each settable variable; low/high None for a Boolean, else the
         # declared bounds or +-the largest float, so that one chained comparison also refuses NaN and inf
         self._limits = {}
+        self._setter = {v.name: "set" + v.kind for v in self.variables}  # the FMI function that sets each
         for v in self.variables:
-            cls = Boolean if v.kind == "Boolean" else Real
+            cls = {"Real": Real, "Integer": Integer, "Boolean": Boolean}[v.kind]
             kw = dict(causality=Fmi2Causality[v.causality], description=v.description,
                       getter=lambda name=v.name: self.values[name])
             if v.causality in ("parameter", "input"):
@@ -176,7 +177,7 @@ class VarSlave(Fmi2Slave):
             elif v.causality == "input":
                 kw.update(variability=Fmi2Variability.continuous)
             else:
-                kw.update(variability=Fmi2Variability.discrete if v.kind == "Boolean" else Fmi2Variability.continuous)
+                kw.update(variability=Fmi2Variability.continuous if v.kind == "Real" else Fmi2Variability.discrete)
             self.register_variable(cls(v.name, **kw))
         # value reference: variable name, by type, of the variables the setters and getters below accept
         self._settable = {kind: {} for kind in (Real, Boolean, Integer, String)}
@@ -209,13 +210,14 @@ class VarSlave(Fmi2Slave):
     # --- setters ----------------------------------------------------------------------------------
     def _set(self, name, value):
         low, high, fixed = self._limits[name]
+        where = self._setter[name]
         if fixed and self.initialized:
-            self._fail("setBoolean" if low is None else "setReal",
+            self._fail(where,
                        f"{name} = {value!r} refused after exitInitializationMode: {name} is a parameter (variability "
                        f"fixed{'' if low is None else ', allowed range ' + self._range(name)}), settable only "
                        f"before; it stays {self.values[name]!r}")
         elif low is not None and not low <= value <= high:
-            self._fail("setReal", f"{name} = {value!r} is outside its allowed range {self._range(name)}")
+            self._fail(where, f"{name} = {value!r} is outside its allowed range {self._range(name)}")
         else:
             self.values[name] = value
             self.explicit.add(name)

@@ -49,7 +49,10 @@ def unfired(g, direction):
 
 
 class HybridSystem:
-    """Interface of a model run by the hybrid integrator."""
+    """Interface of a model run by the hybrid integrator. ``ode_method``: the solve_ivp method of its
+    modes (DOP853; a stiff system, e.g. with bristle friction, names an implicit one such as Radau)."""
+
+    ode_method = "DOP853"
 
     def events(self, mode) -> list:
         """The state events active in ``mode``."""
@@ -275,10 +278,13 @@ class HybridIntegrator:
             self.system.begin_segment(s.t, seg_end)
             max_step = min(self.max_step, self.hold_step) if any(ev.input_driven for ev in evs) else self.max_step
             sol = solve_ivp(lambda t, y: self.system.rhs(t, y, s.mode), (s.t, seg_end), s.y,
-                            method="DOP853", rtol=self.rtol, atol=self.atol, max_step=max_step,
+                            method=self.system.ode_method, rtol=self.rtol, atol=self.atol, max_step=max_step,
                             events=fns or None,  # dense output (3 more evaluations a step) only for a grid
                             dense_output=bool(np.any((grid > s.t) & (grid < seg_end))),
-                            first_step=min(2.0 * s.step, seg_end - s.t) if s.step else None)
+                            # an implicit/multistep method (a stiff system's) picks its own first step: the last
+                            # one, carried over an input jump, made LSODA fail its corrector on stiff bristles
+                            first_step=(min(2.0 * s.step, seg_end - s.t) if s.step and self.system.ode_method
+                                        in ("DOP853", "RK45", "RK23") else None))
             if sol.status < 0:
                 raise FrictionJointsError(f"integration failed at t={sol.t[-1]:.9g}: {sol.message}")
             t_stop = float(sol.t[-1])

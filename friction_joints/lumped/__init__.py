@@ -1,6 +1,8 @@
 """Compact piecewise-linear (luz/tar) stick-slip models of one and two masses (seed 001)."""
 
 from ..hybrid import run
+from .bristle import (BristleOscillator, BristleOscillatorParameters, TwoMassBristle, TwoMassBristleParameters,
+                      prescribed_slip, simulate_bristle, simulate_two_mass_bristle)
 from .projections import luz, sgh, tar, tar_interval, tar_inverse_series
 from .single_mass import (SingleMassFriction, SingleMassParameters, massless_velocity,
                           substitutive_parameters)
@@ -23,7 +25,8 @@ def simulate_single_mass(params, force, t_end, z0=0.0, zd0=0.0, *, dt_out=0.01, 
     return run(system, system.initial_state(z0, zd0), t_end, dt_out=dt_out, rtol=rtol, atol=atol, engine=engine)
 
 
-__all__ = ["luz", "sgh", "tar", "tar_interval", "tar_inverse_series", "TwoMassFriction", "TwoMassParameters",
+__all__ = ["BristleOscillator", "BristleOscillatorParameters", "TwoMassBristle", "TwoMassBristleParameters",
+           "prescribed_slip", "simulate_bristle", "simulate_two_mass_bristle", "luz", "sgh", "tar", "tar_interval", "tar_inverse_series", "TwoMassFriction", "TwoMassParameters",
            "accelerations", "gauss_static_friction", "total_stiction_paper", "simulate_two_mass",
            "SingleMassFriction", "SingleMassParameters", "massless_velocity", "substitutive_parameters",
            "simulate_single_mass"]

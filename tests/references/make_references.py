@@ -44,6 +44,9 @@ CASES = {
                         "T_f_kingpin_left", "stuck_rack", "stuck_kingpin_left", "in_freeplay", "W_friction"]),
     "SingleTrackVehicle": (2.0, 0.01, {"delta_left": lambda t: 0.02 * np.sin(2 * t), "delta_right": lambda t: 0.02 * np.sin(2 * t)},
                            ["v_y", "r", "a_y", "M_z_left", "F_z_left", "F_z_right"]),
+    "BristleOscillator": (3.0, 0.01, {"x_d": lambda t: 0 * t, "v_belt": lambda t: 0.1 + 0 * t,
+                                      "F_n": lambda t: 10.0 * (1.0 + 0.3 * np.sin(3.0 * t))},
+                          ["x", "v", "a", "z", "F_f", "W_friction"]),
 }
 
 

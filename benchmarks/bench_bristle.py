@@ -1,0 +1,74 @@
+"""Cost of bristle friction against the exact Coulomb model on one stick-slip run (not a test).
+
+The belt oscillator: 1 kg on a belt at 0.1 m/s, spring 100 N/m, N = 10 N, mu_c 0.3, mu_s 0.4, T seconds
+from rest. Exact: lumped.SingleMassFriction (kinetic mu_c N, static mu_s N, events located) on the
+compiled and the Python engine, rtol 1e-8. Bristle: each law with sigma0 = 1e5 1/m, sigma1 = 5 s/m,
+v_s = 1 mm/s on LSODA (what the library uses), and LuGre on Radau and on the explicit DOP853 (cut
+at a wall-time budget: its simulated time per wall second is reported), rtol 1e-8, atol 1e-10.
+Reported: wall time per simulated second and its ratio to the exact model on the compiled engine.
+
+Usage: OPENBLAS_NUM_THREADS=1 python benchmarks/bench_bristle.py [--t-end 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+from friction_joints.friction import make_law
+from friction_joints.hybrid import run
+from friction_joints.hybrid.integrator import HybridIntegrator
+from friction_joints.lumped import (BristleOscillator, BristleOscillatorParameters, SingleMassParameters,
+                                    simulate_single_mass)
+
+N, V_BELT = 10.0, 0.1
+NAMES = {1: "Dahl", 2: "LuGre", 3: "elasto-plastic", 4: "Gonthier"}
+
+
+def law(model):
+    return make_law(model, sigma0=1e5, sigma1=5.0, sigma2=0.0, mu_c=0.3, mu_s=0.4, v_s=1e-3, delta=2.0, z_ba_ratio=0.7)
+
+
+def bristle_run(model, method, t_end, budget=np.inf):
+    """(simulated s, wall s) of the oscillator with the law ``model`` on the solve_ivp ``method``, stopped
+    after the first 10 ms output step that ends beyond ``budget`` wall seconds."""
+    system = BristleOscillator(BristleOscillatorParameters(law(model), m=1.0, k=100.0), [0.0, V_BELT, N])
+    system.ode_method = method
+    start = time.perf_counter()
+    if budget == np.inf:
+        run(system, system.initial_state(sigma0=1e5), t_end, dt_out=0.01, rtol=1e-8, atol=1e-10, engine="python")
+        return t_end, time.perf_counter() - start
+    integ = HybridIntegrator(system, 0.0, system.initial_state(sigma0=1e5), rtol=1e-8, atol=1e-10)
+    t = 0.0
+    while t < t_end and time.perf_counter() - start < budget:
+        t += 0.01
+        integ.advance_to(t)
+    return t, time.perf_counter() - start
+
+
+def main(t_end):
+    params = SingleMassParameters(M=1.0, FT0=0.3 * N, FT0S=0.4 * N, K=100.0, v_belt=V_BELT)
+    simulate_single_mass(params, 0.0, 0.1, engine="compiled")  # load the compiled engine first
+    rows = []
+    for engine in ("compiled", "python"):
+        start = time.perf_counter()
+        simulate_single_mass(params, 0.0, t_end, dt_out=0.01, rtol=1e-8, atol=1e-10, engine=engine)
+        rows.append((f"exact Coulomb, {engine} engine", t_end, time.perf_counter() - start))
+    for model, name in NAMES.items():
+        rows.append((f"{name}, LSODA", *bristle_run(model, "LSODA", t_end)))
+    rows.append(("LuGre, Radau", *bristle_run(2, "Radau", t_end)))
+    rows.append(("LuGre, DOP853 (explicit)", *bristle_run(2, "DOP853", t_end, budget=20.0)))
+    base = rows[0][2] / rows[0][1]
+    print(f"belt oscillator, stick-slip, {t_end:g} s, rtol 1e-8: wall time per simulated second")
+    for label, simulated, wall in rows:
+        per = wall / simulated
+        print(f"  {label:34s} {per * 1e3:10.1f} ms  {per / base:8.1f} x exact (compiled)"
+              + ("" if simulated >= t_end - 1e-9 else f"  (stopped at {simulated:.2f} s)"))
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--t-end", type=float, default=3.0)
+    main(parser.parse_args().t_end)

@@ -1,0 +1,92 @@
+"""The BristleOscillator FMU: agrees with the library for every friction law, and refuses a law number
+outside 1-4 with fmi2Error from fmi2SetInteger, naming the parameter and its range."""
+
+import numpy as np
+import pytest
+from fmpy import simulate_fmu
+from fmpy.fmi1 import FMICallException
+
+import build_fmu
+from friction_joints.friction import make_law
+from friction_joints.hybrid import PiecewiseConstant
+from friction_joints.lumped import BristleOscillatorParameters, simulate_bristle
+from friction_joints.fmi.regression import input_table
+
+STOP, H = 1.0, 0.01
+
+
+@pytest.fixture(scope="module")
+def fmu(tmp_path_factory):
+    out = tmp_path_factory.mktemp("bristle_dist")
+    build_fmu.main(["--only", "BristleOscillator", "--out", str(out)])
+    return out / "BristleOscillator.fmu"
+
+
+def inputs():
+    cls = build_fmu.slave_class(build_fmu.SOURCES / "BristleOscillator.py")
+    return input_table(STOP, H, cls.experiment.inputs)
+
+
+@pytest.mark.parametrize("model", [1, 2, 3, 4])
+def test_fmu_agrees_with_the_library(fmu, model):
+    table = inputs()
+    res = simulate_fmu(str(fmu), stop_time=STOP, output_interval=H, input=table, start_values={"model": model},
+                       output=["x", "v", "z", "F_f", "W_friction"])
+    law = make_law(model, sigma0=1e5, sigma1=5.0, sigma2=0.0, mu_c=0.3, mu_s=0.4, v_s=1e-3, delta=2.0, z_ba_ratio=0.7)
+    held = [PiecewiseConstant(table["time"], table[name]) for name in ("x_d", "v_belt", "F_n")]
+    lib = simulate_bristle(BristleOscillatorParameters(law, m=1.0, k=100.0), held, STOP, dt_out=H, rtol=1e-8,
+                           atol=1e-10)  # the FMU's default rtol; its atol = rtol / 100
+    rows = lib.rows_at(res["time"])
+    # the states (F_f follows the held F_n at once, and the two runs round the input jumps' times apart)
+    for name, key in (("x", "x"), ("v", "v"), ("z", "z"), ("W_friction", "W_friction")):
+        scale = np.ptp(lib[key][rows])
+        np.testing.assert_allclose(res[name], lib[key][rows], atol=1e-3 * scale, err_msg=f"model {model}: {name}")
+    assert res["W_friction"][-1] < 0 and res["W_friction"].max() <= 1e-12  # the bristle may return what it stored
+
+
+def test_law_number_outside_its_range_is_an_fmi_error_with_its_name(fmu):
+    messages = []
+
+    def logger(env, instance, status, category, message):
+        messages.append(message.decode())
+
+    with pytest.raises(FMICallException, match="fmi2SetInteger"):
+        simulate_fmu(str(fmu), stop_time=0.1, output_interval=H, start_values={"model": 5}, logger=logger)
+    assert any("model = 5 is outside its allowed range [1.0, 4.0]" in m for m in messages), messages
+
+
+def test_state_round_trip_continues_exactly(fmu, tmp_path):
+    """fmi2GetFMUstate / fmi2SetFMUstate: two continuations from one saved state give identical outputs
+    (the elasto-plastic law, N varying)."""
+    from fmpy import extract, read_model_description
+    from fmpy.fmi2 import FMU2Slave
+
+    md = read_model_description(str(fmu))
+    vr = {v.name: v.valueReference for v in md.modelVariables}
+    slave = FMU2Slave(guid=md.guid, unzipDirectory=extract(str(fmu), str(tmp_path)),
+                      modelIdentifier=md.coSimulation.modelIdentifier, instanceName="state")
+    slave.instantiate()
+    slave.setupExperiment(startTime=0.0)
+    slave.enterInitializationMode()
+    slave.setInteger([vr["model"]], [3])
+    slave.exitInitializationMode()
+
+    def steps(t, n):
+        for _ in range(n):
+            slave.setReal([vr["F_n"]], [10.0 * (1.0 + 0.3 * np.sin(3.0 * t))])
+            slave.doStep(t, 0.05)
+            t += 0.05
+        return t
+
+    t = steps(0.0, 6)
+    state = slave.getFMUstate()
+    outputs = [vr[n] for n in ("x", "v", "z", "F_f", "W_friction")]
+    runs = []
+    for _ in range(2):
+        slave.setFMUstate(state)
+        steps(t, 4)
+        runs.append(slave.getReal(outputs))
+    assert runs[0] == runs[1] and runs[0][0] != 0.0, runs
+    slave.freeFMUstate(state)
+    slave.terminate()
+    slave.freeInstance()
