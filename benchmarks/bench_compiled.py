@@ -108,7 +108,7 @@ def bench_rhs():
 
 # --- library runs -----------------------------------------------------------------------------------
 def library_cases(quick):
-    from friction_joints.hybrid import PiecewiseLinear, Sine, run, simulate
+    from friction_joints.hybrid import Sine, run, simulate
     from friction_joints.mechanisms import dupont_two_mass, slider_crank
     from friction_joints.spatial.rsrrr import RSRRR
     from friction_joints.spatial.system import RSRRRSystem, paper_drive, paper_load

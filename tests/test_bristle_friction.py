@@ -81,7 +81,7 @@ def test_pre_sliding_loop_slope_closure_and_area(name):
     print(f"{name}: initial loop slope {slope / (N * law.sigma0):.6f} N sigma0")
     assert slope == pytest.approx(N * law.sigma0, rel=1e-3), name
     res = loop(law, amplitude)
-    x, F = res["x"], res["F"]
+    F = res["F"]
     # the loop closes: the start from z = 0 fades exponentially with the travel (Dahl, LuGre, Gonthier)
     gaps = [np.abs(F[400 * (c + 1):400 * (c + 2) + 1] - F[400 * c:400 * (c + 1) + 1]).max() for c in range(7)]
     assert gaps[-1] < 1e-5 * np.abs(F).max() and gaps[-1] <= max(1e-2 * gaps[0], 1e-8 * np.abs(F).max()), (name, gaps)

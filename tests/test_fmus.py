@@ -5,7 +5,6 @@ import json
 import zipfile
 
 import numpy as np
-import pytest
 from fmpy import read_model_description, simulate_fmu
 
 from friction_joints.hybrid import PiecewiseConstant, simulate

@@ -6,7 +6,7 @@ import pytest
 
 from friction_joints.hybrid import simulate
 from friction_joints.mechanisms import dupont_two_mass, regularised, stacked_blocks
-from friction_joints.friction import Coulomb, Tanh
+from friction_joints.friction import Tanh
 
 
 def test_regularised_mechanism_replaces_every_law():
