@@ -116,8 +116,9 @@ def test_publish_names_every_element():
     mech = slider_crank()
     stepper = MechanismStepper(mech, mech.assemble([0.3]), [1.0], [2.0], engine="compiled")
     rec = stepper.step(0.0, 0.01, [2.0])
-    want = {"u": rec["u"][0], "stuck": bool(rec["stuck"]), "E_kin": rec["E_kin"], "E_pot": rec["E_pot"],
+    want = {"stuck": bool(rec["stuck"]), "E_kin": rec["E_kin"], "E_pot": rec["E_pot"],
             "W_drive": rec["W_drive"], "W_friction": rec["W_friction"]}
+    want["u"] = float(rec["u"][0])  # a one-element array, published as its element like the others
     for key in ("q", "qd", "qdd", "f", "f_mu", "sd"):
         want.update({f"{key}[{i}]": float(v) for i, v in enumerate(rec[key], 1)})
     got = crank.publish(rec)
