@@ -83,6 +83,11 @@ class CrankSlave(MechanismSlave):
 
     inputs = ("tau",)
     TAU = Var("tau", "input", "N.m", "drive torque on link 1", 0.0)
+    equations = MechanismSlave.equations + (
+        " With friction_model 1-4 every joint has a bristle law instead (seed 003: Dahl, LuGre, elasto-plastic, "
+        "Gonthier): friction = N (&sigma;<sub>0</sub> z + &sigma;<sub>1</sub> z') + &sigma;<sub>2</sub> v with the "
+        "joint's load N from the same coupled solve (eq. 3.3), one bristle deflection z per joint; no stick events, "
+        "the stiff smooth system integrated by LSODA on the Python engine.")
 
     def publish(self, rec) -> dict:
         return publish(rec)
