@@ -7,7 +7,13 @@ v_s = 1 mm/s on LSODA (what the library uses), and LuGre on Radau and on the exp
 at a wall-time budget: its simulated time per wall second is reported), rtol 1e-8, atol 1e-10.
 Reported: wall time per simulated second and its ratio to the exact model on the compiled engine.
 
-Usage: OPENBLAS_NUM_THREADS=1 python benchmarks/bench_bristle.py [--t-end 3]
+The slider-crank (seed 000 Example 2) in its joints: held at th1 = 0.5 rad by the torque balancing
+gravity plus 2 sin 5t N.m (stick, slip, stick, slip in 0.8 s; tests/test_bristle_joints.py), T_crank
+seconds. Exact: MechanismSystem on the compiled and the Python engine, rtol 1e-8. Bristle:
+hybrid.BristleSystem with LuGre in all four joints, sigma0 = 1e3, 1e4, 1e5 (1/rad, 1/m),
+sigma1 = 0.05 sqrt(sigma0), v_s = 3e-3, on LSODA (Python engine only), rtol 1e-8, atol 1e-10.
+
+Usage: OPENBLAS_NUM_THREADS=1 python benchmarks/bench_bristle.py [--t-end 3] [--t-crank 0.8]
 """
 
 from __future__ import annotations
@@ -18,10 +24,11 @@ import time
 import numpy as np
 
 from friction_joints.friction import make_law
-from friction_joints.hybrid import run
+from friction_joints.hybrid import BristleSystem, MechanismSystem, Sine, contact_laws, run
 from friction_joints.hybrid.integrator import HybridIntegrator
 from friction_joints.lumped import (BristleOscillator, BristleOscillatorParameters, SingleMassParameters,
                                     simulate_single_mass)
+from friction_joints.mechanisms import slider_crank
 
 N, V_BELT = 10.0, 0.1
 NAMES = {1: "Dahl", 2: "LuGre", 3: "elasto-plastic", 4: "Gonthier"}
@@ -48,7 +55,41 @@ def bristle_run(model, method, t_end, budget=np.inf):
     return t, time.perf_counter() - start
 
 
-def main(t_end):
+def report(title, rows, t_end):
+    """Print the wall time per simulated second of each (label, simulated s, wall s) of a run to t_end (s),
+    and its ratio to the first row's."""
+    base = rows[0][2] / rows[0][1]
+    print(title)
+    for label, simulated, wall in rows:
+        per = wall / simulated
+        print(f"  {label:34s} {per * 1e3:10.1f} ms  {per / base:8.1f} x exact (compiled)"
+              + ("" if simulated >= t_end - 1e-9 else f"  (stopped at {simulated:.2f} s)"))
+
+
+def crank_rows(t_end):
+    """(label, simulated s, wall s) of the slider-crank runs of the module's docstring."""
+    mech = slider_crank()
+    q0 = mech.assemble([0.5])
+    rest = mech.minimal.evaluate(q0, [0.0], [0.0], mech.partition, direction=np.zeros(4))
+    tau_eq = -float(rest.M2[0, 0] * rest.udot[0])
+    drive = Sine(2.0, 5.0, offset=tau_eq)
+    rows = []
+    for engine in ("compiled", "python"):
+        system = MechanismSystem(mech, [drive])
+        run(system, system.initial_state(q0, [0.0]), min(t_end, 0.05), rtol=1e-8, atol=1e-10, engine=engine)  # warm up
+        start = time.perf_counter()
+        run(system, system.initial_state(q0, [0.0]), t_end, dt_out=0.01, rtol=1e-8, atol=1e-10, engine=engine)
+        rows.append((f"exact Coulomb, {engine} engine", t_end, time.perf_counter() - start))
+    for sigma0 in (1e3, 1e4, 1e5):
+        system = BristleSystem(mech, contact_laws(mech, 2, sigma0=sigma0, sigma1=0.05 * np.sqrt(sigma0), v_s=3e-3),
+                               [drive])
+        start = time.perf_counter()
+        run(system, system.initial_state(q0, [0.0]), t_end, dt_out=0.01, rtol=1e-8, atol=1e-10, engine="python")
+        rows.append((f"LuGre sigma0 = {sigma0:.0e}, LSODA", t_end, time.perf_counter() - start))
+    return rows
+
+
+def main(t_end, t_crank):
     params = SingleMassParameters(M=1.0, FT0=0.3 * N, FT0S=0.4 * N, K=100.0, v_belt=V_BELT)
     simulate_single_mass(params, 0.0, 0.1, engine="compiled")  # load the compiled engine first
     rows = []
@@ -60,15 +101,14 @@ def main(t_end):
         rows.append((f"{name}, LSODA", *bristle_run(model, "LSODA", t_end)))
     rows.append(("LuGre, Radau", *bristle_run(2, "Radau", t_end)))
     rows.append(("LuGre, DOP853 (explicit)", *bristle_run(2, "DOP853", t_end, budget=20.0)))
-    base = rows[0][2] / rows[0][1]
-    print(f"belt oscillator, stick-slip, {t_end:g} s, rtol 1e-8: wall time per simulated second")
-    for label, simulated, wall in rows:
-        per = wall / simulated
-        print(f"  {label:34s} {per * 1e3:10.1f} ms  {per / base:8.1f} x exact (compiled)"
-              + ("" if simulated >= t_end - 1e-9 else f"  (stopped at {simulated:.2f} s)"))
+    report(f"belt oscillator, stick-slip, {t_end:g} s, rtol 1e-8: wall time per simulated second", rows, t_end)
+    report(f"slider-crank (Example 2), stick-slip, {t_crank:g} s, rtol 1e-8: wall time per simulated second",
+           crank_rows(t_crank), t_crank)
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--t-end", type=float, default=3.0)
-    main(parser.parse_args().t_end)
+    parser.add_argument("--t-crank", type=float, default=0.8)
+    args = parser.parse_args()
+    main(args.t_end, args.t_crank)

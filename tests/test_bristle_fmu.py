@@ -90,3 +90,55 @@ def test_state_round_trip_continues_exactly(fmu, tmp_path):
     slave.freeFMUstate(state)
     slave.terminate()
     slave.freeInstance()
+
+
+@pytest.fixture(scope="module")
+def crank_fmus(tmp_path_factory):
+    out = tmp_path_factory.mktemp("crank_dist")
+    for name in ("SliderCrank", "OffsetSliderCrank"):
+        build_fmu.main(["--only", name, "--out", str(out)])
+    return out
+
+
+@pytest.mark.parametrize("name, model, mechanism", [("SliderCrank", 2, "slider_crank"),
+                                                    ("OffsetSliderCrank", 3, "offset_slider_crank")])
+def test_crank_fmus_with_bristle_friction_agree_with_the_library(crank_fmus, name, model, mechanism):
+    """SliderCrank with LuGre (friction_model 2) and OffsetSliderCrank with the elasto-plastic law (3) in
+    all their joints, the FMUs' bristle defaults, under their default experiments' torque held per step:
+    the FMU's outputs equal hybrid.BristleSystem fed the same held torque."""
+    from friction_joints import mechanisms
+    from friction_joints.hybrid import BristleSystem, contact_laws, run
+
+    stop = 0.5
+    cls = build_fmu.slave_class(build_fmu.SOURCES / f"{name}.py")
+    table = input_table(stop, H, cls.experiment.inputs)
+    res = simulate_fmu(str(crank_fmus / f"{name}.fmu"), stop_time=stop, output_interval=H, input=table,
+                       start_values={"friction_model": model}, output=["q[1]", "u", "W_friction", "stuck"])
+    mech = getattr(mechanisms, mechanism)()
+    system = BristleSystem(mech, contact_laws(mech, model, sigma0=1e4, sigma1=5.0, sigma2=0.0, v_s=3e-3),
+                           [PiecewiseConstant(table["time"], table["tau"])])
+    lib = run(system, system.initial_state(mech.assemble([0.0]), [0.0]), stop, dt_out=H, rtol=1e-8, atol=1e-10,
+              engine="python")  # the FMU's default rtol; its atol = rtol / 100
+    rows = lib.rows_at(res["time"])
+    # the states (the reactions follow the held torque at once, and the two runs round the input jumps' times apart)
+    for output, got, want in (("q[1]", res["q[1]"], lib["q"][rows, 0]), ("u", res["u"], lib["u"][rows, 0]),
+                              ("W_friction", res["W_friction"], lib["W_friction"][rows])):
+        np.testing.assert_allclose(got, want, atol=1e-6 * np.ptp(want), err_msg=output)
+    assert np.ptp(res["u"]) > 0.1 and not res["stuck"].any()
+
+
+def test_crank_friction_model_outside_its_range_is_an_fmi_error_with_its_name(crank_fmus):
+    messages = []
+
+    def logger(env, instance, status, category, message):
+        messages.append(message.decode())
+
+    with pytest.raises(FMICallException, match="fmi2SetInteger"):
+        simulate_fmu(str(crank_fmus / "SliderCrank.fmu"), stop_time=0.1, output_interval=H,
+                     start_values={"friction_model": 5}, logger=logger)
+    assert any("friction_model = 5 is outside its allowed range [0.0, 4.0]" in m for m in messages), messages
+    messages.clear()  # a bristle parameter the law refuses: exitInitializationMode fails naming it
+    with pytest.raises(FMICallException, match="fmi2ExitInitializationMode"):
+        simulate_fmu(str(crank_fmus / "SliderCrank.fmu"), stop_time=0.1, output_interval=H,
+                     start_values={"friction_model": 2, "sigma0": 0.0}, logger=logger)
+    assert any("sigma0=0.0 is outside the allowed range (0, inf)" in m for m in messages), messages

@@ -6,6 +6,7 @@ from .integrator import Event, HybridIntegrator, HybridSystem, IntegratorState, 
 from ..mechanisms import regularised
 from .mechanism import MechanismSystem, Mode
 from .smooth import RegularisedSystem
+from .bristle import BristleSystem, contact_laws
 from .signals import Constant, FunctionSignal, Held, PiecewiseConstant, PiecewiseLinear, Signal, Sine, as_signal
 
 
@@ -41,5 +42,5 @@ def simulate(mechanism, inputs, t_end, q0, u0, *, dt_out=0.01, rtol=1e-10, atol=
     return run(system, system.initial_state(q0, u0), t_end, dt_out=dt_out, rtol=rtol, atol=atol, engine=engine)
 
 
-__all__ = ["Event", "HybridIntegrator", "HybridSystem", "IntegratorState", "Results", "MechanismSystem", "RegularisedSystem",
+__all__ = ["Event", "HybridIntegrator", "HybridSystem", "IntegratorState", "Results", "MechanismSystem", "RegularisedSystem", "BristleSystem", "contact_laws",
            "Mode", "Constant", "FunctionSignal", "Held", "Sine", "PiecewiseConstant", "PiecewiseLinear", "Signal", "as_signal", "run", "simulate"]
