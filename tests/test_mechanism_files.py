@@ -225,3 +225,11 @@ def test_choice_of_independent_coordinate_does_not_change_the_motion():
         assert [k for _, k in res.events] == [k for _, k in ref.events], independent
         np.testing.assert_allclose([t for t, _ in res.events], [t for t, _ in ref.events], atol=1e-9, err_msg=independent)
         np.testing.assert_allclose(res["q"], ref["q"], atol=1e-9, err_msg=independent)
+
+
+def test_the_fmu_parameters_are_reserved_names():
+    """A file's parameter may not take the name of a parameter every file FMU has."""
+    from friction_joints.fmi.slave import FrictionModelSlave
+    from friction_joints.mechanisms.files import FMU_PARAMETERS
+
+    assert FMU_PARAMETERS == {"rtol"} | {v.name for v in FrictionModelSlave.BRISTLE_PARAMETERS}

@@ -1,18 +1,12 @@
 """Variables and outputs shared by the 1-DOF slider-crank FMUs (seed 000 Examples 1 and 2).
 
-The Integer parameter ``friction_model`` chooses the friction of every joint: 0 the exact
-reaction-dependent Coulomb model with stick-slip events (the default), 1-4 a bristle law (Dahl,
-LuGre, elasto-plastic, Gonthier; ``hybrid.BristleSystem``) with mu_c and mu_s of each joint taken
-from its kinetic and static coefficients.
+The Integer parameter ``friction_model`` chooses the friction of every joint
+(``slave.FrictionModelSlave``).
 """
 
 from __future__ import annotations
 
-from pythonfmu.enums import Fmi2Status
-
-from ..hybrid import BristleSystem, contact_laws
-from ..stepping import Stepper
-from .slave import MechanismSlave, Var, publish_elements, record_elements
+from .slave import FrictionModelSlave, Var, publish_elements, record_elements
 
 OUTPUTS = (
     tuple(Var(f"q[{i}]", "output", u, f"joint coordinate {n}", display=d)
@@ -39,21 +33,6 @@ OUTPUTS = (
 )
 
 
-#: friction_model and the bristle parameters, one value for every joint (per rad in the revolute joints, per m
-#: in the guide); mu_c and mu_s of a joint are its kinetic and static coefficients
-BRISTLE_PARAMETERS = (
-    Var("friction_model", "parameter", "", "friction of the joints: 0 exact Coulomb stick-slip (events), bristle laws "
-        "1 Dahl, 2 LuGre, 3 elasto-plastic, 4 Gonthier (seed 003; Python engine, LSODA)", 0, 0, 4, kind="Integer"),
-    Var("sigma0", "parameter", "", "bristle stiffness per unit load (1/rad in the revolute joints, 1/m in the guide; "
-        "friction_model > 0)", 1e4, 0.0),
-    Var("sigma1", "parameter", "", "bristle damping per unit load (s/rad, s/m; friction_model > 0)", 5.0, 0.0),
-    Var("sigma2", "parameter", "", "viscous friction (N.m.s/rad, N.s/m; friction_model > 0)", 0.0, 0.0),
-    Var("v_s", "parameter", "", "Stribeck velocity (rad/s, m/s; friction_model 2-4)", 3e-3, 0.0),
-    Var("delta", "parameter", "1", "Stribeck exponent (friction_model 2-4)", 2.0, 0.0),
-    Var("z_ba_ratio", "parameter", "1", "elasto-plastic breakaway deflection z_ba sigma0 / mu_c (friction_model 3)",
-        0.7, 0.0, 1.0))
-
-
 def friction_parameters(r=0.05, mu_rs=0.15, mu_rk=0.1, mu_ts=0.3, mu_tk=0.2, g=9.81):
     return ((Var("r", "parameter", "m", "friction arm of the revolute joints", r, 0.0),
             Var("mu_rs", "parameter", "1", "static friction coefficient of the revolute joints", mu_rs, 0.0),
@@ -64,7 +43,7 @@ def friction_parameters(r=0.05, mu_rs=0.15, mu_rk=0.1, mu_ts=0.3, mu_tk=0.2, g=9
             Var("q1_start", "parameter", "rad", "initial crank angle", 0.0, display="deg"),
             Var("u_start", "parameter", "rad/s", "initial crank speed", 0.0, display="rpm"),
             Var("rtol", "parameter", "1", "relative tolerance of the internal integrator", 1e-8, 1e-14, 1e-2))
-            + BRISTLE_PARAMETERS)
+            + FrictionModelSlave.BRISTLE_PARAMETERS)
 
 
 def link_parameters(m, a):
@@ -78,37 +57,14 @@ def link_parameters(m, a):
     return tuple(out)
 
 
-class CrankSlave(MechanismSlave):
+class CrankSlave(FrictionModelSlave):
     """Base of the 1-DOF slider-crank slaves: input tau and the outputs of OUTPUTS."""
 
     inputs = ("tau",)
     TAU = Var("tau", "input", "N.m", "drive torque on link 1", 0.0)
-    equations = MechanismSlave.equations + (
-        " With friction_model 1-4 every joint has a bristle law instead (seed 003: Dahl, LuGre, elasto-plastic, "
-        "Gonthier): friction = N (&sigma;<sub>0</sub> z + &sigma;<sub>1</sub> z') + &sigma;<sub>2</sub> v with the "
-        "joint's load N from the same coupled solve (eq. 3.3), one bristle deflection z per joint; no stick events, "
-        "the stiff smooth system integrated by LSODA on the Python engine.")
 
     def publish(self, rec) -> dict:
         return publish(rec)
-
-    def make_stepper(self, built, inputs0):
-        """The exact model's stepper (friction_model 0), or the bristle system's on the Python engine."""
-        p = self.values
-        model = int(p["friction_model"])
-        if model == 0:
-            return super().make_stepper(built, inputs0)
-        mechanism, q0, u0, rtol = built
-        laws = contact_laws(mechanism, model, sigma0=p["sigma0"], sigma1=p["sigma1"], sigma2=p["sigma2"],
-                            v_s=p["v_s"], delta=p["delta"], z_ba_ratio=p["z_ba_ratio"])
-        return Stepper(lambda inputs: BristleSystem(mechanism, laws, inputs), lambda s: s.initial_state(q0, u0),
-                       inputs0, rtol, self.t_start, "python")
-
-    def _log_engine(self):
-        if int(self.values["friction_model"]) == 0:
-            super()._log_engine()
-        else:
-            self.log("bristle friction runs on the Python engine with LSODA (it has no compiled form)", Fmi2Status.ok)
 
 
 #: (record key, output names of its elements in order) of the record arrays published element-wise

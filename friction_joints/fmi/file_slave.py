@@ -24,7 +24,7 @@ from pathlib import Path
 
 from ..mechanisms.files import MechanismFile, read_file
 from ..planar import PinInSlot, Prismatic
-from .slave import Experiment, MechanismSlave, Var, publish_elements, record_elements
+from .slave import Experiment, FrictionModelSlave, Var, publish_elements, record_elements
 from .units import UNITS
 
 TOLERANCE = Var("rtol", "parameter", "1", "relative tolerance of the internal integrator", 1e-8, 1e-14, 1e-2)
@@ -69,6 +69,7 @@ def variables(spec: MechanismFile) -> tuple:
     out = [Var(d.name, "input", d.unit, d.description, 0.0) for d in spec.drives]
     out += [Var(p.name, "parameter", p.unit, p.description, p.value, p.min, p.max) for p in spec.parameters]
     out.append(TOLERANCE)
+    out += FrictionModelSlave.BRISTLE_PARAMETERS
     role = ["independent" if i in partition else "dependent" for i in range(len(mech.q_names))]
     out += [Var(f"q[{i}]", "output", u, f"joint coordinate {n} ({r})", display=d)
             for i, (n, (u, d), r) in enumerate(zip(mech.q_names, units, role), 1)]
@@ -121,7 +122,7 @@ def keep_alive(script_globals: dict):
     _SCRIPT_GLOBALS.append(script_globals)
 
 
-class FileSlave(MechanismSlave):
+class FileSlave(FrictionModelSlave):
     """Base of the FMUs of mechanism files: a subclass sets ``mechanism_file`` (a path); the class
     then gets its variables, inputs, description and default experiment from the file.
 

@@ -34,8 +34,10 @@ JOINTS = {"revolute": Revolute, "prismatic": Prismatic, "pin-in-slot": PinInSlot
 DRIVE_UNITS = {"torque": "N.m", "force": "N"}
 GROUND = "ground"
 #: names a parameter may not take: the time of input expressions, constants, functions and the
-#: FMU's own tolerance parameter
-RESERVED = {"t", "rtol", *CONSTANTS, *FUNCTIONS}
+#: FMU's own parameters (its tolerance; the friction model and the bristle parameters of
+#: fmi.slave.FrictionModelSlave)
+FMU_PARAMETERS = {"rtol", "friction_model", "sigma0", "sigma1", "sigma2", "v_s", "delta", "z_ba_ratio"}
+RESERVED = {"t", *FMU_PARAMETERS, *CONSTANTS, *FUNCTIONS}
 
 KEYS = {
     "": {"name", "description", "gravity", "dof", "independent", "parameters", "bodies", "joints", "drives",
