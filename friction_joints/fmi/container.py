@@ -74,11 +74,12 @@ def write_container(system: System, path, outputs=None, step=None) -> Path:
         mappings[own(name, instance, var, "output")] = [(components[instance], variables[instance][var])]
     time = ModelVariable(type="Real", name="time", causality="independent", variability="continuous")
     units = {u.name: u for c in components.values() for u in c.modelDescription.unitDefinitions}
-    md = ModelDescription(fmiVersion="2.0", modelName=system.name, instantiationToken="", unitDefinitions=list(units.values()),
-                          defaultExperiment=DefaultExperiment(stopTime=str(system.stop_time or 1.0), stepSize=str(step)),
+    experiment = DefaultExperiment(stopTime=str(system.stop_time or 1.0), stepSize=str(step))
+    md = ModelDescription(fmiVersion="2.0", modelName=system.name, instantiationToken="",
+                          unitDefinitions=list(units.values()), defaultExperiment=experiment,
                           coSimulation=CoSimulation(fixedInternalStepSize=step), modelVariables=[time, *mappings])
-    connections = [Connection(components[src], [_fmi3(variables[src][out])], components[dst], [_fmi3(variables[dst][inp])])
-                   for src, out, dst, inp in system.links]
+    connections = [Connection(components[src], [_fmi3(variables[src][out])],
+                              components[dst], [_fmi3(variables[dst][inp])]) for src, out, dst, inp in system.links]
     config = Configuration(parallelDoStep=False, modelDescription=md, components=list(components.values()),
                            connections=connections, variableMappings=mappings)
     path = Path(path)

@@ -149,14 +149,6 @@ def run(instances: dict, connections, h: float, t_end: float, external=None, rec
         cannot = [name for name, inst in instances.items() if not inst.md.coSimulation.canGetAndSetFMUstate]
         if cannot:
             raise ValueError(f"coupling scheme 'implicit' needs fmi2GetFMUstate/SetFMUstate; {cannot} cannot")
-    interpolate = coupling.interpolation == "linear"
-    if interpolate:
-        fed_by = {c.dst for c in connections}
-        cannot = [name for name, inst in instances.items()
-                  if name in fed_by and not inst.md.coSimulation.canInterpolateInputs]
-        if cannot:
-            raise ValueError(f"interpolation 'linear' needs FMUs that interpolate their inputs (canInterpolateInputs); "
-                             f"{cannot} do not")
     n = int(round(t_end / h))
     rows = []
     # the coupled values (one per connected output), and the outputs read from each instance at a
@@ -175,6 +167,13 @@ def run(instances: dict, connections, h: float, t_end: float, external=None, rec
     fed = {name: [(c.target, coupled.index((c.src, c.source))) for c in connections if c.dst == name]
            for name in instances}
     driven = {name: [(var, fn) for (i, var), fn in external.items() if i == name] for name in instances}
+    interpolate = coupling.interpolation == "linear"
+    if interpolate:
+        cannot = [name for name, inst in instances.items()
+                  if fed[name] and not inst.md.coSimulation.canInterpolateInputs]
+        if cannot:
+            raise ValueError(f"interpolation 'linear' needs FMUs that interpolate their inputs (canInterpolateInputs); "
+                             f"{cannot} do not")
 
     def set_inputs(name, t, x, start=None):
         """Set the connected inputs of ``name`` from the coupled values x and its external inputs at t:

@@ -79,11 +79,12 @@ def run_monolithic(tau_sw, t_end, h, steering=None, vehicle=None, rtol=1e-10, at
     'time' (the points k h, each the state just before the torque changes there) and COLUMNS."""
     n = int(round(t_end / h))
     times = np.arange(n + 1) * h
+    torques = [tau_sw(t) for t in times]
     system = SteeringVehicle(SteeringParameters(**(steering or {})), VehicleParameters(**(vehicle or {})),
-                             PiecewiseConstant(times, [tau_sw(t) for t in times]))
+                             PiecewiseConstant(times, torques))
     results = run(system, system.initial_state(), n * h, dt_out=h, rtol=rtol, atol=atol, engine="python")
     rows = [results.rows[i] for i in results.rows_at(times)]
     # the torque held over the step that ends at each point (the one a master sets at its start)
-    held = [tau_sw(max(k - 1, 0) * h) for k in range(n + 1)]
+    held = torques[:1] + torques[:-1]
     return np.array([(r["t"], tau, *(r[c] for c in COLUMNS[1:])) for r, tau in zip(rows, held)],
                     dtype=[("time", float)] + [(c, float) for c in COLUMNS])
