@@ -32,10 +32,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 from _output import pyplot  # noqa: E402
 
 from friction_joints.fmi.coupling import Coupling, CouplingStats  # noqa: E402
-from friction_joints.fmi.steering_vehicle import deviation, run_fmpy, sine_sweep  # noqa: E402
+from friction_joints.fmi.steering_vehicle import deviation, run_fmpy, study_torque, STUDY_T_END as T_END  # noqa: E402
 from friction_joints.vehicle.monolithic import run_monolithic  # noqa: E402
 
-T_END = 5.0
 STEPS = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05)
 CASES = {"no friction": {"friction_scale": 0.0}, "friction": {}}
 SCHEMES = {"Jacobi": Coupling(), "Jacobi, linear extrapolation": Coupling(extrapolation="linear"),
@@ -49,9 +48,7 @@ COLUMNS = ("case", "scheme", "h_s", "deviation_delta_sw", "deviation_r", "stable
            "rollbacks_per_s", "iterations_per_step", "unconverged_steps", "wall_per_s")
 
 
-def tau_sw(t):
-    """The driver torque (N.m): 3 N.m swept from 0.2 to 1 Hz over 5 s."""
-    return sine_sweep(3.0, 0.2, 1.0, T_END)(t)
+tau_sw = study_torque()  # N.m
 
 
 def one_run(dist, case, scheme, h, reference):

@@ -52,7 +52,7 @@ def test_law_number_outside_its_range_is_an_fmi_error_with_its_name(fmu):
 
     with pytest.raises(FMICallException, match="fmi2SetInteger"):
         simulate_fmu(str(fmu), stop_time=0.1, output_interval=H, start_values={"model": 5}, logger=logger)
-    assert any("model = 5 is outside its allowed range [1.0, 4.0]" in m for m in messages), messages
+    assert any("model = 5 is outside its allowed range [1, 4]" in m for m in messages), messages
 
 
 def test_state_round_trip_continues_exactly(fmu, tmp_path):
@@ -136,7 +136,7 @@ def test_crank_friction_model_outside_its_range_is_an_fmi_error_with_its_name(cr
     with pytest.raises(FMICallException, match="fmi2SetInteger"):
         simulate_fmu(str(crank_fmus / "SliderCrank.fmu"), stop_time=0.1, output_interval=H,
                      start_values={"friction_model": 5}, logger=logger)
-    assert any("friction_model = 5 is outside its allowed range [0.0, 4.0]" in m for m in messages), messages
+    assert any("friction_model = 5 is outside its allowed range [0, 4]" in m for m in messages), messages
     messages.clear()  # a bristle parameter the law refuses: exitInitializationMode fails naming it
     with pytest.raises(FMICallException, match="fmi2ExitInitializationMode"):
         simulate_fmu(str(crank_fmus / "SliderCrank.fmu"), stop_time=0.1, output_interval=H,

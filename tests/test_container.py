@@ -19,7 +19,7 @@ def test_steering_and_vehicle_container_gives_the_jacobi_run(fmus, tmp_path):
     system = steering_vehicle.system(fmus["SteeringSystem"].parent, h)
     outputs = {column: steering_vehicle.RECORD[column] for column in ("delta_sw", "r", "T_column")}
     container = write_container(system, tmp_path / "SteeringVehicle.fmu", outputs)
-    tau = steering_vehicle.sine_sweep(3.0, 0.2, 1.0, 5.0)
+    tau = steering_vehicle.study_torque()
     times = np.arange(round(t_end / h) + 1) * h
     table = np.array(list(zip(times, tau(times))), dtype=[("time", float), ("tau_sw", float)])
     result = simulate_fmu(container, stop_time=t_end, step_size=h, output_interval=h, input=table)

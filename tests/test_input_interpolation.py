@@ -11,7 +11,7 @@ from friction_joints.fmi import speed_control
 from friction_joints.fmi.coupling import Coupling
 from friction_joints.fmi.master import Connection, FMUInstance
 from friction_joints.fmi.master import run as run_master
-from friction_joints.fmi.steering_vehicle import deviation, run_fmpy, sine_sweep
+from friction_joints.fmi.steering_vehicle import deviation, run_fmpy, study_torque, STUDY_T_END
 from friction_joints.hybrid import PiecewiseLinear, run, simulate
 from friction_joints.mechanisms import slider_crank
 from friction_joints.stepping import MechanismStepper
@@ -136,10 +136,10 @@ def test_implicit_coupling_with_interpolated_inputs_is_of_second_order_and_withi
     """SteeringSystem + SingleTrackVehicle without friction (issue 14): the implicit coupling with the
     coupled inputs interpolated between their values at t and t + h stays within 2 % of the monolithic
     run at 10 and 20 ms, and its error falls with h squared (held inputs: with h, about 1.5 and 3 %)."""
-    tau, frictionless, errors = sine_sweep(3.0, 0.2, 1.0, 5.0), {"friction_scale": 0.0}, {}
+    tau, frictionless, errors = study_torque(), {"friction_scale": 0.0}, {}
     for h in (0.01, 0.02):
-        reference = run_monolithic(tau, 5.0, h, steering=frictionless)
-        run_ = run_fmpy(fmus["SteeringSystem"].parent, tau, 5.0, h, steering=frictionless,
+        reference = run_monolithic(tau, STUDY_T_END, h, steering=frictionless)
+        run_ = run_fmpy(fmus["SteeringSystem"].parent, tau, STUDY_T_END, h, steering=frictionless,
                         coupling=Coupling("implicit", rtol=1e-5, atol=1e-8, interpolation="linear"))
         errors[h] = max(deviation(run_, reference, column) for column in ("delta_sw", "r"))
     assert errors[0.02] < 0.02 and errors[0.01] < 0.02, errors

@@ -9,7 +9,8 @@ import pytest
 from friction_joints.fmi.coupling import (Aitken, Coupling, CouplingError, CouplingStats, extrapolate,
                                           gauss_seidel_order, implicit_step, make_accelerator)
 from friction_joints.fmi.master import Connection, FMUInstance, run
-from friction_joints.fmi.steering_vehicle import LINKS, deviation, fmu_paths, run_fmpy, sine_sweep
+from friction_joints.fmi.steering_vehicle import LINKS, deviation, fmu_paths, run_fmpy, study_torque
+from friction_joints.fmi.steering_vehicle import STUDY_T_END as T_END
 from friction_joints.vehicle.monolithic import run_monolithic
 
 
@@ -112,12 +113,7 @@ def test_linear_extrapolation_follows_the_line_through_the_last_two_points():
 # --- the steering system and the vehicle, without friction ----------------------------------------------
 
 FRICTIONLESS = {"friction_scale": 0.0}
-T_END = 5.0
-
-
-def tau_sw(t):
-    """A driver torque sweep of 3 N.m from 0.2 to 1 Hz over 5 s."""
-    return sine_sweep(3.0, 0.2, 1.0, T_END)(t)
+tau_sw = study_torque()
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,8 @@ Variables (units SI, descriptions from the file's names):
 * outputs: ``q[i]``, ``qd[i]``, ``qdd[i]`` (the joint coordinates in tree order, named in the
   descriptions), ``u`` (one degree of freedom) or ``u[i]``, ``f[j]`` (every joint's ideal
   reactions, joints in file order), ``f_mu[k]`` and ``sd[k]`` (friction and slip velocity of every
-  free coordinate), ``stuck_<joint name>`` (for each joint with friction), ``stuck``, ``E_kin``, ``E_pot``, ``W_drive``, ``W_friction``.
+  free coordinate), ``stuck_<joint name>`` (for each joint with friction), ``stuck``, ``E_kin``, ``E_pot``,
+  ``W_drive``, ``W_friction``.
 """
 
 from __future__ import annotations
@@ -75,7 +76,8 @@ def variables(spec: MechanismFile) -> tuple:
             for i, (n, (u, d), r) in enumerate(zip(mech.q_names, units, role), 1)]
     out += [Var(f"qd[{i}]", "output", f"{u}/s", f"velocity of {n}", display="rpm" if d else None)
             for i, (n, (u, d)) in enumerate(zip(mech.q_names, units), 1)]
-    out += [Var(f"qdd[{i}]", "output", f"{u}/s2", f"acceleration of {n}") for i, (n, (u, _)) in enumerate(zip(mech.q_names, units), 1)]
+    out += [Var(f"qdd[{i}]", "output", f"{u}/s2", f"acceleration of {n}")
+            for i, (n, (u, _)) in enumerate(zip(mech.q_names, units), 1)]
     names = ["u"] if len(partition) == 1 else [f"u[{i}]" for i in range(1, len(partition) + 1)]
     out += [Var(name, "output", f"{units[i][0]}/s", f"independent velocity (= velocity of {mech.q_names[i]})",
                 display="rpm" if units[i][1] else None) for name, i in zip(names, partition)]
@@ -86,7 +88,8 @@ def variables(spec: MechanismFile) -> tuple:
     out += [Var(f"f_mu[{k}]", "output", u, f"friction: {text}") for k, (u, _, text) in enumerate(frees, 1)]
     out += [Var(f"sd[{k}]", "output", u, f"slip velocity: {text}") for k, (_, u, text) in enumerate(frees, 1)]
     out += [Var(f"stuck_{name}", "output", "", f"true while joint {name} sticks", False, kind="Boolean")
-            for name, joint in zip(spec.joint_names, model.joints) if any(law is not None for law in joint.friction_laws())]
+            for name, joint in zip(spec.joint_names, model.joints)
+            if any(law is not None for law in joint.friction_laws())]
     out += [Var("stuck", "output", "", "true while a joint of the mechanism sticks", False, kind="Boolean"),
             Var("E_kin", "output", "J", "kinetic energy"),
             Var("E_pot", "output", "J", "potential energy -sum m_i g . r_Ci (zero at the origin)"),

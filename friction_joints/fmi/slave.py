@@ -205,8 +205,9 @@ class VarSlave(Fmi2Slave):
 
     def _range(self, name) -> str:
         low, high, _ = self._limits[name]
-        return (f"{'(-inf' if low == -sys.float_info.max else f'[{low!r}'}, "
-                f"{'inf)' if high == sys.float_info.max else f'{high!r}]'}")
+        show = (lambda x: repr(int(x))) if self._setter[name] == "setInteger" else repr
+        return (f"{'(-inf' if low == -sys.float_info.max else f'[{show(low)}'}, "
+                f"{'inf)' if high == sys.float_info.max else f'{show(high)}]'}")
 
     # --- setters ----------------------------------------------------------------------------------
     def _set(self, name, value):

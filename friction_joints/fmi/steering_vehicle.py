@@ -62,6 +62,14 @@ def sine_sweep(amplitude=3.0, f0=0.2, f1=2.0, duration=10.0):
     return tau
 
 
+STUDY_T_END = 5.0  # s, the coupling study's run
+
+
+def study_torque():
+    """The coupling study's driver torque (issue 14): 3 N.m swept from 0.2 to 1 Hz over STUDY_T_END."""
+    return sine_sweep(3.0, 0.2, 1.0, STUDY_T_END)
+
+
 def run_fmpy(dist, tau_sw, t_end, h, steering=None, vehicle=None, progress=None, coupling=None, stats=None):
     """Co-simulate with friction_joints.fmi.master; dist: see fmu_paths; steering, vehicle:
     {parameter: value} start values; coupling, stats: see master.run (default Jacobi)."""
