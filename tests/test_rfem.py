@@ -238,6 +238,19 @@ def test_n_zero_is_the_rigid_rod_and_a_flexible_link_is_a_drop_in_replacement():
             assert e_f[0] == pytest.approx(e_r[0], rel=1e-12)
 
 
+@pytest.mark.parametrize("approach", ["modified", "classical"])
+def test_formulations_agree_on_a_deflected_rfem_link(approach):
+    """The trace and the recursive formulations on a flexible link of 2 sdes in a random, large deflection,
+    with dampers: the chain of massless frames and rfes is an ordinary chain to both."""
+    rng = np.random.default_rng(3)
+    chain = Chain(rfem_links(rectangular(L=0.4), 2, approach, beta=1e-3), gravity=(0.0, -9.81, 0.0))
+    q, qd = 0.2 * rng.normal(size=chain.n), rng.normal(size=chain.n)
+    A1, e1 = lagrange_trace(chain, q, qd)
+    A, e = recursive(chain, q, qd)
+    np.testing.assert_allclose(A1, A, rtol=1e-10, atol=1e-12 * np.abs(A).max())
+    np.testing.assert_allclose(e1, e, rtol=1e-10, atol=1e-12 * np.abs(e).max())
+
+
 def free_vibration(chain, y0, t_end, rhs_of):
     """Integrate (q, qd, W_d) with dW_d/dt = qd . (-d qd), the work of the dampers; returns the solution."""
     n = chain.n
