@@ -6,8 +6,9 @@ and T(p) = T(parent) T~(p), T(parent of a root link) = base (seed 002 eq. 1, whe
 p-1). The joint kind of each link (``Link.joint``) gives Z_p: "R" a revolute joint, Z = Rz(psi)
 (seed 002's only kind), "P" a prismatic one, Z = Tz(s). Three of each, with fixed frames between
 them, give any relative motion of two bodies (the spring-damper elements of ``rfem``). A joint may
-carry a linear spring-damper on its coordinate, tau_s = -k q - d qd (``Chain.spring_forces``). Denavit-Hartenberg is the case B = I, A = Tz(d) Tx(a) Rx(alpha); the paper's own matrices put
-the fixed part in B (see ``fixed``). Serial chains are the default; a tree (seed 003's open
+carry a linear spring-damper on its coordinate, tau_s = -k q - d qd (``Chain.spring_forces``).
+Denavit-Hartenberg is the case B = I, A = Tz(d) Tx(a) Rx(alpha); the paper's own matrices put the
+fixed part in B (see ``fixed``). Serial chains are the default; a tree (seed 003's open
 topologies) gives each link its parent, numbered before it.
 """
 

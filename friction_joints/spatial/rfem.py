@@ -21,7 +21,9 @@ torsion). Each rfe is a rigid prism of the beam's section: mass rho A a for its 
 rho a (I_y + I_z) about the beam axis and rho a I_y + m a^2 / 12, rho a I_z + m a^2 / 12 about y, z.
 
 In the chain every sde coordinate is one joint (``Link.joint`` "R" or "P") with its spring-damper; the
-frames between the coordinates of one sde belong to massless links. For a cantilever with a tip load
+frames between the coordinates of one sde belong to massless links. The order within an sde is the
+translations along x, y, z, then the rotations about x, y, z of the turned frames (Cardan angles):
+exact for small deflections, where the sde is linear; for large ones the springs act on these angles. For a cantilever with a tip load
 F the sdes give the tip deflection sum F (L - x_i)^2 l / (E I), the midpoint rule of the exact
 integral F L^3 / (3 E I): F L^3 / (3 E I) (1 - 1 / (4 n^2)) (tested).
 """
@@ -36,9 +38,10 @@ from ..errors import check_parameters, require
 from .chain import Link, fixed
 
 APPROACHES = ("modified", "classical")
-_X_TO_Z = np.array([[0.0, 0.0, 1.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])  # columns: x, y, z of the joint frame
+# R_e: the joint frame's axes (columns) in the beam's axes, its z column the beam's x, y or z axis
+_X_TO_Z = np.array([[0.0, 0.0, 1.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
 _Y_TO_Z = np.array([[0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0]])
-_AXIS_TO_Z = (_X_TO_Z, _Y_TO_Z, np.eye(3))  # R_e: rotations whose z column is the beam's x, y or z axis
+_AXIS_TO_Z = (_X_TO_Z, _Y_TO_Z, np.eye(3))
 
 
 @dataclass(frozen=True)
@@ -110,7 +113,7 @@ def rfem_links(beam: Beam, n: int, approach="modified", beta=0.0, B=np.eye(4), A
     starts = [0.0] + [(i - 0.5) * l for i in range(1, n + 1)]  # rfe i begins at sde i (rfe 0 at the root)
     ends = starts[1:] + [beam.L]
     # each entry: (B, joint, k, A, rfe index or None for a massless frame), frames beam-aligned
-    joints = [(B, joint, 0.0, np.eye(4), 0)]
+    joints = [(B, joint, 0.0, A @ frame, 0)]  # the link's own joint, then into the beam's start frame
     for i in range(1, n + 1):
         parts = beam.sde(l, approach)
         for j, (kind, axis, k) in enumerate(parts):
@@ -119,8 +122,6 @@ def rfem_links(beam: Beam, n: int, approach="modified", beta=0.0, B=np.eye(4), A
             joints.append((offset @ R_e, kind, k, R_e.T, i if j == len(parts) - 1 else None))
     links = []
     for p, (B_p, kind, k, A_p, rfe) in enumerate(joints):
-        if p == 0:
-            A_p = A @ frame  # the rigid link's A, then into the beam's start frame
         last = p == len(joints) - 1
         # the last link's frame returns to the rigid link's frame: beam start (x = -x_n), then frame^-1
         back = _tx(-starts[-1]) @ np.linalg.inv(frame) if last else np.eye(4)
