@@ -133,6 +133,31 @@ def test_cantilever_tip_deflection_converges_with_order_two():
         np.testing.assert_allclose(observed_order(errors, ns), 2.0, rtol=1e-8)
 
 
+@pytest.mark.parametrize("approach", ["modified", "classical"])
+def test_own_weight_sag_from_the_nonlinear_equations_converges_with_order_two(approach):
+    """Static equilibrium of the chain's own equations, e(q, 0) = 0 for the sde coordinates (joint 0
+    clamped), under gravity: the rfes beyond sde i cover [x_i, L], so its moment is the exact w (L - x_i)^2
+    / 2 (w = rho A g) and the tip sag is the midpoint rule of int w (L - x)^3 / (2 E I) dx, w L^4 / (8 E I)
+    (1 - 1 / (2 n^2)) (derived here; the classical approach adds the shear sag w L^2 / (2 G A)). A stiff
+    bar keeps the geometric nonlinearity, of order (sag / L)^2, below 1e-8."""
+    beam = rectangular(L=0.5, b=0.04, h=0.04)
+    w = beam.rho * beam.A * 9.81
+    bending = w * beam.L**4 / (8.0 * beam.E * beam.I_y)
+    shear = w * beam.L**2 / (2.0 * beam.G * beam.A) if approach == "classical" else 0.0
+    errors = []
+    for n in (2, 4, 8):
+        chain = Chain(rfem_links(beam, n, approach), gravity=(0.0, 0.0, -9.81))
+        q = np.zeros(chain.n)
+        for _ in range(4):  # q <- q + K^-1 e(q, 0): the springs dominate, contraction ~ (sag / L)
+            q[1:] += recursive(chain, q, 0 * q)[1][1:] / chain.k[1:]
+        assert np.abs(recursive(chain, q, 0 * q)[1][1:]).max() < 1e-12 * w * beam.L**2
+        sag = -(chain.frames(q)[0][-1] @ np.array([beam.L, 0.0, 0.0, 1.0]))[2]
+        exact_n = bending * (1.0 - 1.0 / (2 * n * n)) + shear
+        assert sag == pytest.approx(exact_n, rel=1e-7)
+        errors.append(sag / (bending + shear) - 1.0)
+    np.testing.assert_allclose(observed_order(np.array(errors), [2, 4, 8]), 2.0, atol=1e-5)
+
+
 def test_classical_approach_adds_shear_stretching_is_exact():
     """Classical = modified + the shear deflection F L / (G A) (n springs G A / l in series) for a
     transverse load; a tip torque turns the tip by T L / (G J) and an axial force stretches the beam by
