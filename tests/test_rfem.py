@@ -159,14 +159,17 @@ def test_own_weight_sag_from_the_nonlinear_equations_converges_with_order_two(ap
 
 
 def test_classical_approach_adds_shear_stretching_is_exact():
-    """Classical = modified + the shear deflection F L / (G A) (n springs G A / l in series) for a
-    transverse load; a tip torque turns the tip by T L / (G J) and an axial force stretches the beam by
-    F L / (E A), exactly for every n."""
+    """Classical = modified + the shear deflection F L / (kappa G A) (n springs kappa G A / l in series)
+    for a transverse load; a tip torque turns the tip by T L / (G J) and an axial force stretches the
+    beam by F L / (E A), exactly for every n."""
     beam, F = rectangular(), 2.0
+    shear_5_6 = Beam(**{**beam.__dict__, "kappa": 5.0 / 6.0})
     for n in (1, 3, 6):
         modified = tip_deflection(beam, n, "modified", (0.0, 0.0, F))[2]
         classical = tip_deflection(beam, n, "classical", (0.0, 0.0, F))[2]
         assert classical - modified == pytest.approx(F * beam.L / (beam.G * beam.A), rel=1e-9)
+        assert tip_deflection(shear_5_6, n, "classical", (0.0, F, 0.0))[1] - tip_deflection(
+            shear_5_6, n, "modified", (0.0, F, 0.0))[1] == pytest.approx(1.2 * F * beam.L / (beam.G * beam.A), rel=1e-9)
         assert tip_deflection(beam, n, "classical", (F, 0.0, 0.0))[0] == pytest.approx(
             F * beam.L / (beam.E * beam.A), rel=1e-9)
         chain, K, _, _ = cantilever(beam, n, "modified")
@@ -357,6 +360,8 @@ def test_flexible_crank_in_the_rsrrr_loop_closes_and_conserves_energy():
 
 
 def test_bad_beam_and_joint_data_name_the_parameter():
+    with pytest.raises(ValueError, match="kappa"):
+        Beam(L=1.0, A=1e-4, I_y=1e-9, I_z=1e-9, J=1e-9, rho=7850.0, E=2e11, G=8e10, kappa=1.5)
     with pytest.raises(ValueError, match="I_y"):
         Beam(L=1.0, A=1e-4, I_y=0.0, I_z=1e-9, J=1e-9, rho=7850.0, E=2e11, G=8e10)
     with pytest.raises(ValueError, match=r"L=-1.*E=nan"):
@@ -374,3 +379,18 @@ def test_bad_beam_and_joint_data_name_the_parameter():
         Link(m=1.0, c=(0, 0, 0), I_c=np.eye(3), k=-1.0, d=-2.0)
     with pytest.raises(ValueError, match="massless"):
         Link(m=0.0, c=(0, 0, 0), I_c=np.eye(3))
+
+
+def test_the_compiled_engine_leaves_joint_springs_to_the_python_engine():
+    """The compiled RSRRR kernels have revolute joints without springs: a crank with a joint spring is
+    not packed (the Python engine runs it) rather than run without its spring."""
+    from friction_joints.compiled.spatial import pack
+    from friction_joints.spatial.system import RSRRRSystem
+
+    mech = RSRRR()
+    assert pack(RSRRRSystem(mech, [0.0, 0.0])) is not None
+    crank = mech.loop.chains[0]
+    link = crank.links[0]
+    sprung = Chain([Link(m=link.m, c=link.c, I_c=link.I_c, B=link.B, A=link.A, k=5.0)], crank.base, crank.gravity)
+    mech.loop = CutJointLoop(sprung, *mech.loop.chains[1:], *mech.loop.r_S)
+    assert pack(RSRRRSystem(mech, [0.0, 0.0])) is None
