@@ -40,6 +40,7 @@ def rot_z(psi: float) -> np.ndarray:
 
 
 def trans_z(s: float) -> np.ndarray:
+    """Tz(s) (4x4), the translation by s (m) along z."""
     T = np.eye(4)
     T[2, 3] = s
     return T

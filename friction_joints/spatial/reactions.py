@@ -9,7 +9,7 @@ of mass and inertia are carried into it.
 The extracted eq. (3.2) lost its dots (it reads omega = R^T omega + ... on both sides); it is used
 in Craig's form omegad_(p+1) = R^T omegad_p + (R^T omega_p) x psid z + psidd z; a prismatic joint
 (``Link.joint`` "P") adds 2 omega_(p+1) x sd z + sdd z to eq. (3.3) instead and leaves omega, omegad
-as the parent's (Craig's eqs 6.47-6.48), its frame p sliding with s along z. The recursion is
+as the parent's (Craig's outward iteration for a prismatic joint), its frame p sliding with s along z. The recursion is
 tested against the Lagrange equations (n_z equals the joint torque) and against Newton-Euler
 balances of every link taken by finite differences.
 
@@ -65,7 +65,7 @@ def newton_euler(chain: Chain, q, qd, qdd, tip_force=np.zeros(3), tip_point=np.z
         if chain.kinds[p] == "R":
             omegad = R.T @ omegad + col(cross3(omega_prev, z)) + zdd  # (3.2)
             omega = omega_prev + z  # (3.1)
-        else:  # prismatic: Craig's eqs 6.47-6.48
+        else:  # prismatic (Craig): the Coriolis and sliding terms of eq. (3.3)
             omega, omegad = omega_prev, R.T @ omegad
             vd = vd + col(2.0 * cross3(omega, z)) + zdd
         motion.append((omega, omegad, vd))
