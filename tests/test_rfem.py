@@ -279,6 +279,36 @@ def test_formulations_agree_on_a_deflected_rfem_link(approach):
     np.testing.assert_allclose(e1, e, rtol=1e-10, atol=1e-12 * np.abs(e).max())
 
 
+@pytest.mark.parametrize("approach", ["modified", "classical"])
+def test_flexible_link_inside_a_tree_is_the_rigid_one_when_its_sdes_are_locked(approach):
+    """A tree of random rigid links with link 1 a beam (two links hang from it), rigid and flexible (3
+    sdes): at zero deflection and zero sde velocities the flexible chain is the rigid one with its sdes
+    locked, so the real joints see the same frames, mass matrix and bias forces (e_k of the Lagrange
+    equations involves only derivatives of A along the real coordinates)."""
+    rng = np.random.default_rng(8)
+    others = random_chain(rng, 4).links
+    beam = rectangular(L=0.6, b=0.03, h=0.02)
+    frame = np.eye(4)
+    frame[:3, :3] = [[0.0, 0.0, 1.0], [0.0, 1.0, 0.0], [-1.0, 0.0, 0.0]]  # the beam along the link's -z
+    B, A = others[1].B, others[1].A
+    rigid = Chain([others[0], rfem_links(beam, 0, B=B, A=A, frame=frame)[0]] + others[2:],
+                  base=random_chain(rng, 1).base, gravity=(1.0, -2.0, -9.81), parents=(-1, 0, 1, 1))
+    flex_links = rfem_links(beam, 3, approach, B=B, A=A, frame=frame)
+    last = len(flex_links)  # index of the flexible link's last link in the flexible chain
+    flexible = Chain([others[0]] + flex_links + others[2:], rigid.base, rigid.gravity,
+                     parents=(-1, *range(last), last, last))
+    real = [0, 1, last + 1, last + 2]
+    q, qd = np.zeros(flexible.n), np.zeros(flexible.n)
+    q[real], qd[real] = rng.normal(size=4), rng.normal(size=4)
+    T_f, _ = flexible.frames(q)
+    T_r, _ = rigid.frames(q[real])
+    np.testing.assert_allclose(T_f[[0, last, last + 1, last + 2]], T_r, atol=1e-14)
+    A_f, e_f = recursive(flexible, q, qd)
+    A_r, e_r = recursive(rigid, q[real], qd[real])
+    np.testing.assert_allclose(A_f[np.ix_(real, real)], A_r, rtol=1e-12, atol=1e-13 * np.abs(A_r).max())
+    np.testing.assert_allclose(e_f[real], e_r, rtol=1e-12, atol=1e-12 * np.abs(e_r).max())
+
+
 def free_vibration(chain, y0, t_end, rhs_of):
     """Integrate (q, qd, W_d) with dW_d/dt = qd . (-d qd), the work of the dampers; returns the solution."""
     n = chain.n
