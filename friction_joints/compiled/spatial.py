@@ -8,9 +8,10 @@ Supported: both forms of the loop (form "cut": seed 002 eq. 2 with Baumgarte's s
 closure; "minimal": coordinate partitioning, chain 2 re-assembled by Newton at every evaluation), both
 open-chain formulations (recursive: composite rigid bodies and recursive Newton-Euler; trace: the
 4x4-matrix Lagrange form of seed 002 eq. 2), friction on or off, stiction on (modes +1, -1, 0) or off,
-no load or a ``SpeedLoad``, any serial or tree chains of 1 + 3 joints. ``compile_system`` returns None
-for anything else (another load, a subclass of RSRRR, RSRRRSystem, Chain or CutJointLoop that could
-change the equations, another open-chain formulation): the Python engine runs those.
+no load or a ``SpeedLoad``, any serial or tree chains of 1 + 3 revolute joints without spring-dampers.
+``compile_system`` returns None for anything else (another load, a subclass of RSRRR, RSRRRSystem,
+Chain or CutJointLoop that could change the equations, another open-chain formulation, prismatic
+joints or joint springs): the Python engine runs those.
 
 The reaction-friction coupling (``RSRRR.dynamics``) is solved as the Python engine solves it: one
 solve of eq. (2) gives the accelerations and the cut force as affine functions of the four friction
@@ -132,6 +133,8 @@ def pack(system):
         return None
     if any(type(c) is not Chain for c in loop.chains) or (loop.n1, loop.n2) != (1, 3):
         return None  # RSRRRSystem's state and holding assume one driving joint
+    if any(link.joint != "R" or link.k or link.d for c in loop.chains for link in c.links):
+        return None  # the kernels have revolute joints without spring-dampers only
     if len(mech.journals.journals) != loop.n:
         return None
     if system.load is not None and type(system.load) is not SpeedLoad:

@@ -1,10 +1,14 @@
-"""Open chains of revolute joints in space: homogeneous transforms and rigid links (seed 002 Sect. 3).
+"""Open chains of one-coordinate joints in space: homogeneous transforms and rigid links (seed 002 Sect. 3).
 
-Joint p turns link p relative to its parent link about the z axis of an intermediate frame:
-T~(p) = B_p Rz(psi_p) A_p with fixed 4x4 transforms B_p (before the rotation) and A_p (after it),
+Joint p moves link p relative to its parent link along the z axis of an intermediate frame:
+T~(p) = B_p Z_p(q_p) A_p with fixed 4x4 transforms B_p (before the motion) and A_p (after it),
 and T(p) = T(parent) T~(p), T(parent of a root link) = base (seed 002 eq. 1, where the parent is
-p-1). Denavit-Hartenberg is the case B = I, A = Tz(d) Tx(a) Rx(alpha); the paper's own matrices put
-the fixed part in B (see ``fixed``). Serial chains are the default; a tree (seed 003's open
+p-1). The joint kind of each link (``Link.joint``) gives Z_p: "R" a revolute joint, Z = Rz(psi)
+(seed 002's only kind), "P" a prismatic one, Z = Tz(s). Three of each, with fixed frames between
+them, give any relative motion of two bodies (the spring-damper elements of ``rfem``). A joint may
+carry a linear spring-damper on its coordinate, tau_s = -k q - d qd (``Chain.spring_forces``).
+Denavit-Hartenberg is the case B = I, A = Tz(d) Tx(a) Rx(alpha); the paper's own matrices put the
+fixed part in B (see ``fixed``). Serial chains are the default; a tree (seed 003's open
 topologies) gives each link its parent, numbered before it.
 """
 
@@ -18,6 +22,9 @@ from ..errors import check_parameters, require
 
 Q = np.zeros((4, 4))  # dRz/dpsi = Q Rz(psi): the derivative operator of a revolute joint
 Q[0, 1], Q[1, 0] = -1.0, 1.0
+Q_P = np.zeros((4, 4))  # dTz/ds = Q_P Tz(s): the derivative operator of a prismatic joint
+Q_P[2, 3] = 1.0
+JOINT_KINDS = {"R": Q, "P": Q_P}
 
 
 def cross3(a, b):
@@ -30,6 +37,18 @@ def rot_z(psi: float) -> np.ndarray:
     T = np.eye(4)
     T[:2, :2] = [[c, -s], [s, c]]
     return T
+
+
+def trans_z(s: float) -> np.ndarray:
+    """Tz(s) (4x4), the translation by s (m) along z."""
+    T = np.eye(4)
+    T[2, 3] = s
+    return T
+
+
+def joint_motion(kind: str, q: float) -> np.ndarray:
+    """Z(q) (4x4) of a joint of kind "R" (Rz(q), q in rad) or "P" (Tz(q), q in m)."""
+    return rot_z(q) if kind == "R" else trans_z(q)
 
 
 def fixed(R=np.eye(3), p=(0.0, 0.0, 0.0)) -> np.ndarray:
@@ -48,20 +67,33 @@ def dh(d: float, a: float, alpha: float) -> np.ndarray:
 @dataclass(frozen=True)
 class Link:
     """A rigid link: mass m (kg), centre of mass c (3,) and inertia I_c (3x3, kg.m2, about the centre
-    of mass) in the link frame, joined to its parent by T~ = B Rz(psi) A."""
+    of mass) in the link frame, joined to its parent by T~ = B Z(q) A with a joint of kind ``joint``
+    ("R" revolute, "P" prismatic) that carries a spring of stiffness k (N.m/rad or N/m, zero force at
+    q = 0) and a damper d (N.m.s/rad or N.s/m). A massless link (m = 0 and I_c = 0) only carries a
+    joint frame, as the intermediate frames of a spring-damper element with several coordinates."""
 
     m: float
     c: tuple
     I_c: tuple
     B: np.ndarray = None
     A: np.ndarray = None
+    joint: str = "R"
+    k: float = 0.0
+    d: float = 0.0
 
     def __post_init__(self):
         problems = []
-        require(problems, "m", self.m, 0.0, low_open=True)
         I_c = np.asarray(self.I_c, float)
+        massless = I_c.shape == (3, 3) and not I_c.any()
+        require(problems, "m", self.m, 0.0, low_open=not massless)
+        if problems and not massless:
+            problems[-1] += " (m = 0 only for a massless link, with I_c = 0)"
         if I_c.shape != (3, 3) or not np.allclose(I_c, I_c.T) or np.linalg.eigvalsh(I_c).min() < 0:
             problems.append(f"I_c must be a symmetric positive semidefinite 3x3 matrix, got {self.I_c!r}")
+        if self.joint not in JOINT_KINDS:
+            problems.append(f"joint must be one of {sorted(JOINT_KINDS)}, got {self.joint!r}")
+        require(problems, "k", self.k, 0.0)
+        require(problems, "d", self.d, 0.0)
         check_parameters(problems)
         object.__setattr__(self, "B", np.eye(4) if self.B is None else np.asarray(self.B, float))
         object.__setattr__(self, "A", np.eye(4) if self.A is None else np.asarray(self.A, float))
@@ -79,7 +111,7 @@ class Link:
 
 
 class Chain:
-    """An open chain (serial or tree) of revolute joints from a fixed base. links: Link list; base:
+    """An open chain (serial or tree) of joints from a fixed base. links: Link list; base:
     4x4 transform of the base frame in the global frame; gravity: (3,) m/s^2 in the global frame;
     parents: index of each link's parent link (-1: the base), each smaller than the link's own
     index; None for a serial chain (parents p - 1)."""
@@ -101,18 +133,30 @@ class Chain:
             if i >= 0:
                 self.supports[:, p] = self.supports[:, i]
             self.supports[p, p] = True
+        self.kinds = tuple(link.joint for link in self.links)
+        self.k = np.array([link.k for link in self.links])
+        self.d = np.array([link.d for link in self.links])
 
     def path(self, p) -> np.ndarray:
         """Indices of the joints from the base to link p, in order."""
         return np.flatnonzero(self.supports[:, p])
 
     def frames(self, q):
-        """(T (n, 4, 4) link frames, M (n, 4, 4) joint-axis frames T(p-1) B_p) at q (n,) rad."""
+        """(T (n, 4, 4) link frames, M (n, 4, 4) joint-axis frames T(parent) B_p) at q (n,), rad or m."""
         q = np.asarray(q, float)
         if q.shape != (self.n,):
             raise ValueError(f"q must have shape ({self.n},), got {q.shape}")
         T, M = np.empty((self.n, 4, 4)), np.empty((self.n, 4, 4))
-        for p, (link, psi, i) in enumerate(zip(self.links, q, self.parents)):
+        for p, (link, qp, i) in enumerate(zip(self.links, q, self.parents)):
             M[p] = (self.base if i < 0 else T[i]) @ link.B
-            T[p] = M[p] @ rot_z(psi) @ link.A
+            T[p] = M[p] @ joint_motion(link.joint, qp) @ link.A
         return T, M
+
+    def spring_forces(self, q, qd) -> np.ndarray:
+        """tau_s = -k q - d qd (n,): the generalised forces of the joints' spring-dampers (N.m or N)."""
+        return -self.k * np.asarray(q, float) - self.d * np.asarray(qd, float)
+
+    def strain_energy(self, q) -> float:
+        """sum k q^2 / 2 (J), the energy stored in the joints' springs."""
+        q = np.asarray(q, float)
+        return 0.5 * float(self.k @ (q * q))

@@ -1,4 +1,4 @@
-"""Joint reactions of an open revolute chain by the recursive Newton-Euler algorithm (seed 002
+"""Joint reactions of an open chain by the recursive Newton-Euler algorithm (seed 002
 eqs 3.1-3.8, after Craig), with a force applied at a point of the last link (the cut reaction).
 
 Everything is expressed in the joint frames: frame p has its z axis along joint p's axis and its
@@ -7,29 +7,32 @@ For a Link with a fixed part A_p after the rotation, frame p is T^(p) A_p^-1, an
 of mass and inertia are carried into it.
 
 The extracted eq. (3.2) lost its dots (it reads omega = R^T omega + ... on both sides); it is used
-in Craig's form omegad_(p+1) = R^T omegad_p + (R^T omega_p) x psid z + psidd z, and the recursion is
+in Craig's form omegad_(p+1) = R^T omegad_p + (R^T omega_p) x psid z + psidd z; a prismatic joint
+(``Link.joint`` "P") adds 2 omega_(p+1) x sd z + sdd z to eq. (3.3) instead and leaves omega, omegad
+as the parent's (Craig's outward iteration for a prismatic joint), its frame p sliding with s along z. The recursion is
 tested against the Lagrange equations (n_z equals the joint torque) and against Newton-Euler
 balances of every link taken by finite differences.
 
 Results: f_O^(p) (3,), the force exerted on link p by link p-1 at O^(p), and n_O^(p) (3,), the
 torque about O^(p); both in frame p. Their z component along the axis: n_z is the joint torque
-(drive minus friction), f_z the axial thrust; f_x, f_y, n_x, n_y load the journal (``journal``).
+(drive minus friction, plus the joint's spring-damper force) of a revolute joint, f_z its axial
+thrust (the joint force of a prismatic joint); f_x, f_y, n_x, n_y load the journal (``journal``).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .chain import Chain, cross3, rot_z
+from .chain import Chain, cross3, joint_motion
 
 
 def _joint_geometry(chain: Chain, q):
     """Per joint p: R~ (3, 3) from frame p to its parent's frame, r~_O (3,) position of O^(p) in the
     parent's frame, centre of mass c (3,) and inertia I (3, 3) of link p in frame p."""
     geometry = []
-    for link, psi, i in zip(chain.links, q, chain.parents):
+    for link, qp, i in zip(chain.links, q, chain.parents):
         A_parent = np.eye(4) if i < 0 else chain.links[i].A  # the base frame is frame 0
-        step = A_parent @ link.B @ rot_z(psi)
+        step = A_parent @ link.B @ joint_motion(link.joint, qp)
         R_A = link.A[:3, :3]
         c = link.A[:3, :3] @ np.asarray(link.c, float) + link.A[:3, 3]
         geometry.append((step[:3, :3], step[:3, 3], c, R_A @ np.asarray(link.I_c, float) @ R_A.T))
@@ -56,11 +59,15 @@ def newton_euler(chain: Chain, q, qd, qdd, tip_force=np.zeros(3), tip_point=np.z
     axis = np.array([0.0, 0.0, 1.0])
     for p, (R, r_O, c, I) in enumerate(geometry):  # outward, eqs 3.1-3.6
         omega, omegad, vd = base if parents[p] < 0 else motion[parents[p]]
-        z = qd[p] * axis
+        z, zdd = qd[p] * axis, np.multiply.outer(axis, qdd[p])
         vd = R.T @ (cross3(omegad, col(r_O)) + col(cross3(omega, cross3(omega, r_O))) + vd)  # (3.3)
         omega_prev = R.T @ omega
-        omegad = R.T @ omegad + col(cross3(omega_prev, z)) + np.multiply.outer(axis, qdd[p])  # (3.2)
-        omega = omega_prev + z  # (3.1)
+        if chain.kinds[p] == "R":
+            omegad = R.T @ omegad + col(cross3(omega_prev, z)) + zdd  # (3.2)
+            omega = omega_prev + z  # (3.1)
+        else:  # prismatic (Craig): the Coriolis and sliding terms of eq. (3.3)
+            omega, omegad = omega_prev, R.T @ omegad
+            vd = vd + col(2.0 * cross3(omega, z)) + zdd
         motion.append((omega, omegad, vd))
         vd_C = cross3(omegad, col(c)) + col(cross3(omega, cross3(omega, c))) + vd  # (3.4)
         F[p] = chain.links[p].m * vd_C  # (3.5)
