@@ -1,0 +1,100 @@
+"""A free rigid journal in a fixed bearing (planar clearance joint), run by the project's hybrid integrator.
+
+State y = [x, y, phi, xd, yd, omega, W_d]: the journal centre (m) relative to the bearing centre, its angle
+(rad), their rates, and W_d (J, <= 0) the work of the contact's damping and friction. Equations of motion:
+
+    m (xdd, ydd) = F_J + m g,    J omegad = M_J                       (``PlanarClearance.contact``)
+    W_d' = -(F_n - K delta^n) deltad + F_t v_t                        (contact power less the elastic part)
+
+so that E_kin + E_el - W_d - m g . r stays at its start (E_el = K delta^(n+1) / (n+1)).
+
+Modes: ``FREE`` (no contact force; None before the start) or ``Contact(deltad0)``. Contact detection is a
+located event: in FREE the event ``impact`` fires when delta rises through 0 and the contact mode starts with
+deltad0 = deltad there (the impact velocity of the hysteresis law), floored at ``deltad0_min`` for a grazing
+contact; in contact the event ``separation`` fires when delta falls through 0. The integrator locates both on
+its dense output, so an impact shorter than a step is not stepped over. The energy check holds with the
+regularised friction (``contact.planar``); the Python engine only (no compiled form).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import check_parameters, require
+from ..hybrid.integrator import Event, HybridSystem
+from .planar import PlanarClearance
+
+FREE = "free"
+
+
+@dataclass(frozen=True)
+class Contact:
+    """The contact mode, with the impact rate deltad0 (m/s) that started it."""
+
+    deltad0: float
+
+
+class FreeJournal(HybridSystem):
+    """joint: the PlanarClearance; m (kg) > 0, J (kg.m^2) > 0: the journal's mass and moment of inertia about
+    its centre; g (2,; m/s^2): gravity; deltad0_min (m/s) > 0: the floor of the impact rate."""
+
+    def __init__(self, joint: PlanarClearance, m: float, J: float, g=(0.0, 0.0), deltad0_min: float = 1e-3):
+        problems = []
+        if not isinstance(joint, PlanarClearance):
+            problems.append(f"joint must be a PlanarClearance, got {joint!r}")
+        require(problems, "m", m, 0.0, low_open=True)
+        require(problems, "J", J, 0.0, low_open=True)
+        require(problems, "deltad0_min", deltad0_min, 0.0, low_open=True)
+        g = np.asarray(g, dtype=float)
+        if g.shape != (2,) or not np.all(np.isfinite(g)):
+            problems.append(f"g must be 2 finite numbers (m/s^2), got {g!r}")
+        check_parameters(problems)
+        self.joint, self.m, self.J, self.g, self.deltad0_min = joint, float(m), float(J), g, float(deltad0_min)
+
+    @staticmethod
+    def initial_state(r, v, phi=0.0, omega=0.0):
+        """y0 from the centre r (2,; m), its velocity v (2,; m/s), the angle phi (rad) and rate omega (rad/s)."""
+        return np.array([r[0], r[1], phi, v[0], v[1], omega, 0.0], dtype=float)
+
+    def _contact(self, y, mode):
+        return self.joint.contact(y[0:2], y[3:5], y[5], (0.0, 0.0), (0.0, 0.0), 0.0,
+                                  mode.deltad0 if isinstance(mode, Contact) else 1.0)
+
+    def _delta(self, t, y):
+        return self.joint.penetration(y[0:2])
+
+    # --- HybridSystem -----------------------------------------------------------------------------
+    def rhs(self, t, y, mode):
+        a, alpha, power = self.g.copy(), 0.0, 0.0
+        if isinstance(mode, Contact):
+            k = self._contact(y, mode)
+            a += k.F_J / self.m
+            alpha = k.M_J / self.J
+            power = -(k.F_n - float(self.joint.law.elastic(k.delta))) * k.deltad + k.F_t * k.v_t
+        return np.array([y[3], y[4], y[5], a[0], a[1], alpha, power])
+
+    def events(self, mode):
+        if isinstance(mode, Contact):
+            return [Event("separation", self._delta, -1)]
+        return [Event("impact", self._delta, +1)]
+
+    def update(self, t, y, mode, event):
+        if event == "impact" or (mode is None and self._delta(t, y) > 0):  # mode None: the start
+            deltad = float(self._contact(y, FREE).deltad)
+            return y, Contact(max(deltad, self.deltad0_min)), "impact"
+        if event == "separation" or mode is None:
+            return y, FREE, event
+        return y, mode, None
+
+    def record(self, t, y, mode):
+        """r, v (2,), phi, omega, the contact quantities (delta, deltad, v_t, F_n, F_t; zero force in FREE),
+        E_kin, E_el, E_pot (J; gravity, zero at the bearing centre), W_d (J) and in_contact."""
+        k = self._contact(y, mode)
+        in_contact = isinstance(mode, Contact)
+        E_el = float(self.joint.law.energy(k.delta)) if in_contact else 0.0
+        return dict(r=y[0:2].copy(), v=y[3:5].copy(), phi=y[2], omega=y[5], delta=k.delta, deltad=k.deltad,
+                    v_t=k.v_t, F_n=k.F_n if in_contact else 0.0, F_t=k.F_t if in_contact else 0.0,
+                    E_kin=0.5 * self.m * (y[3:5] @ y[3:5]) + 0.5 * self.J * y[5] ** 2, E_el=E_el,
+                    E_pot=-self.m * (self.g @ y[0:2]), W_d=y[6], in_contact=in_contact)

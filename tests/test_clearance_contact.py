@@ -1,0 +1,231 @@
+"""Revolute joints with clearance (seed 003): the contact laws' coefficient of restitution in a free-journal
+impact run by the hybrid integrator, the energy balance, event times, friction opposing the slip, the spatial
+model against the planar one and against the closed-form tilting moment, and parameter errors."""
+
+import numpy as np
+import pytest
+
+from friction_joints.contact import (Flores, FreeJournal, LankaraniNikravesh, PlanarClearance, SpatialClearance,
+                                     cylinder_stiffness)
+from friction_joints.friction import Coulomb, Tanh
+from friction_joints.hybrid.integrator import HybridIntegrator
+
+R_J, R_B = 9.5e-3, 10.0e-3  # m: journal and bearing radii, clearance 0.5 mm
+C = R_B - R_J
+K = cylinder_stiffness(R_J, R_B, 207e9, 207e9, 0.3, 0.3)  # steel on steel, N/m^1.5
+M, J = 0.1, 0.5 * 0.1 * R_J**2  # kg, kg.m^2: a solid steel-like journal
+
+
+def run(joint, y0, t_end, *, g=(0.0, 0.0), n_out=0):
+    system = FreeJournal(joint, M, J, g=g)
+    integ = HybridIntegrator(system, 0.0, y0, rtol=1e-10, atol=1e-13)
+    return integ.advance(t_end, np.linspace(0.0, t_end, n_out + 1)[1:] if n_out else None)
+
+
+def restitution(law, v0):
+    """-(rebound velocity) / v0 of a journal thrown from the centre straight at the bearing wall (no friction)."""
+    joint = PlanarClearance(R_J, R_B, law)
+    t_end = 1.5 * C / v0  # after the first rebound, before the second impact
+    res = run(joint, FreeJournal.initial_state((0.0, 0.0), (v0, 0.0)), t_end)
+    assert [k for _, k in res.events] == ["impact", "separation"], res.events
+    return -res["v"][-1][0] / v0
+
+
+def test_first_impact_is_located_at_the_free_flight_time_and_the_rebound_is_free_flight():
+    v0 = 0.5
+    res = run(PlanarClearance(R_J, R_B, Flores(0.6, K)), FreeJournal.initial_state((0.0, 0.0), (v0, 0.0)),
+              5.0 * C / v0)
+    (t1, k1), (t2, k2), (t3, k3) = res.events[:3]
+    assert (k1, k2, k3) == ("impact", "separation", "impact")
+    assert t1 == pytest.approx(C / v0, rel=1e-12)
+    v_out = -res["v"][res.rows_at([t2])[0] + 1][0]
+    assert t3 - t2 == pytest.approx(2.0 * C / v_out, rel=1e-9)  # across the diameter at constant speed
+
+
+@pytest.mark.parametrize("c_e", [0.8, 0.9, 0.95, 0.99])
+def test_lankarani_nikravesh_gives_its_restitution_with_an_error_quadratic_in_1_minus_ce(c_e):
+    # its derivation (1990) takes the approach and restitution paths as the elastic curve: exact as c_e -> 1,
+    # the error vanishing like (1 - c_e)^2; it always returns more energy than c_e promises
+    err = restitution(LankaraniNikravesh(c_e, K), 0.5) - c_e
+    assert 0.0 < err < 1.6 * (1.0 - c_e) ** 2, err
+
+
+def test_lankarani_nikravesh_cannot_give_a_low_restitution():
+    assert restitution(LankaraniNikravesh(0.5, K), 0.5) > 0.7  # promised 0.5
+
+
+@pytest.mark.parametrize("c_e", [0.3, 0.5, 0.7, 0.9])
+def test_flores_gives_its_restitution_within_a_small_fraction_of_1_minus_ce(c_e):
+    err = restitution(Flores(c_e, K), 0.5) - c_e
+    assert abs(err) < 0.07 * (1.0 - c_e), err
+    if c_e <= 0.9:  # and is the better of the two laws at low restitution
+        assert abs(err) < abs(restitution(LankaraniNikravesh(c_e, K), 0.5) - c_e)
+
+
+@pytest.mark.parametrize("law", [LankaraniNikravesh(0.7, K), Flores(0.7, K), Flores(0.7, K, n=1.0)])
+def test_restitution_does_not_depend_on_the_impact_velocity_or_the_stiffness(law):
+    # F = K delta^n (1 + chi deltad / deltad0): scaling delta by (m v0^2 / K)^(1/(n+1)) and t accordingly
+    # removes v0 and K from the impact, so c_e is the same at every speed and stiffness
+    slow = restitution(law, 0.1)
+    stiff = type(law)(law.c_e, 30.0 * law.k_contact, law.n)
+    assert restitution(law, 2.0) == pytest.approx(slow, rel=1e-7)
+    assert restitution(stiff, 0.5) == pytest.approx(slow, rel=1e-7)
+
+
+@pytest.mark.parametrize("law", [LankaraniNikravesh(0.8, K), Flores(0.4, K)])
+def test_energy_balance_with_friction_spin_and_gravity(law):
+    joint = PlanarClearance(R_J, R_B, law, Tanh(mu_k=0.2, v_eps=1e-3))
+    y0 = FreeJournal.initial_state((1e-4, 0.0), (0.3, 0.4), omega=50.0)
+    res = run(joint, y0, 6e-3, g=(0.0, -9.81), n_out=40)
+    assert [k for _, k in res.events[:4]] == ["impact", "separation"] * 2  # two impacts at least
+    E = res["E_kin"] + res["E_pot"] + res["E_el"] - res["W_d"]
+    np.testing.assert_allclose(E, E[0], rtol=0, atol=1e-9 * E[0], err_msg="E_kin + E_pot + E_el - W_d")
+    W_d = res["W_d"]
+    assert np.all(np.diff(W_d) <= 1e-15) and W_d[-1] < -0.1 * E[0]  # dissipation only, and plenty of it
+    assert np.any(np.abs(res["F_t"]) > 0.05 * res["F_n"].max())  # friction did act
+
+
+def test_planar_friction_opposes_the_slip_including_the_rotations():
+    rng = np.random.default_rng(7)
+    joint = PlanarClearance(R_J, R_B, LankaraniNikravesh(0.9, K), Tanh(mu_k=0.3, v_eps=1e-3))
+    for _ in range(50):
+        angle = rng.uniform(0, 2 * np.pi)
+        r_B = rng.normal(size=2)
+        r_J = r_B + (C + 1e-6) * np.array([np.cos(angle), np.sin(angle)])
+        k = joint.contact(r_J, rng.normal(size=2), rng.normal() * 100, r_B, rng.normal(size=2), rng.normal() * 100,
+                          1.0)
+        assert k.delta == pytest.approx(1e-6, rel=1e-6) and k.F_n > 0
+        assert k.F_t * k.v_t < 0
+        assert abs(k.F_t) == pytest.approx(0.3 * np.tanh(abs(k.v_t) / 1e-3) * k.F_n, rel=1e-12)
+    # rolling without slip: the contact points move together, so there is no friction
+    r_J = np.array([C + 1e-6, 0.0])
+    k = joint.contact(r_J, (0.0, 0.0), 2.0 * R_B / R_J, (0.0, 0.0), (0.0, 0.0), 2.0, 1.0)
+    assert abs(k.v_t) < 1e-15 and abs(k.F_t) < 1e-12 * k.F_n
+
+
+def rotation(rng):
+    q, _ = np.linalg.qr(rng.normal(size=(3, 3)))
+    return q * np.sign(np.linalg.det(q))
+
+
+@pytest.mark.parametrize("n_slices", [1, 7])
+def test_spatial_model_with_aligned_axes_is_the_planar_model_in_any_orientation(n_slices):
+    rng = np.random.default_rng(3)
+    law, friction = Flores(0.5, K), Tanh(mu_k=0.25, v_eps=2e-3)
+    planar = PlanarClearance(R_J, R_B, law, friction)
+    spatial = SpatialClearance(R_J, R_B, 0.02, law, friction, n_slices)
+    for _ in range(20):
+        Q = rotation(rng)  # columns: the plane's x, y and the common axis
+        angle = rng.uniform(0, 2 * np.pi)
+        # positions of mm (rounding in the rotation stays far below the penetration of micrometres)
+        r_B, v_B, v_J = rng.normal(size=2) * 1e-3, rng.normal(size=2), rng.normal(size=2)
+        r_J = r_B + (C + rng.uniform(1e-6, 1e-5)) * np.array([np.cos(angle), np.sin(angle)])
+        w_J, w_B = rng.normal(size=2) * 50
+        p = planar.contact(r_J, v_J, w_J, r_B, v_B, w_B, 0.7)
+
+        def lift(xy, z=0.0):
+            return Q @ np.array([xy[0], xy[1], z])
+
+        z_B, z_J = rng.normal(size=2) * 1e-3  # the centres along the axis: no effect without axial clearance
+        s = spatial.contact(lift(r_J, z_J), Q[:, 2], lift(v_J), w_J * Q[:, 2], lift(r_B, z_B), Q[:, 2], lift(v_B),
+                            w_B * Q[:, 2], 0.7)
+        scale = abs(p.F_n) + abs(p.F_t)
+        np.testing.assert_allclose(Q.T @ s.F_J, [*p.F_J, 0.0], rtol=0, atol=1e-10 * scale, err_msg="F_J")
+        np.testing.assert_allclose(Q.T @ s.F_B, [*p.F_B, 0.0], rtol=0, atol=1e-10 * scale, err_msg="F_B")
+        # about the journal and bearing centres: the planar moments about the axis and no tilting moment, but
+        # for the journal's offset z_J - z_B along the axis from the bearing's mid-plane, where its load acts
+        arm = [0.0, 0.0, z_B - z_J]
+        np.testing.assert_allclose(Q.T @ s.M_J - np.cross(arm, [*p.F_J, 0.0]), [0.0, 0.0, p.M_J], rtol=0,
+                                   atol=1e-10 * scale * R_B, err_msg="M_J")
+        np.testing.assert_allclose(Q.T @ s.M_B, [0.0, 0.0, p.M_B], rtol=0, atol=1e-10 * scale * R_B, err_msg="M_B")
+
+
+def tilted(theta):
+    """A journal centred in the bearing (axis z) and tilted by theta about x."""
+    return dict(r_J=np.zeros(3), u_J=np.array([0.0, -np.sin(theta), np.cos(theta)]), v_J=np.zeros(3),
+                omega_J=np.zeros(3), r_B=np.zeros(3), u_B=np.array([0.0, 0.0, 1.0]), v_B=np.zeros(3),
+                omega_B=np.zeros(3), deltad0=1.0)
+
+
+def test_skewed_journal_meets_a_restoring_tilting_moment_converging_to_the_closed_form_at_2nd_order():
+    # delta(s) = |s| tan(theta) - c, so the moment of the distributed force (K / L) delta^n about x is
+    # M_x = -2 K / (L tan^2 theta) (U^(n+2) / (n+2) + c U^(n+1) / (n+1)), U = tan(theta) L / 2 - c
+    L, theta, law = 0.02, 0.06, LankaraniNikravesh(0.9, K)
+    tan, n = np.tan(theta), law.n
+    U = tan * L / 2 - C
+    M_x = -2 * K / (L * tan**2) * (U ** (n + 2) / (n + 2) + C * U ** (n + 1) / (n + 1))
+    errors = []
+    n_list = (16, 32, 64, 128, 256)
+    for n_slices in n_list:
+        k = SpatialClearance(R_J, R_B, L, law, n_slices=n_slices).contact(**tilted(theta))
+        assert k.M_J[0] < 0  # restoring: opposite to the tilt u_B x u_J = +x
+        np.testing.assert_allclose(k.F_J, 0.0, atol=1e-10 * abs(M_x) / L)  # symmetric: no net force
+        np.testing.assert_allclose(k.M_J[1:], 0.0, atol=1e-10 * abs(M_x))
+        errors.append(abs(k.M_J[0] / M_x - 1.0))
+    # the midpoint rule's second order, its rate irregular as the kink at delta = 0 (where delta^n is only C^1)
+    # moves between slice midpoints: the least-squares slope of log error against log n_slices
+    slope = np.polyfit(np.log(n_list), np.log(errors), 1)[0]
+    assert -2.3 < slope < -1.8, (slope, errors)
+    assert errors[-1] < 1e-3, errors
+
+
+def test_spatial_event_function_is_the_largest_penetration_over_the_slices():
+    joint = SpatialClearance(R_J, R_B, 0.02, Flores(0.5, K), n_slices=9)
+    rng = np.random.default_rng(5)
+    for _ in range(10):
+        u_J = np.array([*rng.normal(size=2) * 0.05, 1.0])
+        u_J /= np.linalg.norm(u_J)
+        r_J, u_B = rng.normal(size=3) * C, np.array([0.0, 0.0, 1.0])
+        k = joint.contact(r_J, u_J, np.zeros(3), np.zeros(3), np.zeros(3), u_B, np.zeros(3), np.zeros(3), 1.0)
+        assert joint.penetration(r_J, u_J, np.zeros(3), u_B) == k.delta.max()
+
+
+def test_spatial_friction_only_removes_power():
+    rng = np.random.default_rng(11)
+    law = LankaraniNikravesh(1.0, K)  # no damping: the normal forces do no net work on their own
+    dry = SpatialClearance(R_J, R_B, 0.02, law, Tanh(mu_k=0.3, v_eps=1e-3), n_slices=8)
+    smooth = SpatialClearance(R_J, R_B, 0.02, law, None, n_slices=8)
+    for _ in range(30):
+        u_J = np.array([*rng.normal(size=2) * 0.05, 1.0])
+        state = dict(r_J=np.array([C * 1.01, 0, 0]), u_J=u_J / np.linalg.norm(u_J), v_J=rng.normal(size=3),
+                     omega_J=rng.normal(size=3) * 50, r_B=np.zeros(3), u_B=np.array([0, 0, 1.0]),
+                     v_B=rng.normal(size=3), omega_B=rng.normal(size=3) * 50, deltad0=1.0)
+
+        def power(k):
+            return (k.F_J @ state["v_J"] + k.M_J @ state["omega_J"] + k.F_B @ state["v_B"]
+                    + k.M_B @ state["omega_B"])
+
+        a, b = dry.contact(**state), smooth.contact(**state)
+        assert np.all(a.F_n == b.F_n) and a.F_n.max() > 0
+        assert power(a) < power(b)
+
+
+def test_bad_parameters_are_named_with_their_ranges():
+    with pytest.raises(ValueError, match=r"c_e=1\.2.*\[0, 1\].*k_contact=-1"):
+        LankaraniNikravesh(1.2, -1.0)
+    with pytest.raises(ValueError, match=r"c_e=0\.0.*\(0, 1\]"):
+        Flores(0.0, K)
+    with pytest.raises(ValueError, match=r"n=0\.5"):
+        Flores(0.5, K, n=0.5)
+    with pytest.raises(ValueError, match=r"R_B=0\.009.*nu_J=0\.6"):
+        cylinder_stiffness(0.01, 0.009, 2e11, 2e11, nu_J=0.6)
+    with pytest.raises(ValueError, match=r"R_B=0\.01.*friction must be"):
+        PlanarClearance(0.01, 0.01, Flores(0.5, K), Coulomb(0.3, 0.2))
+    with pytest.raises(ValueError, match=r"law must be a contact law"):
+        PlanarClearance(R_J, R_B, 1e9)
+    with pytest.raises(ValueError, match=r"L=0\.0.*n_slices=0"):
+        SpatialClearance(R_J, R_B, 0.0, Flores(0.5, K), n_slices=0)
+    with pytest.raises(ValueError, match=r"u_J must be a unit vector"):
+        SpatialClearance(R_J, R_B, 0.02, Flores(0.5, K)).contact(*[np.zeros(3)] * 8, 1.0)
+    with pytest.raises(ValueError, match=r"m=0\.0.*J=-1"):
+        FreeJournal(PlanarClearance(R_J, R_B, Flores(0.5, K)), 0.0, -1.0)
+
+
+def test_cylinder_stiffness_scales_with_the_modulus_and_the_conformity():
+    # K = 4 / (3 (sigma_J + sigma_B)) sqrt(R_J R_B / (R_B - R_J)): linear in E (equal materials), and
+    # growing as the clearance closes like c^(-1/2)
+    assert cylinder_stiffness(R_J, R_B, 2e11, 2e11) == pytest.approx(2 * cylinder_stiffness(R_J, R_B, 1e11, 1e11))
+    k1, k2 = cylinder_stiffness(0.01 - 1e-4, 0.01, 2e11, 2e11), cylinder_stiffness(0.01 - 1e-6, 0.01, 2e11, 2e11)
+    assert k2 / k1 == pytest.approx(np.sqrt(100 * (0.01 - 1e-6) / (0.01 - 1e-4)), rel=1e-12)
+    sigma = (1 - 0.3**2) / 207e9
+    assert K == pytest.approx(4 / (6 * sigma) * np.sqrt(R_J * R_B / C), rel=1e-14)
