@@ -169,6 +169,42 @@ def test_skewed_journal_meets_a_restoring_tilting_moment_converging_to_the_close
     assert errors[-1] < 1e-3, errors
 
 
+def gauss_reference(joint, state, points=60):
+    """The contact of the continuous length: Gauss-Legendre on the pieces of [-L/2, L/2] between the roots of
+    |e(s)| = c (e(s) is affine in s, so |e(s)|^2 = c^2 is a quadratic), where delta^n is smooth."""
+    e0, _, _ = joint.eccentricity([0.0], state["r_J"], state["u_J"], state["r_B"], state["u_B"])
+    e1, _, _ = joint.eccentricity([1.0], state["r_J"], state["u_J"], state["r_B"], state["u_B"])
+    e0, w = e0[0], e1[0] - e0[0]
+    roots = np.roots([w @ w, 2 * e0 @ w, e0 @ e0 - joint.c**2])
+    cuts = np.sort([r.real for r in roots if abs(r.imag) < 1e-300 and abs(r.real) < joint.L / 2])
+    ends = np.concatenate(([-joint.L / 2], cuts, [joint.L / 2]))
+    x, wx = np.polynomial.legendre.leggauss(points)
+    s = np.concatenate([0.5 * (a + b) + 0.5 * (b - a) * x for a, b in zip(ends[:-1], ends[1:])])
+    ws = np.concatenate([0.5 * (b - a) * wx for a, b in zip(ends[:-1], ends[1:])])
+    return joint.contact_at(s, ws, **state)
+
+
+def test_slices_converge_to_the_continuous_contact_of_a_moving_skewed_journal():
+    rng = np.random.default_rng(2)
+    u_J = np.array([0.04, -0.03, 1.0])
+    state = dict(r_J=np.array([0.6 * C, 0.2 * C, 1e-3]), u_J=u_J / np.linalg.norm(u_J), v_J=rng.normal(size=3),
+                 omega_J=rng.normal(size=3) * 30, r_B=np.zeros(3), u_B=np.array([0.0, 0.0, 1.0]),
+                 v_B=rng.normal(size=3) * 0.1, omega_B=rng.normal(size=3), deltad0=2.0)
+    law, friction = Flores(0.5, K), Tanh(mu_k=0.2, v_eps=1e-3)
+    ref = gauss_reference(SpatialClearance(R_J, R_B, 0.02, law, friction), state)
+    finer = gauss_reference(SpatialClearance(R_J, R_B, 0.02, law, friction), state, points=120)
+    np.testing.assert_allclose(ref.F_J, finer.F_J, rtol=1e-9)  # the reference has converged
+    assert 0 < ref.delta.max() and ref.delta.min() < 0  # in contact over part of the length
+    n_list, errors = (10, 20, 40, 80, 160), []
+    for n_slices in n_list:
+        k = SpatialClearance(R_J, R_B, 0.02, law, friction, n_slices).contact(**state)
+        errors.append(max(np.linalg.norm(k.F_J - ref.F_J) / np.linalg.norm(ref.F_J),
+                          np.linalg.norm(k.M_J - ref.M_J) / np.linalg.norm(ref.M_J)))
+    slope = np.polyfit(np.log(n_list), np.log(errors), 1)[0]
+    assert -2.3 < slope < -1.8, (slope, errors)
+    assert errors[-1] < 1e-3, errors
+
+
 def test_spatial_event_function_is_the_largest_penetration_over_the_slices():
     joint = SpatialClearance(R_J, R_B, 0.02, Flores(0.5, K), n_slices=9)
     rng = np.random.default_rng(5)
