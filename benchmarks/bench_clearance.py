@@ -60,7 +60,8 @@ def main(calls, t_end):
     res = integ.advance(t_end)
     wall = time.perf_counter() - start
     impacts = sum(k == "impact" for _, k in res.events)
-    print(f"free journal, {t_end} s simulated: {impacts} impacts, {wall:.2f} s wall, {wall / t_end:.0f} s per simulated s")
+    print(f"free journal, {t_end} s simulated: {impacts} impacts, {wall:.2f} s wall, "
+          f"{wall / t_end:.0f} s per simulated s")
 
 
 if __name__ == "__main__":
