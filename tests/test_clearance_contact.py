@@ -85,6 +85,27 @@ def test_energy_balance_with_friction_spin_and_gravity(law):
     assert np.any(np.abs(res["F_t"]) > 0.05 * res["F_n"].max())  # friction did act
 
 
+@pytest.mark.parametrize("mu", [0.0, 0.05, 0.3])
+def test_oblique_impact_on_a_spinning_journal(mu):
+    # the bearing pushes along n through the bearing centre O and friction acts at distance R_B + delta from O:
+    # the angular momentum about O, H = m r x v + J omega, changes only by friction, opposing the slip
+    joint = PlanarClearance(R_J, R_B, Flores(0.6, K), Tanh(mu_k=mu, v_eps=1e-3) if mu else None)
+    res = run(joint, FreeJournal.initial_state((0.0, 0.0), (0.5, 0.2), omega=-40.0), 1.5 * C / 0.5)
+    (t_in, _), (t_out, _) = res.events
+    i_in, i_out = res.rows_at([t_in, t_out])  # the rows just before the impact and before the separation
+    r, v = res["r"], res["v"]
+    H = M * (r[:, 0] * v[:, 1] - r[:, 1] * v[:, 0]) + J * res["omega"]
+    v_t = res["v_t"]
+    assert v_t[i_in] < -0.3  # the journal's surface slides on the bearing at impact
+    if mu == 0.0:
+        assert H[-1] == pytest.approx(H[0], rel=1e-12) and res["omega"][-1] == -40.0
+    else:
+        assert H[-1] > H[0] + 0.1 * abs(H[0])  # friction pushes along +t, against v_t < 0
+        assert abs(v_t[i_out]) < abs(v_t[i_in])
+        if mu == 0.05:  # sliding throughout: friction is mu F_n all along, so the slip keeps its sign
+            assert v_t[i_out] < -1e-2
+
+
 def test_planar_friction_opposes_the_slip_including_the_rotations():
     rng = np.random.default_rng(7)
     joint = PlanarClearance(R_J, R_B, LankaraniNikravesh(0.9, K), Tanh(mu_k=0.3, v_eps=1e-3))
