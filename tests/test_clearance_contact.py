@@ -5,8 +5,8 @@ model against the planar one and against the closed-form tilting moment, and par
 import numpy as np
 import pytest
 
-from friction_joints.contact import (Flores, FreeJournal, LankaraniNikravesh, PlanarClearance, SpatialClearance,
-                                     cylinder_stiffness)
+from friction_joints.contact import (FREE, Contact, Flores, FreeJournal, LankaraniNikravesh, PlanarClearance,
+                                     SpatialClearance, cylinder_stiffness)
 from friction_joints.friction import Coulomb, Tanh
 from friction_joints.hybrid.integrator import HybridIntegrator
 
@@ -40,6 +40,19 @@ def test_first_impact_is_located_at_the_free_flight_time_and_the_rebound_is_free
     assert t1 == pytest.approx(C / v0, rel=1e-12)
     v_out = -res["v"][res.rows_at([t2])[0] + 1][0]
     assert t3 - t2 == pytest.approx(2.0 * C / v_out, rel=1e-9)  # across the diameter at constant speed
+
+
+def test_a_journal_started_inside_the_wall_begins_in_contact_and_leaves_where_the_clipped_force_vanishes():
+    law = Flores(0.6, K)
+    system = FreeJournal(PlanarClearance(R_J, R_B, law), M, J)  # deltad0_min = 1 mm/s
+    y0 = FreeJournal.initial_state((C + 1e-6, 0.0), (1e-4, 0.0))
+    assert system.update(0.0, y0, None, None)[1:] == (Contact(1e-3), "impact")  # deltad = 0.1 mm/s, floored
+    assert system.update(0.0, FreeJournal.initial_state((0.0, 0.0), (1.0, 0.0)), None, None)[1:] == (FREE, None)
+    res = run(PlanarClearance(R_J, R_B, law), y0, 2e-3)
+    assert res.events[0] == (0.0, "impact") and res.events[1][1] == "separation"
+    # 1 + chi deltad / deltad0 falls to 0 at deltad = -deltad0 / chi: the force, clipped at 0, lets the journal
+    # go at that speed (the laws do not pull the surfaces together)
+    assert res["v"][-1][0] == pytest.approx(-1e-3 / law.chi, rel=1e-6)
 
 
 @pytest.mark.parametrize("c_e", [0.8, 0.9, 0.95, 0.99])

@@ -1,10 +1,13 @@
 """Contact in joints with clearance: contact force laws with hysteresis damping, the planar and the spatial
-revolute clearance joint (seed 003), and a free journal in a bearing run by the hybrid integrator."""
+revolute clearance joint (seed 003), its contact modes and located events, and a free journal in a bearing run
+by the hybrid integrator."""
 
-from .journal import FREE, Contact, FreeJournal
+from .journal import FreeJournal
 from .laws import ContactLaw, Flores, LankaraniNikravesh, cylinder_stiffness
+from .modes import FREE, Contact, contact_events, contact_update
 from .planar import PlanarClearance, PlanarContact
 from .spatial import SpatialClearance, SpatialContact
 
 __all__ = ["ContactLaw", "LankaraniNikravesh", "Flores", "cylinder_stiffness", "PlanarClearance", "PlanarContact",
-           "SpatialClearance", "SpatialContact", "FreeJournal", "Contact", "FREE"]
+           "SpatialClearance", "SpatialContact", "FreeJournal", "Contact", "FREE",
+           "contact_events", "contact_update"]

@@ -8,32 +8,18 @@ State y = [x, y, phi, xd, yd, omega, W_d]: the journal centre (m) relative to th
 
 so that E_kin + E_el - W_d - m g . r stays at its start (E_el = K delta^(n+1) / (n+1)).
 
-Modes: ``FREE`` (no contact force; None before the start) or ``Contact(deltad0)``. Contact detection is a
-located event: in FREE the event ``impact`` fires when delta rises through 0 and the contact mode starts with
-deltad0 = deltad there (the impact velocity of the hysteresis law), floored at ``deltad0_min`` for a grazing
-contact; in contact the event ``separation`` fires when delta falls through 0. The integrator locates both on
-its dense output, so an impact shorter than a step is not stepped over. The energy check holds with the
-regularised friction (``contact.planar``); the Python engine only (no compiled form).
+Modes and events: ``contact.modes`` (``FREE`` or ``Contact(deltad0)``, events ``impact`` and ``separation`` on
+delta). The energy check holds with the regularised friction of ``contact.planar``. Python engine only.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from ..errors import check_parameters, require
-from ..hybrid.integrator import Event, HybridSystem
+from ..hybrid.integrator import HybridSystem
+from .modes import FREE, Contact, contact_events, contact_update
 from .planar import PlanarClearance
-
-FREE = "free"
-
-
-@dataclass(frozen=True)
-class Contact:
-    """The contact mode, with the impact rate deltad0 (m/s) that started it."""
-
-    deltad0: float
 
 
 class FreeJournal(HybridSystem):
@@ -76,17 +62,12 @@ class FreeJournal(HybridSystem):
         return np.array([y[3], y[4], y[5], a[0], a[1], alpha, power])
 
     def events(self, mode):
-        if isinstance(mode, Contact):
-            return [Event("separation", self._delta, -1)]
-        return [Event("impact", self._delta, +1)]
+        return contact_events(self._delta, mode)
 
     def update(self, t, y, mode, event):
-        if event == "impact" or (mode is None and self._delta(t, y) > 0):  # mode None: the start
-            deltad = float(self._contact(y, FREE).deltad)
-            return y, Contact(max(deltad, self.deltad0_min)), "impact"
-        if event == "separation" or mode is None:
-            return y, FREE, event
-        return y, mode, None
+        k = self._contact(y, FREE)
+        mode, kind = contact_update(mode, event, k.delta, k.deltad, self.deltad0_min)
+        return y, mode, kind
 
     def record(self, t, y, mode):
         """r, v (2,), phi, omega, the contact quantities (delta, deltad, v_t, F_n, F_t; zero force in FREE),
