@@ -67,7 +67,7 @@ def test_lankarani_nikravesh_cannot_give_a_low_restitution():
     assert restitution(LankaraniNikravesh(0.5, K), 0.5) > 0.7  # promised 0.5
 
 
-@pytest.mark.parametrize("c_e", [0.3, 0.5, 0.7, 0.9])
+@pytest.mark.parametrize("c_e", [0.1, 0.3, 0.5, 0.7, 0.9])
 def test_flores_gives_its_restitution_within_a_small_fraction_of_1_minus_ce(c_e):
     err = restitution(Flores(c_e, K), 0.5) - c_e
     assert abs(err) < 0.07 * (1.0 - c_e), err
