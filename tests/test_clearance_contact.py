@@ -182,12 +182,13 @@ def tilted(theta):
 
 
 def test_skewed_journal_meets_a_restoring_tilting_moment_converging_to_the_closed_form_at_2nd_order():
-    # delta(s) = |s| tan(theta) - c, so the moment of the distributed force (K / L) delta^n about x is
-    # M_x = -2 K / (L tan^2 theta) (U^(n+2) / (n+2) + c U^(n+1) / (n+1)), U = tan(theta) L / 2 - c
+    # delta(s) = |s| tan(theta) - c: the potential of the distributed stiffness (K / L) is
+    # V = 2 (K / L) int_{c / tan}^{L / 2} (s tan - c)^(n+1) / (n+1) ds, and the moment about x is
+    # M_x = -dV/dtheta = -2 K / (L sin^2 theta) (D^(n+2) / (n+2) + c D^(n+1) / (n+1)), D = tan(theta) L / 2 - c
     L, theta, law = 0.02, 0.06, LankaraniNikravesh(0.9, K)
-    tan, n = np.tan(theta), law.n
-    U = tan * L / 2 - C
-    M_x = -2 * K / (L * tan**2) * (U ** (n + 2) / (n + 2) + C * U ** (n + 1) / (n + 1))
+    n = law.n
+    D = np.tan(theta) * L / 2 - C
+    M_x = -2 * K / (L * np.sin(theta) ** 2) * (D ** (n + 2) / (n + 2) + C * D ** (n + 1) / (n + 1))
     errors = []
     n_list = (16, 32, 64, 128, 256)
     for n_slices in n_list:
@@ -237,6 +238,44 @@ def test_slices_converge_to_the_continuous_contact_of_a_moving_skewed_journal():
     slope = np.polyfit(np.log(n_list), np.log(errors), 1)[0]
     assert -2.3 < slope < -1.8, (slope, errors)
     assert errors[-1] < 1e-3, errors
+
+
+def rotated(u, phi):
+    """u turned by the rotation vector phi (Rodrigues)."""
+    angle = np.linalg.norm(phi)
+    if angle == 0:
+        return u
+    k = phi / angle
+    return u * np.cos(angle) + np.cross(k, u) * np.sin(angle) + k * (k @ u) * (1 - np.cos(angle))
+
+
+def test_spatial_normal_forces_and_moments_are_minus_the_gradient_of_the_slices_potential():
+    # virtual work: with the bodies at rest (no damping, no friction) F = -dV/dr and M = -dV/dphi for each
+    # body, V = sum (w / L) K delta^(n+1) / (n+1), by central differences of V over the poses
+    joint = SpatialClearance(R_J, R_B, 0.02, Flores(0.5, K), Tanh(mu_k=0.3, v_eps=1e-3), n_slices=12)
+    _, w = joint.slices()
+    u_J = np.array([0.03, -0.02, 1.0])
+    pose = dict(r_J=np.array([0.8 * C, 0.3 * C, 1e-3]), u_J=u_J / np.linalg.norm(u_J), r_B=np.array([0, 0, -2e-3]),
+                u_B=rotated(np.array([0.0, 0.0, 1.0]), np.array([0.01, 0.0, 0.0])))
+    rest = dict(v_J=np.zeros(3), omega_J=np.zeros(3), v_B=np.zeros(3), omega_B=np.zeros(3), deltad0=1.0)
+
+    def V(p):
+        return w @ joint.law.energy(joint.contact(**p, **rest).delta) / joint.L
+
+    k = joint.contact(**pose, **rest)
+    assert k.delta.min() < 0 < k.delta.max()
+    for body, F, M in (("J", k.F_J, k.M_J), ("B", k.F_B, k.M_B)):
+        grad_r, grad_phi = np.empty(3), np.empty(3)
+        for i, h in enumerate(np.eye(3)):
+            plus, minus = dict(pose), dict(pose)
+            plus[f"r_{body}"], minus[f"r_{body}"] = pose[f"r_{body}"] + 1e-9 * h, pose[f"r_{body}"] - 1e-9 * h
+            grad_r[i] = (V(plus) - V(minus)) / 2e-9
+            plus, minus = dict(pose), dict(pose)
+            plus[f"u_{body}"], minus[f"u_{body}"] = rotated(pose[f"u_{body}"], 1e-7 * h), \
+                rotated(pose[f"u_{body}"], -1e-7 * h)
+            grad_phi[i] = (V(plus) - V(minus)) / 2e-7
+        np.testing.assert_allclose(F, -grad_r, rtol=0, atol=1e-6 * np.linalg.norm(F), err_msg=f"F_{body}")
+        np.testing.assert_allclose(M, -grad_phi, rtol=0, atol=1e-6 * np.linalg.norm(M), err_msg=f"M_{body}")
 
 
 def test_spatial_event_function_is_the_largest_penetration_over_the_slices():

@@ -10,16 +10,21 @@ error of order the skew angle squared otherwise):
     p_B(s) = r_B + s u_B,   tau(s) = (p_B(s) - r_J) . u_B / (u_J . u_B),   p_J(s) = r_J + tau(s) u_J
     e(s) = p_J(s) - p_B(s)  (normal to u_B),   n = e / |e|,   delta(s) = |e(s)| - c
 
-The contact stiffness is spread uniformly over the length: a station of length w carries the force
-(w / L) F(delta(s), deltad(s), deltad0) of the joint's contact law, so with aligned axes the total is the planar
-joint's force and the moment about the journal centre has no tilting part. Slip at a station:
-v_rel = v_J + omega_J x (Q_J - r_J) - v_B - omega_B x (Q_B - r_B) with Q_J = p_J + R_J n, Q_B = p_B + R_B n;
-deltad = v_rel . n and the friction force opposes the tangential slip v_rel - deltad n (circumferential and
-axial), with the magnitude law.kinetic(|v_t|, F_n) of a friction law continuous at zero slip.
+The contact stiffness is spread uniformly over the length: a station of length w has the potential
+(w / L) U(delta(s)) of the joint's contact law (U = K delta^(n+1) / (n+1)), so with aligned axes the total is
+the planar joint's. The normal force is derived from that potential (derived here; not in the references):
+varying the journal pose (r_J, u_J) and the bearing pose (r_B, u_B) gives
 
-With skewed axes deltad is the normal slip of the contact points; it differs from the rate of delta(s) at a
-fixed station by terms of the order of the skew angle times the tilting rate (the station slides along the
-journal), so the elastic part is conservative only to that order.
+    d delta = m . (d r_J + d phi_J x (p_J - r_J)) - m . (d r_B + d phi_B x (p_J - r_B)),
+    m = n - u_B (n . u_J) / (u_J . u_B)   (normal to u_J; m = n for aligned axes),
+
+so the station's normal force F_n = (w / L) F(delta, deltad, deltad0) acts along -m on the journal and along +m
+on the bearing, both through p_J(s), with deltad = m . (the journal's velocity at p_J - the bearing's velocity at
+p_J) = d delta(s) / dt. The elastic part is then exactly conservative and the damping part only dissipates,
+for any skew. Friction: the slip of the contact points Q_J = p_J + R_J n, Q_B = p_B + R_B n,
+v_rel = v_J + omega_J x (Q_J - r_J) - v_B - omega_B x (Q_B - r_B), has the tangential part
+v_t = v_rel - (v_rel . n) n (circumferential and axial); the friction force law.kinetic(|v_t|, F_n) opposes it,
+acting on the journal at Q_J and on the bearing at Q_B, so its power is -|F_t| |v_t| <= 0.
 
 Quadrature: ``SpatialClearance.contact`` uses n_slices equal slices evaluated at their midpoints; since |e(s)|
 is convex in s (the norm of a function affine in s), penetration is largest at the ends of the bearing.
@@ -41,13 +46,14 @@ from .planar import check_joint, friction_force
 @dataclass(frozen=True)
 class SpatialContact:
     """The contact of a spatial clearance joint at one instant. Per station (m,): s (m), delta (m), deltad
-    (m/s), F_n (N, the station's share); resultants F_J, F_B (3,; N) and moments M_J, M_B (3,; N.m) about the
-    journal and bearing centres."""
+    (m/s), F_n (N, the station's share of the normal force), F_el (N, its elastic part); resultants F_J, F_B
+    (3,; N) and moments M_J, M_B (3,; N.m) about the journal and bearing centres."""
 
     s: np.ndarray
     delta: np.ndarray
     deltad: np.ndarray
     F_n: np.ndarray
+    F_el: np.ndarray
     F_J: np.ndarray
     M_J: np.ndarray
     F_B: np.ndarray
@@ -127,20 +133,25 @@ class SpatialClearance:
     def contact_at(self, s, w, r_J, u_J, v_J, omega_J, r_B, u_B, v_B, omega_B, deltad0) -> SpatialContact:
         """As ``contact``, with the stations s (m,; m) and their weights w (m,; m, summing to L)."""
         e, p_J, p_B = self.eccentricity(s, r_J, u_J, r_B, u_B)
-        s = np.atleast_1d(np.asarray(s, dtype=float))
+        r_J, r_B, u_J, u_B = (np.asarray(x, dtype=float) for x in (r_J, r_B, u_J, u_B))
         norm = np.linalg.norm(e, axis=1)
         n = np.where(norm[:, None] > 0, e / np.where(norm > 0, norm, 1.0)[:, None], 0.0)
-        arm_J = p_J + self.R_J * n - np.asarray(r_J, float)  # Q_J - r_J
-        arm_B = p_B + self.R_B * n - np.asarray(r_B, float)  # Q_B - r_B
-        v_rel = (np.asarray(v_J, float) + _cross(omega_J, arm_J) - np.asarray(v_B, float)
-                 - _cross(omega_B, arm_B))
-        delta, deltad = norm - self.c, (v_rel * n).sum(axis=1)
-        F_n = np.asarray(w, float) / self.L * self.law.force(delta, deltad, deltad0)
-        v_t = v_rel - deltad[:, None] * n
+        m = n - np.outer(n @ u_J / (u_J @ u_B), u_B)  # the gradient direction of delta (module docstring)
+        v_J_at_p = np.asarray(v_J, float) + _cross(omega_J, p_J - r_J)
+        v_B_at_p = np.asarray(v_B, float) + _cross(omega_B, p_J - r_B)
+        delta, deltad = norm - self.c, (m * (v_J_at_p - v_B_at_p)).sum(axis=1)
+        share = np.asarray(w, float) / self.L
+        F_n, F_el = share * self.law.force(delta, deltad, deltad0), share * self.law.elastic(delta)
+        arm_J = p_J + self.R_J * n - r_J  # Q_J - r_J
+        arm_B = p_B + self.R_B * n - r_B  # Q_B - r_B
+        v_rel = np.asarray(v_J, float) + _cross(omega_J, arm_J) - np.asarray(v_B, float) - _cross(omega_B, arm_B)
+        v_t = v_rel - (v_rel * n).sum(axis=1)[:, None] * n
         speed = np.linalg.norm(v_t, axis=1)
         F_t = friction_force(self.friction, speed, F_n)  # <= 0: along -v_t
-        direction = v_t / np.where(speed > 0, speed, 1.0)[:, None]
-        f = -F_n[:, None] * n + F_t[:, None] * direction  # on J at Q_J, per station
-        F_J = f.sum(axis=0)
-        return SpatialContact(s, delta, deltad, F_n, F_J, _cross(arm_J, f).sum(axis=0), -F_J,
-                              -_cross(arm_B, f).sum(axis=0))
+        f_t = F_t[:, None] * v_t / np.where(speed > 0, speed, 1.0)[:, None]  # on J at Q_J, -f_t on B at Q_B
+        f_n = -F_n[:, None] * m  # on J at p_J, -f_n on B at p_J
+        F_J = (f_n + f_t).sum(axis=0)
+        M_J = (_cross(p_J - r_J, f_n) + _cross(arm_J, f_t)).sum(axis=0)
+        M_B = -(_cross(p_J - r_B, f_n) + _cross(arm_B, f_t)).sum(axis=0)
+        return SpatialContact(np.atleast_1d(np.asarray(s, dtype=float)), delta, deltad, F_n, F_el, F_J, M_J, -F_J,
+                              M_B)
