@@ -43,6 +43,9 @@ from .laws import ContactLaw
 from .planar import check_joint, friction_force
 
 
+MIN_AXIS_COSINE = 0.5  # u_J . u_B at or below this (a skew of 60 deg or more) is not a clearance joint's
+
+
 @dataclass(frozen=True)
 class SpatialContact:
     """The contact of a spatial clearance joint at one instant. Per station (m,): s (m), delta (m), deltad
@@ -110,7 +113,7 @@ class SpatialClearance:
         r_J, r_B = np.asarray(r_J, float), np.asarray(r_B, float)
         u_J, u_B = _unit("u_J", u_J), _unit("u_B", u_B)
         cos = u_J @ u_B
-        if not cos > 0.5:
+        if not cos > MIN_AXIS_COSINE:
             raise ValueError(f"the journal and bearing axes must be within 60 deg of each other, u_J . u_B = {cos!r}")
         p_B = r_B + s[:, None] * u_B
         tau = (p_B - r_J) @ u_B / cos
