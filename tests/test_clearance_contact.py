@@ -75,6 +75,18 @@ def test_flores_gives_its_restitution_within_a_small_fraction_of_1_minus_ce(c_e)
         assert abs(err) < abs(restitution(LankaraniNikravesh(c_e, K), 0.5) - c_e)
 
 
+@pytest.mark.parametrize("c_e", [0.1, 0.2, 0.3, 0.5])
+def test_flores_restitution_is_capped_at_the_speed_where_its_hysteresis_factor_vanishes(c_e):
+    # 1 + chi deltad / deltad0 = 0 at deltad = -deltad0 / chi, and the journal gains rebound speed only while the
+    # force is positive: c_e,obtained <= 1 / chi = 5 c_e / (8 (1 - c_e)), which is below c_e for c_e < 3/8; the
+    # lower c_e, the closer the rebound speed creeps up to the cap
+    law = Flores(c_e, K)
+    obtained = restitution(law, 0.5)
+    assert obtained <= 1.0 / law.chi
+    if c_e <= 0.2:
+        assert obtained > 0.99 / law.chi and obtained < c_e
+
+
 @pytest.mark.parametrize("law", [LankaraniNikravesh(0.7, K), Flores(0.7, K), Flores(0.7, K, n=1.0)])
 def test_restitution_does_not_depend_on_the_impact_velocity_or_the_stiffness(law):
     # F = K delta^n (1 + chi deltad / deltad0): scaling delta by (m v0^2 / K)^(1/(n+1)) and t accordingly

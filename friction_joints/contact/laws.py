@@ -9,17 +9,23 @@ contact (the impact velocity), c_e the coefficient of restitution the law is bui
 generalised stiffness and n the exponent (1.5 for Hertz contact). The laws differ only in chi:
 
 - Lankarani & Nikravesh, J. Mech. Des. 112 (1990) 369-376: chi = 3 (1 - c_e^2) / 4. Derived by equating
-  the hysteresis loss to (1 - c_e^2) of the impact energy with the approach and restitution paths taken
-  as the elastic one, so it is accurate only for c_e near 1.
+  the hysteresis loss to (1 - c_e^2) of the impact energy with the loss evaluated along the elastic path,
+  so it is meant for c_e near 1.
 - Flores, Machado, Silva, Martins, Multibody Syst. Dyn. 25 (2011) 357-375: chi = 8 (1 - c_e) / (5 c_e),
-  derived without that assumption, for soft materials and low c_e (c_e > 0).
+  proposed for soft materials and low c_e as well (c_e > 0).
 
-Both damping terms grow with deltad, so near the end of a low-c_e restitution 1 + chi deltad / deltad0
-may turn negative: the force is clipped at zero (the surfaces do not pull; adhesion is not modelled).
+Neither is exact: tests/test_clearance_contact.py measures the restitution each gives (the README lists it).
+
+The factor 1 + chi deltad / deltad0 vanishes when the surfaces part at deltad0 / chi, and the force is clipped
+at zero beyond (the surfaces do not pull; adhesion is not modelled). In a free impact the parting speed grows
+only while the force is positive, so it never exceeds deltad0 / chi: a law cannot give a restitution above
+1 / chi (derived here). For Flores et al. 1 / chi = 5 c_e / (8 (1 - c_e)), below c_e for c_e < 3/8: there the
+law gives nearly 1 / chi instead of c_e (0.0694 for c_e = 0.1; a test checks it). For Lankarani-Nikravesh
+1 / chi >= 4/3, no limit.
 
 The stiffness of a journal in a bearing, ``cylinder_stiffness``, is the expression of Flores, Ambrosio,
 Claro, Lankarani, Koshy, Mech. Mach. Theory 41 (2006) 247-261 (also their book, Kinematics and Dynamics of
-Multibody Systems with Imperfect Joints, Springer 2008, ch. 4): Hertz's law with the radii of the two
+Multibody Systems with Imperfect Joints, Springer 2008): Hertz's law with the radii of the two
 conforming surfaces,
 
     K = 4 / (3 (sigma_J + sigma_B)) * sqrt(R_J R_B / (R_B - R_J)),   sigma_k = (1 - nu_k^2) / E_k,

@@ -1,7 +1,7 @@
 """Planar revolute joint with radial clearance: a journal (J) free inside a bearing (B), axes parallel.
 
-Kinematics after Flores et al., Mech. Mach. Theory 41 (2006) 247-261, sect. 2 (the contact force is uniform
-along the axis, seed 003's planar model). With r_J, r_B (2,; m) the centres, c = R_B - R_J the radial clearance:
+Kinematics after Flores et al., Mech. Mach. Theory 41 (2006) 247-261 (the contact force is uniform along the
+axis, seed 003's planar model). With r_J, r_B (2,; m) the centres, c = R_B - R_J the radial clearance:
 
     e = r_J - r_B,   n = e / |e|,   delta = |e| - c                   (eccentricity, normal, penetration)
     Q_J = r_J + R_J n,   Q_B = r_B + R_B n                             (contact points on J and on B)

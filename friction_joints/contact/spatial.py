@@ -1,8 +1,9 @@
 """Spatial revolute joint with radial clearance: journal and bearing cylinders of length L whose axes may skew.
 
-Seed 003's spatial model (after Marques, Isaac, Dourado, Flores, Mech. Mach. Theory 116 (2017) 123-144): the
-contact force is distributed along the journal, so a skewed journal meets a restoring tilting moment. Axial
-clearance is neglected, as in seed 003. The bearing length is cut by planes normal to the bearing axis u_B at
+Seed 003's spatial model: the contact force is distributed along the journal, so a skewed journal meets a
+restoring tilting moment; axial clearance is neglected, as in seed 003. Seed 003 refers to Marques, Isaac,
+Dourado, Flores, Mech. Mach. Theory 116 (2017) 123-144 for it; that paper's text was not available here, and the
+discretisation below is this module's own. The bearing length is cut by planes normal to the bearing axis u_B at
 stations s in [-L/2, L/2]; in each plane the planar model of ``contact.planar`` applies at the point where the
 journal axis crosses it (the journal section is taken as a circle of radius R_J: exact for aligned axes, an
 error of order the skew angle squared otherwise):
