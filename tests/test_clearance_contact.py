@@ -4,11 +4,13 @@ model against the planar one and against the closed-form tilting moment, and par
 
 import numpy as np
 import pytest
+from scipy.integrate import solve_ivp
 
 from friction_joints.contact import (FREE, Contact, Flores, FreeJournal, LankaraniNikravesh, PlanarClearance,
-                                     SpatialClearance, SpatialJournal, cylinder_stiffness)
+                                     SpatialClearance, SpatialJournal, contact_update, cylinder_stiffness)
 from friction_joints.friction import Coulomb, Tanh
 from friction_joints.hybrid.integrator import HybridIntegrator
+from friction_joints.planar.joints import rotation
 
 R_J, R_B = 9.5e-3, 10.0e-3  # m: journal and bearing radii, clearance 0.5 mm
 C = R_B - R_J
@@ -53,6 +55,35 @@ def test_a_journal_started_inside_the_wall_begins_in_contact_and_leaves_where_th
     # 1 + chi deltad / deltad0 falls to 0 at deltad = -deltad0 / chi: the force, clipped at 0, lets the journal
     # go at that speed (the laws do not pull the surfaces together)
     assert res["v"][-1][0] == pytest.approx(-1e-3 / law.chi, rel=1e-6)
+
+
+def test_an_event_with_the_penetration_rate_turning_back_is_a_graze_that_keeps_the_mode():
+    assert contact_update(FREE, "impact", 0.0, 0.2, 1e-3) == (Contact(0.2), "impact")
+    assert contact_update(FREE, "impact", 0.0, -1e-12, 1e-3) == (FREE, None)
+    assert contact_update(Contact(0.2), "separation", 0.0, -0.1, 1e-3) == (FREE, "separation")
+    assert contact_update(Contact(0.2), "separation", 0.0, 1e-12, 1e-3) == (Contact(0.2), None)
+    assert contact_update(Contact(0.2), None, 1e-6, 0.0, 1e-3) == (Contact(0.2), None)
+
+
+def test_pendulum_on_a_clearance_joint_converges_to_the_ideal_pendulum_as_the_clearance_closes():
+    # a body (1 kg, J_G = 1e-3 kg.m^2) hanging from its journal 0.1 m above G, released at 0.5 rad with the
+    # journal resting on the bearing's bottom; steel contact, so K grows as the clearance closes (c^-1/2)
+    m, l, J_G, g, phi0, t_end = 1.0, 0.1, 1e-3, 9.81, 0.5, 0.1
+    times = np.linspace(0.0, t_end, 11)[1:]
+    ideal = solve_ivp(lambda t, y: [y[1], -m * g * l / (J_G + m * l**2) * np.sin(y[0])], (0.0, t_end), [phi0, 0.0],
+                      t_eval=times, rtol=1e-12, atol=1e-14).y[0]
+    clearances, errors = (1e-4, 1e-5, 1e-6), []
+    for c in clearances:
+        joint = PlanarClearance(0.01 - c, 0.01, LankaraniNikravesh(0.9, cylinder_stiffness(0.01 - c, 0.01, 207e9,
+                                                                                            207e9)))
+        system = FreeJournal(joint, m, J_G, g=(0.0, -g), a=(0.0, l))
+        r_J = np.array([0.0, -c - (m * g / joint.law.k_contact) ** (1 / 1.5)])  # statically loaded contact
+        y0 = system.initial_state(r_J - rotation(phi0) @ [0.0, l], (0.0, 0.0), phi=phi0)
+        res = HybridIntegrator(system, 0.0, y0, rtol=1e-8, atol=1e-12).advance(t_end, times)
+        errors.append(np.abs(res["phi"][res.rows_at(times)] - ideal).max())
+    slope = np.polyfit(np.log(clearances), np.log(errors), 1)[0]
+    assert slope > 0.9, (slope, errors)  # at least first order in c: the pivot wanders within the clearance
+    assert errors[-1] < 10 * clearances[-1] / l, errors
 
 
 @pytest.mark.parametrize("c_e", [0.8, 0.9, 0.95, 0.99])
@@ -149,7 +180,7 @@ def test_planar_friction_opposes_the_slip_including_the_rotations():
     assert abs(k.v_t) < 1e-15 and abs(k.F_t) < 1e-12 * k.F_n
 
 
-def rotation(rng):
+def random_rotation(rng):
     q, _ = np.linalg.qr(rng.normal(size=(3, 3)))
     return q * np.sign(np.linalg.det(q))
 
@@ -161,7 +192,7 @@ def test_spatial_model_with_aligned_axes_is_the_planar_model_in_any_orientation(
     planar = PlanarClearance(R_J, R_B, law, friction)
     spatial = SpatialClearance(R_J, R_B, 0.02, law, friction, n_slices)
     for _ in range(20):
-        Q = rotation(rng)  # columns: the plane's x, y and the common axis
+        Q = random_rotation(rng)  # columns: the plane's x, y and the common axis
         angle = rng.uniform(0, 2 * np.pi)
         # positions of mm (rounding in the rotation stays far below the penetration of micrometres)
         r_B, v_B, v_J = rng.normal(size=2) * 1e-3, rng.normal(size=2), rng.normal(size=2)

@@ -34,9 +34,16 @@ def contact_events(delta, mode) -> list:
 def contact_update(mode, event, delta, deltad, deltad0_min):
     """(mode, kind) after ``event`` (None at the start, where ``mode`` is None, or after a time event) at
     penetration delta (m) and rate deltad (m/s). A contact starts with deltad0 = deltad floored at deltad0_min
-    > 0 (m/s; a grazing or initial contact would otherwise divide by ~0)."""
-    if event == "impact" or (mode is None and delta > 0):
+    > 0 (m/s; a grazing or initial contact would otherwise divide by ~0).
+
+    At an event delta is zero to the accuracy of the root, so the sign of deltad decides: an ``impact`` with
+    deltad <= 0 or a ``separation`` with deltad >= 0 is a graze (delta touches zero and turns back) and keeps
+    the mode. Switching there would leave the new mode on the wrong side of its event: FREE with delta > 0 and
+    rising has no rising crossing left to fire, and the journal would pass through the wall."""
+    if mode is None:
+        return (Contact(max(deltad, deltad0_min)), "impact") if delta > 0 else (FREE, None)
+    if event == "impact" and deltad > 0:
         return Contact(max(deltad, deltad0_min)), "impact"
-    if event == "separation" or mode is None:
-        return FREE, event
+    if event == "separation" and deltad < 0:
+        return FREE, "separation"
     return mode, None
