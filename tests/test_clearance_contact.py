@@ -1,6 +1,8 @@
 """Revolute joints with clearance (seed 003): the contact laws' coefficient of restitution in a free-journal
-impact run by the hybrid integrator, the energy balance, event times, friction opposing the slip, the spatial
-model against the planar one and against the closed-form tilting moment, and parameter errors."""
+impact run by the hybrid integrator (and the cap of the Flores law), event times and grazes, energy balances,
+friction opposing the slip, a pendulum converging to the ideal joint, the spatial model against the planar one,
+against the gradient of its potential, the closed-form tilting moment and a fine quadrature, the spatial
+journal's motion, and parameter errors."""
 
 import numpy as np
 import pytest
