@@ -53,9 +53,9 @@ class RSRRRLinkage(FrictionModelSlave, SystemSlave):
                  "limit. With friction_model 1-4 every surface A, B, C with a nonzero level instead carries a bristle "
                  "law (seed 003: Dahl, LuGre, elasto-plastic, Gonthier) with its own deflection z: t<sub>a</sub> = "
                  "N<sub>a</sub> (&sigma;<sub>0</sub> z + &sigma;<sub>1</sub> z') + &sigma;<sub>2</sub> psid, "
-                 "N<sub>a</sub> the surface's load times its arm (eqs 5.1-6.2), mu_c = mu_s = 0.2 mu_scale (Table 1), "
-                 "t<sub>f</sub> the sum over the joint's surfaces; no stick events, the stiff smooth system "
-                 "integrated by LSODA on the Python engine.")
+                 "N<sub>a</sub> the surface's load times its arm (eqs 5.1-6.2), mu_c = 0.2 mu_scale (Table 1), mu_s = "
+                 "mu_s_factor mu_c, t<sub>f</sub> the sum over the joint's surfaces; no stick events, the stiff "
+                 "smooth system integrated by LSODA on the Python engine.")
     inputs = ("tau", "tau_res")
     experiment = Experiment(2.5, 0.01, ("psid[1]", "psid[2]", "f_S[2]", "t_f[2]"),
                             {"tau": lambda t: 10.0 * min(t / 2.0, 1.0), "tau_res": lambda t: 0.0},
@@ -67,6 +67,8 @@ class RSRRRLinkage(FrictionModelSlave, SystemSlave):
         Var("stiction", "parameter", "", "exact static friction at rest (beyond the paper; friction_model 0 only)",
             False, kind="Boolean"),
         Var("mu_scale", "parameter", "1", "factor on every friction level of Table 1 (mu_A = mu_B = mu_C = 0.2)", 1.0, 0.0),
+        Var("mu_s_factor", "parameter", "1", "static level / kinetic level of every surface: the holding limit with "
+            "stiction, mu_s / mu_c of the bristle laws 2-4", 1.0, 1.0),
         Var("load_t0", "parameter", "N.m", "governed load: resistance at load_psid0", 10.0, 0.0),
         Var("load_psid0", "parameter", "rad/s", "governed load: speed where it equals load_t0", 9.0),
         Var("load_c", "parameter", "N.m.s/rad", "governed load: slope (0: no load)", 5.0, 0.0),
@@ -80,7 +82,7 @@ class RSRRRLinkage(FrictionModelSlave, SystemSlave):
     ) + FrictionModelSlave.BRISTLE_PARAMETERS + _outputs()
 
     def build(self, p):
-        params = RSRRRParameters(y0=p["y0"], z0=p["z0"], journals=table1_journals(p["mu_scale"]),
+        params = RSRRRParameters(y0=p["y0"], z0=p["z0"], journals=table1_journals(p["mu_scale"], p["mu_s_factor"]),
                                  friction=bool(p["friction"]), alpha=p["baumgarte"], beta=p["baumgarte"])
         load = SpeedLoad(p["load_t0"], p["load_psid0"], p["load_c"]) if p["load_c"] > 0 else None
         mech = RSRRR(params)

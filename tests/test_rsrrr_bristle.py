@@ -65,6 +65,23 @@ def test_steady_deflections_give_the_exact_models_torques_and_reactions(model):
         np.testing.assert_allclose(t_s, np.sign(v) * (j.mu_A, j.mu_B, j.mu_C)[a] * arm * loads[a], rtol=1e-10)
 
 
+def test_cut_and_minimal_forms_agree_with_bristles_off_their_steady_deflections():
+    """At a state on the closure manifold with arbitrary deflections (|sigma0 z| < mu_s) the cut form
+    (eq. 2 with Baumgarte's terms, zero there) and the minimal form give the same accelerations,
+    friction torques, surface loads and bristle rates (elasto-plastic law, sigma2 > 0)."""
+    mech = RSRRR(RSRRRParameters(journals=table1_journals(mu_s_factor=1.3)))
+    laws = surface_laws(mech, 3, sigma0=1e4, sigma1=0.05, sigma2=1e-3, v_s=0.1)
+    z = np.random.default_rng(3).uniform(-1.0, 1.0, len(laws)) * np.array([law.z_bound for law in laws])
+    recs = []
+    for form in ("cut", "minimal"):
+        system = BristleRSRRRSystem(mech, laws, [TAU, 0.2], form=form)
+        y = system.initial_state(psi11=1.0, psid11=2.0, z=z)
+        recs.append(system.record(0.3, y, system.update(0.3, y, None, None)[1]))
+    for key in ("qdd", "t_f", "N", "zdot", "t_s"):
+        np.testing.assert_allclose(recs[1][key], recs[0][key], rtol=1e-9, atol=1e-12, err_msg=key)
+    assert np.abs(recs[0]["t_f"]).min() > 0
+
+
 @pytest.fixture(scope="module")
 def stribeck_run():
     """0.1 s of LuGre with a Stribeck drop (mu_s = 1.5 mu_c, v_s = 0.5 rad/s) and viscous friction in

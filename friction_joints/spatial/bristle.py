@@ -18,7 +18,10 @@ frictional surfaces of viscous friction.
 Coupling: the loads depend on the reactions, which depend on t_f. At a given state the bristle
 coefficients c_pa = sigma0 z + sigma1 zdot (Gonthier: its blended coefficient) do not depend on the
 loads, so t_f is a function of the reactions alone and ``RSRRR.dynamics`` solves the coupling by the
-same fixed-point iteration as the exact model, with this t_f in place of eqs 4-7.
+same fixed-point iteration as the exact model, with this t_f in place of eqs 4-7. It converges while
+the coefficients stay of the order of the levels mu_a0, as they do once the bristles are deflected;
+a coefficient sigma1 |zdot| far above them (a joint sliding fast from z = 0) can make it diverge
+(ConvergenceError), hence the steady default deflections of ``initial_state``.
 
 State y = [q (4), qd (4), W_drive, W_res, W_friction, zeta (n_s)] with zeta = sigma0 z (dimensionless,
 O(mu): one absolute tolerance fits every sigma0, as in ``lumped.bristle``). One smooth mode, no events
@@ -65,8 +68,8 @@ def surface_laws(mechanism: RSRRR, model: int, *, sigma0, sigma1, sigma2=0.0, v_
 
 
 def steady_deflection(law: BristleLaw, v) -> float:
-    """The deflection z (rad) with zdot(z, v) = 0 at the slip v (rad/s): the root inside
-    |z| <= z_bound, where every law's zdot falls from sgn(v) |v| to -sgn(v) |v| (0 at v = 0)."""
+    """The deflection z (rad) with zdot(z, v) = 0 at the slip v (rad/s; 0 at v = 0): the root on
+    |z| <= 1.01 z_bound, across which every law's zdot changes sign from that of v to the opposite."""
     if v == 0.0:
         return 0.0
     bound = 1.01 * law.z_bound
