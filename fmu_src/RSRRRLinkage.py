@@ -86,6 +86,7 @@ class RSRRRLinkage(FrictionModelSlave, SystemSlave):
                                  friction=bool(p["friction"]), alpha=p["baumgarte"], beta=p["baumgarte"])
         load = SpeedLoad(p["load_t0"], p["load_psid0"], p["load_c"]) if p["load_c"] > 0 else None
         mech = RSRRR(params)
+
         def start(system):
             return system.initial_state(p["psi1_start"], p["psid1_start"])
 
