@@ -1,5 +1,7 @@
 """The BristleOscillator FMU: agrees with the library for every friction law, and refuses a law number
-outside 1-4 with fmi2Error from fmi2SetInteger, naming the parameter and its range."""
+outside 1-4 with fmi2Error from fmi2SetInteger, naming the parameter and its range. The mechanism FMUs
+with a bristle law (friction_model 1-4: SliderCrank, OffsetSliderCrank, RSRRRLinkage) agree with the
+library's bristle systems."""
 
 import numpy as np
 import pytest
