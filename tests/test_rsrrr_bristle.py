@@ -1,7 +1,8 @@
 """Bristle friction on the journal surfaces A, B, C of the RSRRR linkage (spatial.bristle): the same
 torques and reactions as the exact model at steady deflections, the energy balance, the friction of
 every surface within its bounds and on the Stribeck curve in steady sliding, convergence of a run to
-the exact kinetic model's as sigma0 grows, and the errors on bad input."""
+the exact kinetic model's as sigma0 grows, the drift of a held linkage with LuGre (none with the
+elasto-plastic law), and the errors on bad input."""
 
 import dataclasses
 
@@ -170,3 +171,30 @@ def test_steady_deflection_is_each_laws_closed_form():
             level = {1: law.mu_c, 4: law.mu_s}.get(model, float(law.mu(v)))
             assert steady_deflection(law, v) == pytest.approx(np.sign(v) * level / law.sigma0, rel=1e-12), (model, v)
         assert steady_deflection(law, 0.0) == 0.0
+
+
+@pytest.mark.slow
+def test_a_held_linkage_creeps_with_lugre_and_not_with_the_elasto_plastic_law():
+    """The linkage at rest at psi11 = pi/2 (in equilibrium without torque) under 0.15 + 0.1 sin 4 pi t N.m,
+    below the breakaway of its journals: with LuGre the driving link creeps forward cycle by cycle (the
+    known drift of LuGre under a sub-breakaway oscillating load); with the elasto-plastic law every
+    surface's deflection stays inside z_ba (purely elastic, alpha = 0) and after the first cycle the
+    motion repeats, so over the second cycle the driving angle does not move, to the integrator's accuracy."""
+    mech = RSRRR()
+
+    def torque(t):
+        return 0.15 + 0.1 * np.sin(4.0 * np.pi * t)
+
+    drift = {}
+    for model in (2, 3):
+        laws = surface_laws(mech, model, sigma0=1e4, sigma1=5.0, v_s=3e-3)
+        system = BristleRSRRRSystem(mech, laws, [torque, 0.0])
+        res = run(system, system.initial_state(), 1.0, dt_out=0.01, rtol=1e-7, atol=1e-9, engine="python")
+        psi11 = res["q"][res.rows_at([0.5, 1.0]), 0]
+        drift[model] = psi11[1] - psi11[0]  # over the second cycle of the torque
+        assert np.abs(res["q"][:, 0] - res["q"][0, 0]).max() < 1e-4  # held: no breakaway
+        if model == 3:
+            z_ba = np.array([law.z_ba_ratio * law.mu_c / law.sigma0 for law in laws])
+            assert np.all(np.abs(res["z"]) < z_ba)
+    print(f"held linkage, drift of psi11 over one cycle: LuGre {drift[2]:.2e} rad, elasto-plastic {drift[3]:.2e} rad")
+    assert drift[2] > 1e-6 and abs(drift[3]) < 1e-4 * drift[2]
