@@ -146,17 +146,6 @@ def test_crank_friction_model_outside_its_range_is_an_fmi_error_with_its_name(cr
     assert any("sigma0=0.0 is outside the allowed range (0, inf)" in m for m in messages), messages
 
 
-@pytest.fixture(scope="module")
-def rsrrr_unzipped(fmus, tmp_path_factory):
-    """The RSRRRLinkage FMU extracted into a folder that outlives its runs: the bristle runs never import
-    the bundled compiled engine, and a later instance of the same model in this process (the package is
-    imported once per process) imports it lazily from the first instance's folder, which simulate_fmu's
-    own extraction would have deleted."""
-    from fmpy import extract
-
-    return extract(str(fmus["RSRRRLinkage"]), str(tmp_path_factory.mktemp("rsrrr_unzipped")))
-
-
 @pytest.mark.slow
 def test_rsrrr_fmu_with_lugre_agrees_with_the_library(rsrrr_unzipped):
     """RSRRRLinkage with LuGre on every journal surface (friction_model 2, the FMU's bristle defaults) under
