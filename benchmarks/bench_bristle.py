@@ -13,7 +13,13 @@ seconds. Exact: MechanismSystem on the compiled and the Python engine, rtol 1e-8
 hybrid.BristleSystem with LuGre in all four joints, sigma0 = 1e3, 1e4, 1e5 (1/rad, 1/m),
 sigma1 = 0.05 sqrt(sigma0), v_s = 3e-3, on LSODA (Python engine only), rtol 1e-8, atol 1e-10.
 
-Usage: OPENBLAS_NUM_THREADS=1 python benchmarks/bench_bristle.py [--t-end 3] [--t-crank 0.8]
+The spatial RSRRR linkage (seed 002) under the drive of Fig. 10a and the governed load, from rest,
+T_rsrrr seconds. Exact: RSRRRSystem (kinetic characteristic of eq. 7, no stiction) on the compiled and
+the Python engine, rtol 1e-8. Bristle: spatial.BristleRSRRRSystem with LuGre on all 11 frictional
+journal surfaces, sigma0 = 1e3, 1e4, 1e5 1/rad, sigma1 = 0.05 sqrt(sigma0), v_s = 3e-3 rad/s, on LSODA
+(Python engine only), rtol 1e-8, atol 1e-10.
+
+Usage: OPENBLAS_NUM_THREADS=1 python benchmarks/bench_bristle.py [--t-end 3] [--t-crank 0.8] [--t-rsrrr 0.5]
 """
 
 from __future__ import annotations
@@ -29,6 +35,9 @@ from friction_joints.hybrid.integrator import HybridIntegrator
 from friction_joints.lumped import (BristleOscillator, BristleOscillatorParameters, SingleMassParameters,
                                     simulate_single_mass)
 from friction_joints.mechanisms import slider_crank
+from friction_joints.spatial.bristle import BristleRSRRRSystem, surface_laws
+from friction_joints.spatial.rsrrr import RSRRR
+from friction_joints.spatial.system import RSRRRSystem, paper_drive, paper_load
 
 N, V_BELT = 10.0, 0.1
 NAMES = {1: "Dahl", 2: "LuGre", 3: "elasto-plastic", 4: "Gonthier"}
@@ -89,7 +98,27 @@ def crank_rows(t_end):
     return rows
 
 
-def main(t_end, t_crank):
+def rsrrr_rows(t_end):
+    """(label, simulated s, wall s) of the RSRRR runs of the module's docstring."""
+    mech = RSRRR()
+    inputs = [paper_drive(), 0.0]
+    rows = []
+    for engine in ("compiled", "python"):
+        system = RSRRRSystem(mech, inputs, paper_load())
+        run(system, system.initial_state(), min(t_end, 0.05), rtol=1e-8, atol=1e-10, engine=engine)  # warm up
+        start = time.perf_counter()
+        run(system, system.initial_state(), t_end, dt_out=0.01, rtol=1e-8, atol=1e-10, engine=engine)
+        rows.append((f"exact kinetic (eq. 7), {engine} engine", t_end, time.perf_counter() - start))
+    for sigma0 in (1e3, 1e4, 1e5):
+        system = BristleRSRRRSystem(mech, surface_laws(mech, 2, sigma0=sigma0, sigma1=0.05 * np.sqrt(sigma0), v_s=3e-3),
+                                    inputs, paper_load())
+        start = time.perf_counter()
+        run(system, system.initial_state(), t_end, dt_out=0.01, rtol=1e-8, atol=1e-10, engine="python")
+        rows.append((f"LuGre sigma0 = {sigma0:.0e}, LSODA", t_end, time.perf_counter() - start))
+    return rows
+
+
+def main(t_end, t_crank, t_rsrrr):
     params = SingleMassParameters(M=1.0, FT0=0.3 * N, FT0S=0.4 * N, K=100.0, v_belt=V_BELT)
     simulate_single_mass(params, 0.0, 0.1, engine="compiled")  # load the compiled engine first
     rows = []
@@ -104,11 +133,14 @@ def main(t_end, t_crank):
     report(f"belt oscillator, stick-slip, {t_end:g} s, rtol 1e-8: wall time per simulated second", rows, t_end)
     report(f"slider-crank (Example 2), stick-slip, {t_crank:g} s, rtol 1e-8: wall time per simulated second",
            crank_rows(t_crank), t_crank)
+    report(f"RSRRR linkage, drive of Fig. 10a from rest, {t_rsrrr:g} s, rtol 1e-8: wall time per simulated second",
+           rsrrr_rows(t_rsrrr), t_rsrrr)
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--t-end", type=float, default=3.0)
     parser.add_argument("--t-crank", type=float, default=0.8)
+    parser.add_argument("--t-rsrrr", type=float, default=0.5)
     args = parser.parse_args()
-    main(args.t_end, args.t_crank)
+    main(args.t_end, args.t_crank, args.t_rsrrr)

@@ -2,7 +2,8 @@
 
 import math
 
-from friction_joints.fmi.slave import Experiment, SystemSlave, Var
+from friction_joints.fmi.slave import Experiment, FrictionModelSlave, SystemSlave, Var
+from friction_joints.spatial.bristle import BristleRSRRRSystem, surface_laws
 from friction_joints.spatial.rsrrr import RSRRR, RSRRRParameters, table1_journals
 from friction_joints.spatial.system import RSRRRSystem, SpeedLoad
 
@@ -36,7 +37,7 @@ def _outputs():
     )
 
 
-class RSRRRLinkage(SystemSlave):
+class RSRRRLinkage(FrictionModelSlave, SystemSlave):
     author = "friction-joints"
     description = ("Spatial RSRRR linkage (seed 002) cut at its spherical joint, with load-dependent journal "
                    "friction in its four revolute joints (Table 1 data), optional exact stiction")
@@ -49,7 +50,12 @@ class RSRRRLinkage(SystemSlave):
                  "psid<sub>k</sub>)) (eq. 7), the reaction-friction coupling iterated to convergence. The resistance "
                  "on the driving link is tau_res + max(0, load_t0 + load_c (psid[1] - load_psid0)). With stiction on, "
                  "the linkage also sticks when psid[1] = 0 while every joint can hold the same fraction of its static "
-                 "limit.")
+                 "limit. With friction_model 1-4 every surface A, B, C with a nonzero level instead carries a bristle "
+                 "law (seed 003: Dahl, LuGre, elasto-plastic, Gonthier) with its own deflection z: t<sub>a</sub> = "
+                 "N<sub>a</sub> (&sigma;<sub>0</sub> z + &sigma;<sub>1</sub> z') + &sigma;<sub>2</sub> psid, "
+                 "N<sub>a</sub> the surface's load times its arm (eqs 5.1-6.2), mu_c = 0.2 mu_scale (Table 1), mu_s = "
+                 "mu_s_factor mu_c, t<sub>f</sub> the sum over the joint's surfaces; no stick events, the stiff "
+                 "smooth system integrated by LSODA on the Python engine.")
     inputs = ("tau", "tau_res")
     experiment = Experiment(2.5, 0.01, ("psid[1]", "psid[2]", "f_S[2]", "t_f[2]"),
                             {"tau": lambda t: 10.0 * min(t / 2.0, 1.0), "tau_res": lambda t: 0.0},
@@ -58,8 +64,11 @@ class RSRRRLinkage(SystemSlave):
         Var("tau", "input", "N.m", "drive torque on the driving link (1,1)", 0.0),
         Var("tau_res", "input", "N.m", "resistance torque on the driving link (1,1), opposing positive rotation", 0.0),
         Var("friction", "parameter", "", "friction in the joints (false: ideal joints)", True, kind="Boolean"),
-        Var("stiction", "parameter", "", "exact static friction at rest (beyond the paper)", False, kind="Boolean"),
+        Var("stiction", "parameter", "", "exact static friction at rest (beyond the paper; friction_model 0 only)",
+            False, kind="Boolean"),
         Var("mu_scale", "parameter", "1", "factor on every friction level of Table 1 (mu_A = mu_B = mu_C = 0.2)", 1.0, 0.0),
+        Var("mu_s_factor", "parameter", "1", "static level / kinetic level of every surface: the holding limit with "
+            "stiction, mu_s / mu_c of the bristle laws 2-4", 1.0, 1.0),
         Var("load_t0", "parameter", "N.m", "governed load: resistance at load_psid0", 10.0, 0.0),
         Var("load_psid0", "parameter", "rad/s", "governed load: speed where it equals load_t0", 9.0),
         Var("load_c", "parameter", "N.m.s/rad", "governed load: slope (0: no load)", 5.0, 0.0),
@@ -70,15 +79,29 @@ class RSRRRLinkage(SystemSlave):
         Var("psid1_start", "parameter", "rad/s", "initial driving speed", 0.0),
         Var("baumgarte", "parameter", "1/s", "Baumgarte constants alpha = beta of the closure", 10.0, 0.0),
         Var("rtol", "parameter", "1", "relative tolerance of the internal integrator", 1e-6, 1e-12, 1e-2),
-    ) + _outputs()
+    ) + FrictionModelSlave.BRISTLE_PARAMETERS + _outputs()
 
     def build(self, p):
-        params = RSRRRParameters(y0=p["y0"], z0=p["z0"], journals=table1_journals(p["mu_scale"]),
+        params = RSRRRParameters(y0=p["y0"], z0=p["z0"], journals=table1_journals(p["mu_scale"], p["mu_s_factor"]),
                                  friction=bool(p["friction"]), alpha=p["baumgarte"], beta=p["baumgarte"])
         load = SpeedLoad(p["load_t0"], p["load_psid0"], p["load_c"]) if p["load_c"] > 0 else None
         mech = RSRRR(params)
-        return (lambda inputs: RSRRRSystem(mech, inputs, load, stiction=bool(p["stiction"])),
-                lambda s: s.initial_state(p["psi1_start"], p["psid1_start"]), p["rtol"])
+
+        def start(system):
+            return system.initial_state(p["psi1_start"], p["psid1_start"])
+
+        model = int(p["friction_model"])
+        if model == 0:
+            return lambda inputs: RSRRRSystem(mech, inputs, load, stiction=bool(p["stiction"])), start, p["rtol"]
+        if p["stiction"]:
+            raise ValueError(f"stiction=True is outside its allowed range with friction_model={model}: only False "
+                             "(the bristles hold the joints)")
+        laws = surface_laws(mech, model, sigma0=p["sigma0"], sigma1=p["sigma1"], sigma2=p["sigma2"], v_s=p["v_s"],
+                            delta=p["delta"], z_ba_ratio=p["z_ba_ratio"])
+        return lambda inputs: BristleRSRRRSystem(mech, laws, inputs, load), start, p["rtol"]
+
+    def bristle_stepper(self, built, inputs0, model):
+        return SystemSlave.make_stepper(self, built, inputs0, engine="python")
 
     def publish(self, rec):
         out = dict(stuck=bool(rec["stuck"]), E_kin=rec["E_kin"], E_pot=rec["E_pot"], W_drive=rec["W_drive"],

@@ -1,5 +1,7 @@
 """The BristleOscillator FMU: agrees with the library for every friction law, and refuses a law number
-outside 1-4 with fmi2Error from fmi2SetInteger, naming the parameter and its range."""
+outside 1-4 with fmi2Error from fmi2SetInteger, naming the parameter and its range. The mechanism FMUs
+with a bristle law (friction_model 1-4: SliderCrank, OffsetSliderCrank, RSRRRLinkage) agree with the
+library's bristle systems."""
 
 import numpy as np
 import pytest
@@ -142,3 +144,45 @@ def test_crank_friction_model_outside_its_range_is_an_fmi_error_with_its_name(cr
         simulate_fmu(str(crank_fmus / "SliderCrank.fmu"), stop_time=0.1, output_interval=H,
                      start_values={"friction_model": 2, "sigma0": 0.0}, logger=logger)
     assert any("sigma0=0.0 is outside the allowed range (0, inf)" in m for m in messages), messages
+
+
+@pytest.mark.slow
+def test_rsrrr_fmu_with_lugre_agrees_with_the_library(rsrrr_unzipped):
+    """RSRRRLinkage with LuGre on every journal surface (friction_model 2, the FMU's bristle defaults) under
+    its default experiment's inputs held per step, from rest (the bristles hold the linkage against
+    gravity, then it breaks away): the FMU's outputs equal spatial.BristleRSRRRSystem fed the same held
+    inputs, run with the FMU's tolerances, to 1e-8."""
+    from friction_joints.hybrid import run
+    from friction_joints.spatial.bristle import BristleRSRRRSystem, surface_laws
+    from friction_joints.spatial.rsrrr import RSRRR
+    from friction_joints.spatial.system import SpeedLoad
+
+    stop = 0.2
+    cls = build_fmu.slave_class(build_fmu.SOURCES / "RSRRRLinkage.py")
+    table = input_table(stop, H, cls.experiment.inputs)
+    names = ["psi[1]", "psi[3]", "psid[1]", "psid[4]", "t_f[2]", "f_S[2]", "W_friction", "stuck"]
+    res = simulate_fmu(rsrrr_unzipped, stop_time=stop, output_interval=H, input=table,
+                       start_values={"friction_model": 2}, output=names)
+    mech = RSRRR()
+    laws = surface_laws(mech, 2, sigma0=1e4, sigma1=5.0, sigma2=0.0, v_s=3e-3)
+    system = BristleRSRRRSystem(mech, laws, [PiecewiseConstant(table["time"], table[n]) for n in ("tau", "tau_res")],
+                                SpeedLoad())
+    lib = run(system, system.initial_state(), stop, dt_out=H, rtol=1e-6, atol=1e-8, engine="python")  # the FMU's
+    rows = lib.rows_at(res["time"])
+    for output, want in (("psi[1]", lib["q"][rows, 0]), ("psi[3]", lib["q"][rows, 2]), ("psid[1]", lib["qd"][rows, 0]),
+                         ("psid[4]", lib["qd"][rows, 3]), ("t_f[2]", lib["t_f"][rows, 1]),
+                         ("f_S[2]", lib["f_S"][rows, 1]), ("W_friction", lib["W_friction"][rows])):
+        np.testing.assert_allclose(res[output], want, rtol=1e-8, atol=1e-8 * np.abs(want).max(), err_msg=output)
+    assert np.ptp(res["psid[1]"]) > 0.1 and not res["stuck"].any()
+
+
+def test_rsrrr_fmu_refuses_stiction_with_a_bristle_law(rsrrr_unzipped):
+    messages = []
+
+    def logger(env, instance, status, category, message):
+        messages.append(message.decode())
+
+    with pytest.raises(FMICallException, match="fmi2ExitInitializationMode"):
+        simulate_fmu(rsrrr_unzipped, stop_time=0.1, output_interval=H, logger=logger,
+                     start_values={"friction_model": 3, "stiction": True})
+    assert any("stiction=True is outside its allowed range with friction_model=3" in m for m in messages), messages

@@ -46,6 +46,14 @@ def test_every_fmu_passes_its_reference(fmus, model, capsys):
     assert f"{model}.fmu: PASS" in capsys.readouterr().out
 
 
+def test_rsrrr_with_lugre_passes_its_reference(rsrrr_unzipped):
+    """The variant whose .opt sets friction_model = 2 (bristle friction): its start value reaches the FMU."""
+    assert regression.start_values(read_opt(REFERENCES / "friction_model_2" / "RSRRRLinkage_ref.opt")) == \
+        {"friction_model": 2.0}
+    verdict = regression.check(rsrrr_unzipped, REFERENCES / "friction_model_2")
+    assert verdict.passed, regression.report(rsrrr_unzipped, verdict)
+
+
 def test_a_changed_result_fails_and_the_report_names_the_signal(fmus, tmp_path, capsys):
     for f in REFERENCES.glob("SliderCrank_*"):
         shutil.copy(f, tmp_path)

@@ -5,7 +5,10 @@
     python -m friction_joints.fmi.regression FOLDER [REFDIR] [--scheduler ADDRESS] [--workers N]
 
 REFDIR holds, for the FMU's model identifier <Model>:
-  <Model>_ref.opt   "StartTime, 0", "StopTime, 2", "StepSize, 0.01", "RelTol, 1e-8" (one per line);
+  <Model>_ref.opt   "StartTime, 0", "StopTime, 2", "StepSize, 0.01", "RelTol, 1e-8" (one per line),
+                    then optionally "name, value" lines: start values of parameters for this
+                    reference (our extension of the layout: a variant of the model's defaults,
+                    kept in its own REFDIR);
   <Model>_in.csv    optional input table, a "time" column then one column per input (held by
                     FMPy at the communication points);
   <Model>_ref.csv   the reference: a "time" column then one column per output that is checked
@@ -102,6 +105,11 @@ def read_opt(path: Path) -> dict:
     if not (opt["StopTime"] > opt["StartTime"] and opt["StepSize"] > 0 and 0 < opt["RelTol"] < 1):
         raise ReferenceError(f"{path}: need StopTime > StartTime, StepSize > 0 and 0 < RelTol < 1, got {opt}")
     return opt
+
+
+def start_values(opt: dict) -> dict:
+    """{parameter name: start value} of the .opt's lines beyond the cross-check keys."""
+    return {k: v for k, v in opt.items() if k not in OPT_KEYS}
 
 
 def read_csv(path: Path) -> np.ndarray:
@@ -236,7 +244,7 @@ def check(fmu, refdir, tube_rtol=1e-3, tube_ttol=None, reference=None) -> Verdic
     opt, inputs, ref = reference or load_reference(refdir, md.coSimulation.modelIdentifier)
     variables = {v.name for v in md.modelVariables}
     names = [n for n in ref.dtype.names[1:] if n in variables]
-    run = simulate(fmu, opt, inputs, names)
+    run = simulate(fmu, opt, inputs, names, start_values(opt))
     ttol = opt["StepSize"] if tube_ttol is None else tube_ttol
     signals = [] if run.result is None else [
         tube_check(n, run.result["time"], run.result[n].astype(float), ref["time"], ref[n], tube_rtol, ttol)
@@ -251,7 +259,8 @@ def record(fmu, refdir, outputs=None):
 
     md = read_model_description(str(fmu))
     outputs = outputs or [v.name for v in md.modelVariables if v.causality == "output"]
-    run = simulate(fmu, *read_experiment(refdir, md.coSimulation.modelIdentifier), outputs)
+    opt, inputs = read_experiment(refdir, md.coSimulation.modelIdentifier)
+    run = simulate(fmu, opt, inputs, outputs, start_values(opt))
     if run.failures:
         raise RunFailed("; ".join(run.failures + run.log))
     path = Path(refdir) / f"{md.coSimulation.modelIdentifier}_ref.csv"

@@ -493,10 +493,15 @@ class FrictionModelSlave(MechanismSlave):
 
     def make_stepper(self, built, inputs0):
         """The exact model's stepper (friction_model 0), or the bristle system's on the Python engine."""
-        p = self.values
-        model = int(p["friction_model"])
+        model = int(self.values["friction_model"])
         if model == 0:
             return super().make_stepper(built, inputs0)
+        return self.bristle_stepper(built, inputs0, model)
+
+    def bristle_stepper(self, built, inputs0, model):
+        """The stepper of bristle law ``model`` (1-4) on the Python engine: here ``hybrid.BristleSystem``
+        of the planar mechanism ``build`` returned; a slave of another system overrides it."""
+        p = self.values
         mechanism, q0, u0, rtol = built
         laws = contact_laws(mechanism, model, sigma0=p["sigma0"], sigma1=p["sigma1"], sigma2=p["sigma2"],
                             v_s=p["v_s"], delta=p["delta"], z_ba_ratio=p["z_ba_ratio"])
@@ -514,6 +519,7 @@ class SystemSlave(MechanismSlave):
     """Base of the FMUs of other hybrid systems: ``build`` returns (make_system, y0_of, rtol) as
     taken by ``stepping.Stepper`` (make_system: function of the held input signals)."""
 
-    def make_stepper(self, built, inputs0):
+    def make_stepper(self, built, inputs0, engine=None):
+        """engine: 'python', 'compiled' or 'auto' (None: the environment's choice, ``engine_from_environment``)."""
         make_system, y0_of, rtol = built
-        return Stepper(make_system, y0_of, inputs0, rtol, self.t_start, engine_from_environment())
+        return Stepper(make_system, y0_of, inputs0, rtol, self.t_start, engine or engine_from_environment())

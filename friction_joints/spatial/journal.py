@@ -88,6 +88,14 @@ class JournalSet:
         for name in ("a_bar", "d_A", "d_B", "d_C", "mu_A", "mu_B", "mu_C", "k", "psid_k", "mu_s_factor"):
             setattr(self, name, np.array([getattr(j, name) for j in self.journals]))
 
+    def surface_loads(self, f, n):
+        """(3, j): |F_A|, |F_B|, |f_z| (N) of each joint (eqs 6.1-6.2) from f, n of shape (j, 3)."""
+        return np.array(_surface_loads(self, np.asarray(f, float).T, np.asarray(n, float).T))
+
+    def arms(self):
+        """(3, j): the friction arms (m) of surfaces A, B, C of each joint (eqs 5.1-5.3)."""
+        return np.array(_arms(self))
+
     def full_torque(self, f, n):
         return _full_torque(self, np.asarray(f, float).T, np.asarray(n, float).T)
 
@@ -106,10 +114,15 @@ def _surface_loads(j, f, n):
     return F_A, F_B, np.abs(f[2])
 
 
+def _arms(j):
+    """The friction arms (m) of A, B, C: t_a = mu_a arm_a load_a (eqs 5.1, 5.2; 5.3 in its 0/0-free form)."""
+    return 0.5 * j.d_A, 0.5 * j.d_B, (j.d_C**2 + j.d_C * j.d_A + j.d_A**2) / (3.0 * (j.d_C + j.d_A))
+
+
 def _full_torque(j, f, n):
     F_A, F_B, F_z = _surface_loads(j, f, n)
-    face = (j.d_C**2 + j.d_C * j.d_A + j.d_A**2) / (3.0 * (j.d_C + j.d_A))  # (5.3), 0/0-free form
-    return 0.5 * j.mu_A * F_A * j.d_A + 0.5 * j.mu_B * F_B * j.d_B + j.mu_C * F_z * face  # (4), (5.1), (5.2)
+    arm_A, arm_B, arm_C = _arms(j)
+    return j.mu_A * arm_A * F_A + j.mu_B * arm_B * F_B + j.mu_C * arm_C * F_z  # (4), (5.1)-(5.3)
 
 
 def _characteristic(j, psid):

@@ -151,7 +151,7 @@ class RSRRR:
         """t_f (4,) of eqs 4-7 from the reactions (zero for ideal joints)."""
         return self.journals.torque(qd, f_O, n_O) if self.p.friction else np.zeros(4)
 
-    def dynamics(self, q, qd, tau_1, minimal=False, iterations=None) -> DynamicState:
+    def dynamics(self, q, qd, tau_1, minimal=False, iterations=None, friction=None) -> DynamicState:
         """The state of motion at (q, qd) with the net applied torque tau_1 (N.m) on the driving link.
 
         The friction torques t_f depend on the reactions, which are affine in t_f at a given (q, qd)
@@ -160,6 +160,8 @@ class RSRRR:
         to convergence (fixed point, a contraction for the small journals of Table 1).
         minimal: solve by the minimal form instead of eq. (2); iterations: a fixed number of passes of
         the coupling (the paper's scheme; the first pass is frictionless) instead of converging.
+        friction: a function (f_O (4, 3), n_O (4, 3)) -> t_f (4,) in place of eqs 4-7 (default
+        ``friction_torques`` at qd).
         The returned qdd and reactions are those of the returned t_f.
         """
         q, qd = np.asarray(q, float), np.asarray(qd, float)
@@ -175,10 +177,13 @@ class RSRRR:
         def at(t_f, parts=slice(None)):
             return tuple(b + d @ t_f for b, d in zip(base[parts], slope[parts]))
 
+        if friction is None:
+            def friction(f_O, n_O):
+                return self.friction_torques(qd, f_O, n_O)
         limit = iterations or self.MAX_ITERATIONS
         t_f = np.zeros(4)  # the first pass is frictionless
         for it in range(1, limit + 1):
-            new = self.friction_torques(qd, *at(t_f, slice(2, 4)))  # eqs 4-7
+            new = friction(*at(t_f, slice(2, 4)))  # eqs 4-7
             change = np.abs(new - t_f).max()
             if change <= self.COUPLING_TOL * (1.0 + np.abs(new).max()) or it == limit:
                 break

@@ -3,8 +3,9 @@
     python tests/references/make_references.py DIST [MODEL ...]   (DIST: the folder of the built FMUs)
 
 Writes <Model>_in.csv and <Model>_ref.opt, then records <Model>_ref.csv from a run of the FMU
-(python -m friction_joints.fmi.regression --record). Run it only when a change of the results is
-understood and intended, and say why in the commit.
+(python -m friction_joints.fmi.regression --record). The VARIANTS go into their own folders, their
+start values into the .opt. Run it only when a change of the results is understood and intended,
+and say why in the commit.
 """
 
 import sys
@@ -50,16 +51,32 @@ CASES = {
 }
 
 
+# folder: {model: (stop time s, communication step s, {input: function of t}, checked outputs, {parameter: start})}
+VARIANTS = {
+    "friction_model_2": {  # LuGre on every journal surface, from rest: held by the bristles, then breakaway
+        "RSRRRLinkage": (0.2, 0.01, CASES["RSRRRLinkage"][2],
+                         ["psi[1]", "psi[3]", "psid[1]", "psid[4]", "f_S[2]", "t_f[1]", "t_f[2]", "E_kin", "W_drive",
+                          "W_friction"], {"friction_model": 2})},
+}
+
+
+def write_case(dist, folder, model, stop, step, inputs, outputs, starts=None):
+    fmu = Path(dist) / f"{model}.fmu"
+    experiment = read_model_description(fmu).defaultExperiment
+    rel_tol = experiment.tolerance if experiment and experiment.tolerance else 1e-8  # the FMU's own rtol
+    lines = [("StartTime", 0.0), ("StopTime", stop), ("StepSize", step), ("RelTol", rel_tol), *(starts or {}).items()]
+    folder.mkdir(exist_ok=True)
+    (folder / f"{model}_ref.opt").write_text("".join(f"{k}, {v}\n" for k, v in lines))
+    write_csv(folder / f"{model}_in.csv", input_table(stop, step, inputs))
+    print(f"wrote {record(fmu, folder, outputs)}")
+
+
 def main(dist, only=None):
-    for model, (stop, step, inputs, outputs) in CASES.items():
-        if only and model not in only:
-            continue
-        fmu = Path(dist) / f"{model}.fmu"
-        experiment = read_model_description(fmu).defaultExperiment
-        rel_tol = experiment.tolerance if experiment and experiment.tolerance else 1e-8  # the FMU's own rtol
-        (HERE / f"{model}_ref.opt").write_text(f"StartTime, 0.0\nStopTime, {stop}\nStepSize, {step}\nRelTol, {rel_tol}\n")
-        write_csv(HERE / f"{model}_in.csv", input_table(stop, step, inputs))
-        print(f"wrote {record(fmu, HERE, outputs)}")
+    cases = [(HERE, model, case) for model, case in CASES.items()]
+    cases += [(HERE / folder, model, case) for folder, models in VARIANTS.items() for model, case in models.items()]
+    for folder, model, case in cases:
+        if not only or model in only:
+            write_case(dist, folder, model, *case)
 
 
 if __name__ == "__main__":
