@@ -9,6 +9,9 @@
         standing for friction_joints meanwhile), another thread pickles and unpickles a class of the
         project's friction_joints (as a Dask worker's event loop does with task results): every time
         by the project's module name, as the same class.
+    python fmu_isolation.py deleted_folder FMU   FMU (SliderCrank) runs with bristle friction (the Python
+        engine: its compiled engine is not imported), is freed and its folder deleted; a second
+        instance from another folder then runs the exact model, importing the compiled engine.
 """
 
 import pickle
@@ -33,8 +36,10 @@ def instantiate(path, tmp):
     return fmu, {v.name: v.valueReference for v in md.modelVariables}
 
 
-def kinetic_energy_after_steps(fmu, vr, steps=20, h=0.01):
+def kinetic_energy_after_steps(fmu, vr, steps=20, h=0.01, integers=None):
     fmu.setupExperiment(startTime=0.0)
+    for name, value in (integers or {}).items():
+        fmu.setInteger([vr[name]], [value])
     fmu.enterInitializationMode()
     fmu.exitInitializationMode()
     fmu.setReal([vr["tau"]], [5.0])
@@ -96,6 +101,15 @@ def threads(path):
     assert rounds[0] > 100 and not failures, (rounds[0], len(failures), failures[:3])
 
 
+def deleted_folder(path):
+    for integers in ({"friction_model": 2}, {}):
+        with tempfile.TemporaryDirectory() as tmp:  # deleted after each instance, as simulate_fmu does
+            fmu, vr = instantiate(path, tmp)
+            assert kinetic_energy_after_steps(fmu, vr, integers=integers) > 0.0, integers
+            fmu.terminate()
+            fmu.freeInstance()
+
+
 if __name__ == "__main__":
-    {"two_builds": two_builds, "broken": broken, "threads": threads}[sys.argv[1]](*sys.argv[2:])
+    {"two_builds": two_builds, "broken": broken, "threads": threads, "deleted_folder": deleted_folder}[sys.argv[1]](*sys.argv[2:])
     print("pass")

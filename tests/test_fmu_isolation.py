@@ -60,3 +60,9 @@ def test_another_thread_keeps_the_project_package_while_an_fmu_loads_its_engine(
     """The bundle stands for friction_joints only for the thread that loads the engine's cache (a
     sweep's Dask worker pickles results on another thread meanwhile)."""
     run("threads", fmus["SliderCrank"])
+
+
+def test_a_later_instance_imports_the_bundled_modules_after_the_first_folder_was_deleted(fmus):
+    """The first instance (bristle friction) leaves the compiled engine unimported and its folder is
+    deleted; the second, from its own folder, imports the engine from there."""
+    run("deleted_folder", fmus["SliderCrank"])

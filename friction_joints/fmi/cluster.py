@@ -4,8 +4,7 @@
 FMUs run in their host's interpreter, so one FMU at a time per process), or of an existing cluster
 at a scheduler address. ``ship`` sends an FMU file to the cluster as bytes (no shared file system
 assumed); on a worker ``FMUFile.local`` extracts it once per process and returns that folder
-(an FMU's bundled package stays importable from it for the life of the process: a folder deleted
-after a run would break imports of the package's modules in later runs of the same FMU).
+(once: extracting costs more than most runs).
 ``run_tasks`` submits one task per call, shows a progress bar on stderr and, on Ctrl-C, cancels
 what is left and raises ``Cancelled``.
 
