@@ -8,7 +8,7 @@ from fmpy.fmi1 import FMICallException
 
 import build_fmu
 from friction_joints.friction import make_law
-from friction_joints.hybrid import PiecewiseConstant
+from friction_joints.hybrid import PiecewiseConstant, run
 from friction_joints.lumped import BristleOscillatorParameters, simulate_bristle
 from friction_joints.fmi.regression import input_table
 
@@ -22,9 +22,15 @@ def fmu(tmp_path_factory):
     return out / "BristleOscillator.fmu"
 
 
-def inputs():
-    cls = build_fmu.slave_class(build_fmu.SOURCES / "BristleOscillator.py")
-    return input_table(STOP, H, cls.experiment.inputs)
+def inputs(name="BristleOscillator", stop=STOP):
+    """The input table of the FMU ``name``'s default experiment up to stop (s), sampled every H."""
+    cls = build_fmu.slave_class(build_fmu.SOURCES / f"{name}.py")
+    return input_table(stop, H, cls.experiment.inputs)
+
+
+def held(table, names):
+    """The inputs names of the table as the library sees an FMU's inputs held over each step."""
+    return [PiecewiseConstant(table["time"], table[name]) for name in names]
 
 
 @pytest.mark.parametrize("model", [1, 2, 3, 4])
@@ -33,9 +39,8 @@ def test_fmu_agrees_with_the_library(fmu, model):
     res = simulate_fmu(str(fmu), stop_time=STOP, output_interval=H, input=table, start_values={"model": model},
                        output=["x", "v", "z", "F_f", "W_friction"])
     law = make_law(model, sigma0=1e5, sigma1=5.0, sigma2=0.0, mu_c=0.3, mu_s=0.4, v_s=1e-3, delta=2.0, z_ba_ratio=0.7)
-    held = [PiecewiseConstant(table["time"], table[name]) for name in ("x_d", "v_belt", "F_n")]
-    lib = simulate_bristle(BristleOscillatorParameters(law, m=1.0, k=100.0), held, STOP, dt_out=H, rtol=1e-8,
-                           atol=1e-10)  # the FMU's default rtol; its atol = rtol / 100
+    lib = simulate_bristle(BristleOscillatorParameters(law, m=1.0, k=100.0), held(table, ("x_d", "v_belt", "F_n")),
+                           STOP, dt_out=H, rtol=1e-8, atol=1e-10)  # the FMU's default rtol; its atol = rtol / 100
     rows = lib.rows_at(res["time"])
     # the states (F_f follows the held F_n at once, and the two runs round the input jumps' times apart)
     for name, key in (("x", "x"), ("v", "v"), ("z", "z"), ("W_friction", "W_friction")):
@@ -107,16 +112,15 @@ def test_crank_fmus_with_bristle_friction_agree_with_the_library(crank_fmus, nam
     all their joints, the FMUs' bristle defaults, under their default experiments' torque held per step:
     the FMU's outputs equal hybrid.BristleSystem fed the same held torque."""
     from friction_joints import mechanisms
-    from friction_joints.hybrid import BristleSystem, contact_laws, run
+    from friction_joints.hybrid import BristleSystem, contact_laws
 
     stop = 0.5
-    cls = build_fmu.slave_class(build_fmu.SOURCES / f"{name}.py")
-    table = input_table(stop, H, cls.experiment.inputs)
+    table = inputs(name, stop)
     res = simulate_fmu(str(crank_fmus / f"{name}.fmu"), stop_time=stop, output_interval=H, input=table,
                        start_values={"friction_model": model}, output=["q[1]", "u", "W_friction", "stuck"])
     mech = getattr(mechanisms, mechanism)()
     system = BristleSystem(mech, contact_laws(mech, model, sigma0=1e4, sigma1=5.0, sigma2=0.0, v_s=3e-3),
-                           [PiecewiseConstant(table["time"], table["tau"])])
+                           held(table, ("tau",)))
     lib = run(system, system.initial_state(mech.assemble([0.0]), [0.0]), stop, dt_out=H, rtol=1e-8, atol=1e-10,
               engine="python")  # the FMU's default rtol; its atol = rtol / 100
     rows = lib.rows_at(res["time"])
@@ -142,3 +146,29 @@ def test_crank_friction_model_outside_its_range_is_an_fmi_error_with_its_name(cr
         simulate_fmu(str(crank_fmus / "SliderCrank.fmu"), stop_time=0.1, output_interval=H,
                      start_values={"friction_model": 2, "sigma0": 0.0}, logger=logger)
     assert any("sigma0=0.0 is outside the allowed range (0, inf)" in m for m in messages), messages
+
+
+@pytest.mark.slow
+def test_steering_fmu_with_lugre_equals_the_library(tmp_path):
+    """SteeringSystem with friction_model 2 (LuGre in its four elements, the FMU's bristle defaults) under its
+    default experiment's inputs held per step, rtol 1e-10 (at the default 1e-6 the two runs, which restart
+    LSODA at the same instants, differ by 1e-7 of the range): the FMU's outputs equal vehicle.SteeringBristle
+    fed the same held inputs to 1e-8 of each signal's range."""
+    from friction_joints.vehicle import SteeringBristle, SteeringParameters, element_laws
+
+    build_fmu.main(["--only", "SteeringSystem", "--out", str(tmp_path)])
+    stop, outputs = 0.6, ("delta_sw", "theta_pinion", "x_rack", "delta_left", "delta_right", "F_gear",
+                          "T_f_kingpin_left", "F_f_rack", "W_friction")
+    table = inputs("SteeringSystem", stop)
+    res = simulate_fmu(str(tmp_path / "SteeringSystem.fmu"), stop_time=stop, output_interval=H, input=table,
+                       start_values={"friction_model": 2, "rtol": 1e-10}, output=[*outputs, "stuck_rack"])
+    p = SteeringParameters()
+    system = SteeringBristle(p, element_laws(p, 2, sigma0=1e4, sigma1=5.0, sigma2=0.0, v_s=3e-3),
+                             held(table, ("tau_sw", "M_z_left", "M_z_right", "F_z_left", "F_z_right")))
+    lib = run(system, system.initial_state(), stop, dt_out=H, rtol=1e-10, atol=1e-12, engine="python")  # atol = rtol / 100
+    rows = lib.rows_at(res["time"])
+    q, f = lib["q"][rows], lib["friction"][rows]
+    for output, want in zip(outputs, (q[:, 0], q[:, 1], q[:, 2], q[:, 3], q[:, 4], lib["F_g"][rows], f[:, 2], f[:, 1],
+                                      lib["W_friction"][rows])):
+        np.testing.assert_allclose(res[output], want, rtol=0, atol=1e-8 * np.ptp(want), err_msg=output)
+    assert np.ptp(res["delta_sw"]) > 0.05 and not res["stuck_rack"].any()

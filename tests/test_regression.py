@@ -46,6 +46,29 @@ def test_every_fmu_passes_its_reference(fmus, model, capsys):
     assert f"{model}.fmu: PASS" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("case", ["BristleOscillator-ElastoPlastic", "SliderCrank-LuGre", "SteeringSystem-LuGre"])
+def test_every_variant_case_passes_its_reference(fmus, case, capsys):
+    """Bristle friction (issue 16): each variant is found by regression.cases and passes with its start values."""
+    model = case.partition("-")[0]
+    assert case in regression.cases(REFERENCES, model)
+    assert main([str(fmus[model]), str(REFERENCES), "--case", case]) == 0
+    assert f"{model}.fmu: PASS" in capsys.readouterr().out
+
+
+def test_a_variant_case_sets_its_start_values(fmus, tmp_path, capsys):
+    """SteeringSystem-LuGre's .opt sets the Integer friction_model = 2 (an int for FMPy); without that line
+    the same case runs the exact model, whose result leaves the LuGre reference's tube."""
+    opt = read_opt(REFERENCES / "SteeringSystem-LuGre_ref.opt")
+    assert regression.start_values_of(opt) == {"friction_model": 2}
+    assert type(regression.start_values_of(opt)["friction_model"]) is int
+    for f in REFERENCES.glob("SteeringSystem-LuGre_*"):
+        shutil.copy(f, tmp_path)
+    exact = {k: v for k, v in opt.items() if not k.startswith(regression.START)}
+    (tmp_path / "SteeringSystem-LuGre_ref.opt").write_text("".join(f"{k}, {v}\n" for k, v in exact.items()))
+    assert main([str(fmus["SteeringSystem"]), str(tmp_path), "--case", "SteeringSystem-LuGre"]) == 1
+    assert "FAIL  stuck_rack: left its tube" in capsys.readouterr().out
+
+
 def test_a_changed_result_fails_and_the_report_names_the_signal(fmus, tmp_path, capsys):
     for f in REFERENCES.glob("SliderCrank_*"):
         shutil.copy(f, tmp_path)

@@ -46,7 +46,7 @@ def test_without_dry_friction_the_model_is_the_linear_one_with_the_sigma2_damper
     sigma2 = np.array([0.05, 300.0, 2.0, 3.0])  # N.m.s/rad, N.s/m (rack), N.m.s/rad
     t = np.linspace(0.0, 1.0, 501)
     tau = 2.0 * np.sin(2 * np.pi * (0.5 * t + 3.0 * t**2))
-    system = SteeringBristle(p, element_laws(p, 3, sigma0=1e4, sigma1=1.0, sigma2=sigma2),
+    system = SteeringBristle(p, element_laws(p, 2, sigma0=1e4, sigma1=1.0, sigma2=sigma2),
                              [lambda s: np.interp(s, t, tau), 0.0, lambda s: 5.0 * np.sin(7.0 * s), 3500.0, 3500.0])
     r = run(system, system.initial_state(), 1.0, dt_out=0.002, rtol=1e-9, atol=1e-11, engine="python")
     M, C, K, B = linear_model(p)

@@ -14,7 +14,10 @@ F_r for the pinion and the rack (levels without a load), mu_k r_k (|F_z,i| + |F_
 (its wheel load and the tie-rod force it carries, so that N_k follows them in time), each times
 friction_scale. The law's coefficients are then mu_c = 1 and mu_s = static_factor, so that steady
 sliding gives the exact element's kinetic level and the bristle breaks away at its static level; the
-pre-sliding deflection of every element is bounded by static_factor / sigma0. (A king-pin written
+pre-sliding deflection of every element is bounded by static_factor / sigma0. While a king-pin's load
+rises at a held deflection its bristle can return up to Ndot sigma0 z^2 / 2 more than it stored
+(``friction.bristle``), a power bounded by Ndot static_factor^2 / (2 sigma0) that vanishes as sigma0 grows.
+(A king-pin written
 with the load r_k (|F_z,i| + |F_ti|) and the coefficients mu_k, static_factor mu_k is the same model
 with sigma0 and sigma1 multiplied by mu_k.)
 

@@ -1,6 +1,6 @@
 """Write the regression references of the project's FMUs into this folder (FMI cross-check layout).
 
-    python tests/references/make_references.py DIST [MODEL ...]   (DIST: the folder of the built FMUs)
+    python tests/references/make_references.py DIST [CASE ...]   (DIST: the folder of the built FMUs)
 
 Writes <Model>_in.csv and <Model>_ref.opt, then records <Model>_ref.csv from a run of the FMU
 (python -m friction_joints.fmi.regression --record). Run it only when a change of the results is
@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 from fmpy import read_model_description
 
-from friction_joints.fmi.regression import input_table, record, write_csv
+from friction_joints.fmi.regression import START, input_table, record, write_csv
 
 HERE = Path(__file__).resolve().parent
 
@@ -49,17 +49,38 @@ CASES = {
                           ["x", "v", "a", "z", "F_f", "W_friction"]),
 }
 
+# Variant cases <Model>-<variant> (regression.cases): the model's FMU with the start values given, otherwise as
+# the CASES entry of the model (its inputs, outputs and times; stop time and RelTol replaced where given).
+# bristle friction (issue 16): cases whose run takes under 10 s
+VARIANTS = {
+    "BristleOscillator-ElastoPlastic": ({"model": 3}, {"stop": 1.5}),
+    "SliderCrank-LuGre": ({"friction_model": 2}, {"stop": 0.4, "rel_tol": 1e-6}),
+    "SteeringSystem-LuGre": ({"friction_model": 2}, {"stop": 1.0}),
+}
+
+
+def write_case(dist, case, model, stop, step, inputs, outputs, start=None, rel_tol=None):
+    fmu = Path(dist) / f"{model}.fmu"
+    experiment = read_model_description(fmu).defaultExperiment
+    if rel_tol is None:  # the FMU's own rtol
+        rel_tol = experiment.tolerance if experiment and experiment.tolerance else 1e-8
+    starts = "".join(f"{START}{name}, {value}\n" for name, value in (start or {}).items())
+    (HERE / f"{case}_ref.opt").write_text(f"StartTime, 0.0\nStopTime, {stop}\nStepSize, {step}\nRelTol, {rel_tol}\n"
+                                          + starts)
+    write_csv(HERE / f"{case}_in.csv", input_table(stop, step, inputs))
+    print(f"wrote {record(fmu, HERE, outputs, case)}")
+
 
 def main(dist, only=None):
     for model, (stop, step, inputs, outputs) in CASES.items():
-        if only and model not in only:
-            continue
-        fmu = Path(dist) / f"{model}.fmu"
-        experiment = read_model_description(fmu).defaultExperiment
-        rel_tol = experiment.tolerance if experiment and experiment.tolerance else 1e-8  # the FMU's own rtol
-        (HERE / f"{model}_ref.opt").write_text(f"StartTime, 0.0\nStopTime, {stop}\nStepSize, {step}\nRelTol, {rel_tol}\n")
-        write_csv(HERE / f"{model}_in.csv", input_table(stop, step, inputs))
-        print(f"wrote {record(fmu, HERE, outputs)}")
+        if not only or model in only:
+            write_case(dist, model, model, stop, step, inputs, outputs)
+    for case, (start, changes) in VARIANTS.items():
+        model = case.partition("-")[0]
+        if not only or case in only:
+            stop, step, inputs, outputs = CASES[model]
+            write_case(dist, case, model, changes.get("stop", stop), step, inputs, outputs, start,
+                       changes.get("rel_tol"))
 
 
 if __name__ == "__main__":
