@@ -165,7 +165,8 @@ def test_steering_fmu_with_lugre_equals_the_library(tmp_path):
     p = SteeringParameters()
     system = SteeringBristle(p, element_laws(p, 2, sigma0=1e4, sigma1=5.0, sigma2=0.0, v_s=3e-3),
                              held(table, ("tau_sw", "M_z_left", "M_z_right", "F_z_left", "F_z_right")))
-    lib = run(system, system.initial_state(), stop, dt_out=H, rtol=1e-10, atol=1e-12, engine="python")  # atol = rtol / 100
+    lib = run(system, system.initial_state(), stop, dt_out=H, rtol=1e-10, atol=1e-12,
+              engine="python")  # the FMU's atol = rtol / 100
     rows = lib.rows_at(res["time"])
     q, f = lib["q"][rows], lib["friction"][rows]
     for output, want in zip(outputs, (q[:, 0], q[:, 1], q[:, 2], q[:, 3], q[:, 4], lib["F_g"][rows], f[:, 2], f[:, 1],

@@ -166,6 +166,7 @@ def test_a_folder_of_fmus_runs_on_a_cluster_with_a_line_per_fmu_and_the_worst_ex
     for model in ("SliderCrank", "DupontTwoMass", "SingleMassFriction"):
         shutil.copy(fmus[model], tmp_path)
     copy_reference("SliderCrank", tmp_path, stop=0.2)
+    copy_reference("SliderCrank-LuGre", tmp_path, stop=0.1)  # a variant case: a line of its own
     copy_reference("DupontTwoMass", tmp_path, stop=0.3)
     ref = read_csv(tmp_path / "DupontTwoMass_ref.csv")
     ref["E_kin"][ref["time"] >= 0.1] += 0.05 * np.ptp(ref["E_kin"])  # a changed result: DupontTwoMass fails
@@ -173,10 +174,10 @@ def test_a_folder_of_fmus_runs_on_a_cluster_with_a_line_per_fmu_and_the_worst_ex
     # SingleMassFriction has no reference: the check cannot run
     assert main([str(tmp_path), "--scheduler", dask_scheduler, "--workers", "2"]) == 2
     lines = capsys.readouterr().out.splitlines()
-    assert len(lines) == 3
+    assert len(lines) == 4
     assert lines[0].startswith("DupontTwoMass.fmu: FAIL: E_kin: left its tube at t = ")
     assert lines[1] == f"SingleMassFriction.fmu: ERROR: missing {tmp_path / 'SingleMassFriction_ref.opt'}"
-    assert lines[2] == "SliderCrank.fmu: PASS"
+    assert lines[2:] == ["SliderCrank.fmu: PASS", "SliderCrank.fmu [SliderCrank-LuGre]: PASS"]
     # the folder's line says what the FMU's own check reports first
     assert main([str(tmp_path / "DupontTwoMass.fmu"), str(tmp_path)]) == 1
     first_failure = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("  FAIL  "))
