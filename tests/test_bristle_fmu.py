@@ -148,19 +148,25 @@ def test_crank_friction_model_outside_its_range_is_an_fmi_error_with_its_name(cr
     assert any("sigma0=0.0 is outside the allowed range (0, inf)" in m for m in messages), messages
 
 
+@pytest.fixture(scope="module")
+def steering_fmu(tmp_path_factory):
+    out = tmp_path_factory.mktemp("steering_dist")
+    build_fmu.main(["--only", "SteeringSystem", "--out", str(out)])
+    return out / "SteeringSystem.fmu"
+
+
 @pytest.mark.slow
-def test_steering_fmu_with_lugre_equals_the_library(tmp_path):
+def test_steering_fmu_with_lugre_equals_the_library(steering_fmu):
     """SteeringSystem with friction_model 2 (LuGre in its four elements, the FMU's bristle defaults) under its
     default experiment's inputs held per step, rtol 1e-10 (at the default 1e-6 the two runs, which restart
     LSODA at the same instants, differ by 1e-7 of the range): the FMU's outputs equal vehicle.SteeringBristle
     fed the same held inputs to 1e-8 of each signal's range."""
     from friction_joints.vehicle import SteeringBristle, SteeringParameters, element_laws
 
-    build_fmu.main(["--only", "SteeringSystem", "--out", str(tmp_path)])
     stop, outputs = 0.6, ("delta_sw", "theta_pinion", "x_rack", "delta_left", "delta_right", "F_gear",
                           "T_f_kingpin_left", "F_f_rack", "W_friction")
     table = inputs("SteeringSystem", stop)
-    res = simulate_fmu(str(tmp_path / "SteeringSystem.fmu"), stop_time=stop, output_interval=H, input=table,
+    res = simulate_fmu(str(steering_fmu), stop_time=stop, output_interval=H, input=table,
                        start_values={"friction_model": 2, "rtol": 1e-10}, output=[*outputs, "stuck_rack"])
     p = SteeringParameters()
     system = SteeringBristle(p, element_laws(p, 2, sigma0=1e4, sigma1=5.0, sigma2=0.0, v_s=3e-3),
@@ -173,3 +179,18 @@ def test_steering_fmu_with_lugre_equals_the_library(tmp_path):
                                       lib["W_friction"][rows])):
         np.testing.assert_allclose(res[output], want, rtol=0, atol=1e-8 * np.ptp(want), err_msg=output)
     assert np.ptp(res["delta_sw"]) > 0.05 and not res["stuck_rack"].any()
+
+
+@pytest.mark.slow
+def test_steering_fmu_refuses_a_bristle_parameter_naming_it(steering_fmu):
+    """friction_model 3 with sigma0 = 0 (within the variable's range, refused by the law): exitInitializationMode
+    fails with the law's message naming sigma0 and its range."""
+    messages = []
+
+    def logger(env, instance, status, category, message):
+        messages.append(message.decode())
+
+    with pytest.raises(FMICallException, match="fmi2ExitInitializationMode"):
+        simulate_fmu(str(steering_fmu), stop_time=0.1, output_interval=H, start_values={"friction_model": 3,
+                     "sigma0": 0.0}, logger=logger)
+    assert any("sigma0=0.0 is outside the allowed range (0, inf)" in m for m in messages), messages
