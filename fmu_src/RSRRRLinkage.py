@@ -37,7 +37,7 @@ def _outputs():
     )
 
 
-class RSRRRLinkage(FrictionModelSlave, SystemSlave):
+class RSRRRLinkage(SystemSlave):
     author = "friction-joints"
     description = ("Spatial RSRRR linkage (seed 002) cut at its spherical joint, with load-dependent journal "
                    "friction in its four revolute joints (Table 1 data), optional exact stiction")
@@ -96,12 +96,8 @@ class RSRRRLinkage(FrictionModelSlave, SystemSlave):
         if p["stiction"]:
             raise ValueError(f"stiction=True is outside its allowed range with friction_model={model}: only False "
                              "(the bristles hold the joints)")
-        laws = surface_laws(mech, model, sigma0=p["sigma0"], sigma1=p["sigma1"], sigma2=p["sigma2"], v_s=p["v_s"],
-                            delta=p["delta"], z_ba_ratio=p["z_ba_ratio"])
+        laws = surface_laws(mech, model, **FrictionModelSlave.bristle_options(p))
         return lambda inputs: BristleRSRRRSystem(mech, laws, inputs, load), start, p["rtol"]
-
-    def bristle_stepper(self, built, inputs0, model):
-        return SystemSlave.make_stepper(self, built, inputs0, engine="python")
 
     def publish(self, rec):
         out = dict(stuck=bool(rec["stuck"]), E_kin=rec["E_kin"], E_pot=rec["E_pot"], W_drive=rec["W_drive"],

@@ -1,9 +1,10 @@
 """FMU: a rack-and-pinion steering system with dry friction and freeplay (seed 001 luz/tar, exact stick-slip)."""
 
+import dataclasses
 import math
 
-from friction_joints.fmi.slave import Experiment, SystemSlave, Var
-from friction_joints.vehicle import ELEMENTS, SteeringParameters, SteeringSystem as Model
+from friction_joints.fmi.slave import Experiment, FrictionModelSlave, SystemSlave, Var
+from friction_joints.vehicle import ELEMENTS, SteeringBristle, SteeringParameters, SteeringSystem as Model, element_laws
 
 _DEFAULTS = SteeringParameters()
 _PARAMETERS = (
@@ -20,6 +21,18 @@ _PARAMETERS = (
     ("friction_scale", "1", "factor on every friction level (0: no friction)"),
 )
 _STEERING_PARAMETERS = tuple(name for name, _, _ in _PARAMETERS)
+# the shared bristle parameters, in the units of the steering's elements: the load of each element is its kinetic
+# level (T_p, F_r, a king-pin's mu_k r_k (|F_z| + |F_t|)), mu_c = 1, mu_s = static_factor (vehicle.steering_bristle)
+_BRISTLE_TEXT = {
+    "friction_model": "friction of the four elements: 0 exact Coulomb stick-slip (events), bristle laws 1 Dahl, "
+                      "2 LuGre, 3 elasto-plastic, 4 Gonthier (seed 003; Python engine, LSODA)",
+    "sigma0": "bristle stiffness per unit load (1/rad in the pinion and the king-pins, 1/m in the rack; the load is "
+              "the element's kinetic friction level; friction_model > 0)",
+    "sigma1": "bristle damping per unit load (s/rad, s/m in the rack; friction_model > 0)",
+    "sigma2": "viscous friction (N.m.s/rad, N.s/m in the rack; friction_model > 0)",
+    "v_s": "Stribeck velocity (rad/s, m/s in the rack; friction_model 2-4)"}
+_BRISTLE_PARAMETERS = tuple(dataclasses.replace(var, description=_BRISTLE_TEXT.get(var.name, var.description))
+                            for var in FrictionModelSlave.BRISTLE_PARAMETERS)
 
 
 class SteeringSystem(SystemSlave):
@@ -36,7 +49,12 @@ class SteeringSystem(SystemSlave):
                  "(freeplay, seed 001 Sect. 2), tie-rod forces F<sub>ti</sub> = k<sub>t</sub> (x - l<sub>a</sub> "
                  "delta<sub>i</sub>) + c<sub>t</sub> (xd - l<sub>a</sub> deltad<sub>i</sub>); Coulomb friction per element "
                  "with static and kinetic levels, king-pin levels mu<sub>k</sub> r<sub>k</sub> (|F<sub>z,i</sub>| + "
-                 "|F<sub>ti</sub>|); an element sticks exactly while its acting force is within its static level.")
+                 "|F<sub>ti</sub>|); an element sticks exactly while its acting force is within its static level. "
+                 "With friction_model 1-4 every element has a bristle law instead (seed 003: Dahl, LuGre, "
+                 "elasto-plastic, Gonthier): friction = N (&sigma;<sub>0</sub> z + &sigma;<sub>1</sub> z') + "
+                 "&sigma;<sub>2</sub> v with the element's kinetic level as its load N, mu<sub>c</sub> = 1, "
+                 "mu<sub>s</sub> = static_factor, one bristle deflection z per element; no stick events, the stiff "
+                 "smooth system integrated by LSODA on the Python engine.")
     inputs = ("tau_sw", "M_z_left", "M_z_right", "F_z_left", "F_z_right")
     experiment = Experiment(4.0, 0.01, ("delta_sw", "delta_left", "T_f_kingpin_left", "stuck_rack"),
                             {"tau_sw": lambda t: 1.5 * math.sin(math.pi * t), "M_z_left": lambda t: 0.0,
@@ -52,8 +70,9 @@ class SteeringSystem(SystemSlave):
                 for name, unit, text in _PARAMETERS)
         + (Var("delta_sw_start", "parameter", "rad", "initial steering-wheel angle (at rest, springs relaxed)", 0.0,
                display="deg"),
-           Var("rtol", "parameter", "1", "relative tolerance of the internal integrator", 1e-6, 1e-12, 1e-2),
-           Var("delta_sw", "output", "rad", "steering-wheel angle", display="deg"),
+           Var("rtol", "parameter", "1", "relative tolerance of the internal integrator", 1e-6, 1e-12, 1e-2))
+        + _BRISTLE_PARAMETERS
+        + (Var("delta_sw", "output", "rad", "steering-wheel angle", display="deg"),
            Var("delta_sw_rate", "output", "rad/s", "steering-wheel angular velocity"),
            Var("theta_pinion", "output", "rad", "pinion angle", display="deg"),
            Var("x_rack", "output", "m", "rack displacement (positive steers left)"),
@@ -67,7 +86,8 @@ class SteeringSystem(SystemSlave):
            Var("F_f_rack", "output", "N", "friction force of the rack housing (static while stuck)"),
            Var("T_f_kingpin_left", "output", "N.m", "friction torque of the left king-pin (static while stuck)"),
            Var("T_f_kingpin_right", "output", "N.m", "friction torque of the right king-pin (static while stuck)"))
-        + tuple(Var(f"stuck_{name}", "output", "", f"true while the {name.replace('_', ' ')} friction sticks", False,
+        + tuple(Var(f"stuck_{name}", "output", "", f"true while the {name.replace('_', ' ')} friction sticks "
+                    "(always false with bristle friction, friction_model > 0: it has no stick mode)", False,
                     kind="Boolean") for name in ELEMENTS)
         + (Var("in_freeplay", "output", "", "true while the pinion and the rack are out of contact", False,
                kind="Boolean"),
@@ -81,7 +101,11 @@ class SteeringSystem(SystemSlave):
 
     def build(self, p):
         params = SteeringParameters(**{name: p[name] for name in _STEERING_PARAMETERS})
-        return lambda inputs: Model(params, inputs), lambda s: s.initial_state(p["delta_sw_start"]), p["rtol"]
+        y0_of = lambda s: s.initial_state(p["delta_sw_start"])  # noqa: E731
+        if p["friction_model"] == 0:
+            return lambda inputs: Model(params, inputs), y0_of, p["rtol"]
+        laws = element_laws(params, p["friction_model"], **FrictionModelSlave.bristle_options(p))
+        return lambda inputs: SteeringBristle(params, laws, inputs), y0_of, p["rtol"]
 
     def publish(self, rec):
         q, f = rec["q"], rec["friction"]

@@ -36,17 +36,6 @@ def fmus(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def rsrrr_unzipped(fmus, tmp_path_factory):
-    """The RSRRRLinkage FMU extracted into a folder that outlives its runs. Its bristle runs never import
-    the bundled compiled engine; a later instance of the same model in this process (the bundled package
-    is imported once per process) imports it lazily from the folder the package came from, which
-    simulate_fmu's own extraction would have deleted."""
-    from fmpy import extract
-
-    return extract(str(fmus["RSRRRLinkage"]), str(tmp_path_factory.mktemp("rsrrr_unzipped")))
-
-
-@pytest.fixture(scope="session")
 def run_isolated():
     """run(check, *fmus, wrapper=(), python=(sys.executable,), env=None): a check of
     fmu_low_level.py in its own process, through to the process exit (where the pythonfmu binary

@@ -1,7 +1,7 @@
 """The BristleOscillator FMU: agrees with the library for every friction law, and refuses a law number
 outside 1-4 with fmi2Error from fmi2SetInteger, naming the parameter and its range. The mechanism FMUs
-with a bristle law (friction_model 1-4: SliderCrank, OffsetSliderCrank, RSRRRLinkage) agree with the
-library's bristle systems."""
+with a bristle law (friction_model 1-4: SliderCrank, OffsetSliderCrank, RSRRRLinkage, SteeringSystem)
+agree with the library's bristle systems."""
 
 import numpy as np
 import pytest
@@ -10,7 +10,7 @@ from fmpy.fmi1 import FMICallException
 
 import build_fmu
 from friction_joints.friction import make_law
-from friction_joints.hybrid import PiecewiseConstant
+from friction_joints.hybrid import PiecewiseConstant, run
 from friction_joints.lumped import BristleOscillatorParameters, simulate_bristle
 from friction_joints.fmi.regression import input_table
 
@@ -24,9 +24,15 @@ def fmu(tmp_path_factory):
     return out / "BristleOscillator.fmu"
 
 
-def inputs():
-    cls = build_fmu.slave_class(build_fmu.SOURCES / "BristleOscillator.py")
-    return input_table(STOP, H, cls.experiment.inputs)
+def inputs(name="BristleOscillator", stop=STOP):
+    """The input table of the FMU ``name``'s default experiment up to stop (s), sampled every H."""
+    cls = build_fmu.slave_class(build_fmu.SOURCES / f"{name}.py")
+    return input_table(stop, H, cls.experiment.inputs)
+
+
+def held(table, names):
+    """The inputs names of the table as the library sees an FMU's inputs held over each step."""
+    return [PiecewiseConstant(table["time"], table[name]) for name in names]
 
 
 @pytest.mark.parametrize("model", [1, 2, 3, 4])
@@ -35,9 +41,8 @@ def test_fmu_agrees_with_the_library(fmu, model):
     res = simulate_fmu(str(fmu), stop_time=STOP, output_interval=H, input=table, start_values={"model": model},
                        output=["x", "v", "z", "F_f", "W_friction"])
     law = make_law(model, sigma0=1e5, sigma1=5.0, sigma2=0.0, mu_c=0.3, mu_s=0.4, v_s=1e-3, delta=2.0, z_ba_ratio=0.7)
-    held = [PiecewiseConstant(table["time"], table[name]) for name in ("x_d", "v_belt", "F_n")]
-    lib = simulate_bristle(BristleOscillatorParameters(law, m=1.0, k=100.0), held, STOP, dt_out=H, rtol=1e-8,
-                           atol=1e-10)  # the FMU's default rtol; its atol = rtol / 100
+    lib = simulate_bristle(BristleOscillatorParameters(law, m=1.0, k=100.0), held(table, ("x_d", "v_belt", "F_n")),
+                           STOP, dt_out=H, rtol=1e-8, atol=1e-10)  # the FMU's default rtol; its atol = rtol / 100
     rows = lib.rows_at(res["time"])
     # the states (F_f follows the held F_n at once, and the two runs round the input jumps' times apart)
     for name, key in (("x", "x"), ("v", "v"), ("z", "z"), ("W_friction", "W_friction")):
@@ -109,16 +114,15 @@ def test_crank_fmus_with_bristle_friction_agree_with_the_library(crank_fmus, nam
     all their joints, the FMUs' bristle defaults, under their default experiments' torque held per step:
     the FMU's outputs equal hybrid.BristleSystem fed the same held torque."""
     from friction_joints import mechanisms
-    from friction_joints.hybrid import BristleSystem, contact_laws, run
+    from friction_joints.hybrid import BristleSystem, contact_laws
 
     stop = 0.5
-    cls = build_fmu.slave_class(build_fmu.SOURCES / f"{name}.py")
-    table = input_table(stop, H, cls.experiment.inputs)
+    table = inputs(name, stop)
     res = simulate_fmu(str(crank_fmus / f"{name}.fmu"), stop_time=stop, output_interval=H, input=table,
                        start_values={"friction_model": model}, output=["q[1]", "u", "W_friction", "stuck"])
     mech = getattr(mechanisms, mechanism)()
     system = BristleSystem(mech, contact_laws(mech, model, sigma0=1e4, sigma1=5.0, sigma2=0.0, v_s=3e-3),
-                           [PiecewiseConstant(table["time"], table["tau"])])
+                           held(table, ("tau",)))
     lib = run(system, system.initial_state(mech.assemble([0.0]), [0.0]), stop, dt_out=H, rtol=1e-8, atol=1e-10,
               engine="python")  # the FMU's default rtol; its atol = rtol / 100
     rows = lib.rows_at(res["time"])
@@ -147,26 +151,23 @@ def test_crank_friction_model_outside_its_range_is_an_fmi_error_with_its_name(cr
 
 
 @pytest.mark.slow
-def test_rsrrr_fmu_with_lugre_agrees_with_the_library(rsrrr_unzipped):
+def test_rsrrr_fmu_with_lugre_agrees_with_the_library(fmus):
     """RSRRRLinkage with LuGre on every journal surface (friction_model 2, the FMU's bristle defaults) under
     its default experiment's inputs held per step, from rest (the bristles hold the linkage against
     gravity, then it breaks away): the FMU's outputs equal spatial.BristleRSRRRSystem fed the same held
     inputs, run with the FMU's tolerances, to 1e-8."""
-    from friction_joints.hybrid import run
     from friction_joints.spatial.bristle import BristleRSRRRSystem, surface_laws
     from friction_joints.spatial.rsrrr import RSRRR
     from friction_joints.spatial.system import SpeedLoad
 
     stop = 0.2
-    cls = build_fmu.slave_class(build_fmu.SOURCES / "RSRRRLinkage.py")
-    table = input_table(stop, H, cls.experiment.inputs)
+    table = inputs("RSRRRLinkage", stop)
     names = ["psi[1]", "psi[3]", "psid[1]", "psid[4]", "t_f[2]", "f_S[2]", "W_friction", "stuck"]
-    res = simulate_fmu(rsrrr_unzipped, stop_time=stop, output_interval=H, input=table,
+    res = simulate_fmu(str(fmus["RSRRRLinkage"]), stop_time=stop, output_interval=H, input=table,
                        start_values={"friction_model": 2}, output=names)
     mech = RSRRR()
     laws = surface_laws(mech, 2, sigma0=1e4, sigma1=5.0, sigma2=0.0, v_s=3e-3)
-    system = BristleRSRRRSystem(mech, laws, [PiecewiseConstant(table["time"], table[n]) for n in ("tau", "tau_res")],
-                                SpeedLoad())
+    system = BristleRSRRRSystem(mech, laws, held(table, ("tau", "tau_res")), SpeedLoad())
     lib = run(system, system.initial_state(), stop, dt_out=H, rtol=1e-6, atol=1e-8, engine="python")  # the FMU's
     rows = lib.rows_at(res["time"])
     for output, want in (("psi[1]", lib["q"][rows, 0]), ("psi[3]", lib["q"][rows, 2]), ("psid[1]", lib["qd"][rows, 0]),
@@ -176,13 +177,53 @@ def test_rsrrr_fmu_with_lugre_agrees_with_the_library(rsrrr_unzipped):
     assert np.ptp(res["psid[1]"]) > 0.1 and not res["stuck"].any()
 
 
-def test_rsrrr_fmu_refuses_stiction_with_a_bristle_law(rsrrr_unzipped):
+def test_rsrrr_fmu_refuses_stiction_with_a_bristle_law(fmus):
     messages = []
 
     def logger(env, instance, status, category, message):
         messages.append(message.decode())
 
     with pytest.raises(FMICallException, match="fmi2ExitInitializationMode"):
-        simulate_fmu(rsrrr_unzipped, stop_time=0.1, output_interval=H, logger=logger,
+        simulate_fmu(str(fmus["RSRRRLinkage"]), stop_time=0.1, output_interval=H, logger=logger,
                      start_values={"friction_model": 3, "stiction": True})
     assert any("stiction=True is outside its allowed range with friction_model=3" in m for m in messages), messages
+
+
+@pytest.mark.slow
+def test_steering_fmu_with_lugre_equals_the_library(fmus):
+    """SteeringSystem with friction_model 2 (LuGre in its four elements, the FMU's bristle defaults) under its
+    default experiment's inputs held per step, rtol 1e-10 (at the default 1e-6 the two runs, which restart
+    LSODA at the same instants, differ by 1e-7 of the range): the FMU's outputs equal vehicle.SteeringBristle
+    fed the same held inputs to 1e-8 of each signal's range."""
+    from friction_joints.vehicle import SteeringBristle, SteeringParameters, element_laws
+
+    stop, outputs = 0.6, ("delta_sw", "theta_pinion", "x_rack", "delta_left", "delta_right", "F_gear",
+                          "T_f_kingpin_left", "F_f_rack", "W_friction")
+    table = inputs("SteeringSystem", stop)
+    res = simulate_fmu(str(fmus["SteeringSystem"]), stop_time=stop, output_interval=H, input=table,
+                       start_values={"friction_model": 2, "rtol": 1e-10}, output=[*outputs, "stuck_rack"])
+    p = SteeringParameters()
+    system = SteeringBristle(p, element_laws(p, 2, sigma0=1e4, sigma1=5.0, sigma2=0.0, v_s=3e-3),
+                             held(table, ("tau_sw", "M_z_left", "M_z_right", "F_z_left", "F_z_right")))
+    lib = run(system, system.initial_state(), stop, dt_out=H, rtol=1e-10, atol=1e-12,
+              engine="python")  # the FMU's atol = rtol / 100
+    rows = lib.rows_at(res["time"])
+    q, f = lib["q"][rows], lib["friction"][rows]
+    for output, want in zip(outputs, (q[:, 0], q[:, 1], q[:, 2], q[:, 3], q[:, 4], lib["F_g"][rows], f[:, 2], f[:, 1],
+                                      lib["W_friction"][rows])):
+        np.testing.assert_allclose(res[output], want, rtol=0, atol=1e-8 * np.ptp(want), err_msg=output)
+    assert np.ptp(res["delta_sw"]) > 0.05 and not res["stuck_rack"].any()
+
+
+def test_steering_fmu_refuses_a_bristle_parameter_naming_it(fmus):
+    """friction_model 3 with sigma0 = 0 (within the variable's range, refused by the law): exitInitializationMode
+    fails with the law's message naming sigma0 and its range."""
+    messages = []
+
+    def logger(env, instance, status, category, message):
+        messages.append(message.decode())
+
+    with pytest.raises(FMICallException, match="fmi2ExitInitializationMode"):
+        simulate_fmu(str(fmus["SteeringSystem"]), stop_time=0.1, output_interval=H, start_values={"friction_model": 3,
+                     "sigma0": 0.0}, logger=logger)
+    assert any("sigma0=0.0 is outside the allowed range (0, inf)" in m for m in messages), messages

@@ -46,12 +46,28 @@ def test_every_fmu_passes_its_reference(fmus, model, capsys):
     assert f"{model}.fmu: PASS" in capsys.readouterr().out
 
 
-def test_rsrrr_with_lugre_passes_its_reference(rsrrr_unzipped):
-    """The variant whose .opt sets friction_model = 2 (bristle friction): its start value reaches the FMU."""
-    assert regression.start_values(read_opt(REFERENCES / "friction_model_2" / "RSRRRLinkage_ref.opt")) == \
-        {"friction_model": 2.0}
-    verdict = regression.check(rsrrr_unzipped, REFERENCES / "friction_model_2")
-    assert verdict.passed, regression.report(rsrrr_unzipped, verdict)
+@pytest.mark.parametrize("case", ["BristleOscillator-ElastoPlastic", "SliderCrank-LuGre", "SteeringSystem-LuGre",
+                                  "RSRRRLinkage-LuGre"])
+def test_every_variant_case_passes_its_reference(fmus, case, capsys):
+    """Bristle friction (issue 16): each variant is found by regression.cases and passes with its start values."""
+    model = case.partition("-")[0]
+    assert case in regression.cases(REFERENCES, model)
+    assert main([str(fmus[model]), str(REFERENCES), "--case", case]) == 0
+    assert f"{model}.fmu: PASS" in capsys.readouterr().out
+
+
+def test_a_variant_case_sets_its_start_values(fmus, tmp_path, capsys):
+    """SteeringSystem-LuGre's .opt sets the Integer friction_model = 2 (an int for FMPy); without that line
+    the same case runs the exact model, whose result leaves the LuGre reference's tube."""
+    opt = read_opt(REFERENCES / "SteeringSystem-LuGre_ref.opt")
+    assert regression.start_values_of(opt) == {"friction_model": 2}
+    assert type(regression.start_values_of(opt)["friction_model"]) is int
+    for f in REFERENCES.glob("SteeringSystem-LuGre_*"):
+        shutil.copy(f, tmp_path)
+    exact = {k: v for k, v in opt.items() if not k.startswith(regression.START)}
+    (tmp_path / "SteeringSystem-LuGre_ref.opt").write_text("".join(f"{k}, {v}\n" for k, v in exact.items()))
+    assert main([str(fmus["SteeringSystem"]), str(tmp_path), "--case", "SteeringSystem-LuGre"]) == 1
+    assert "FAIL  stuck_rack: left its tube" in capsys.readouterr().out
 
 
 def test_a_changed_result_fails_and_the_report_names_the_signal(fmus, tmp_path, capsys):
@@ -151,6 +167,7 @@ def test_a_folder_of_fmus_runs_on_a_cluster_with_a_line_per_fmu_and_the_worst_ex
     for model in ("SliderCrank", "DupontTwoMass", "SingleMassFriction"):
         shutil.copy(fmus[model], tmp_path)
     copy_reference("SliderCrank", tmp_path, stop=0.2)
+    copy_reference("SliderCrank-LuGre", tmp_path, stop=0.1)  # a variant case: a line of its own
     copy_reference("DupontTwoMass", tmp_path, stop=0.3)
     ref = read_csv(tmp_path / "DupontTwoMass_ref.csv")
     ref["E_kin"][ref["time"] >= 0.1] += 0.05 * np.ptp(ref["E_kin"])  # a changed result: DupontTwoMass fails
@@ -158,10 +175,10 @@ def test_a_folder_of_fmus_runs_on_a_cluster_with_a_line_per_fmu_and_the_worst_ex
     # SingleMassFriction has no reference: the check cannot run
     assert main([str(tmp_path), "--scheduler", dask_scheduler, "--workers", "2"]) == 2
     lines = capsys.readouterr().out.splitlines()
-    assert len(lines) == 3
+    assert len(lines) == 4
     assert lines[0].startswith("DupontTwoMass.fmu: FAIL: E_kin: left its tube at t = ")
     assert lines[1] == f"SingleMassFriction.fmu: ERROR: missing {tmp_path / 'SingleMassFriction_ref.opt'}"
-    assert lines[2] == "SliderCrank.fmu: PASS"
+    assert lines[2:] == ["SliderCrank.fmu: PASS", "SliderCrank.fmu [SliderCrank-LuGre]: PASS"]
     # the folder's line says what the FMU's own check reports first
     assert main([str(tmp_path / "DupontTwoMass.fmu"), str(tmp_path)]) == 1
     first_failure = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("  FAIL  "))

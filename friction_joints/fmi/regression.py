@@ -1,18 +1,19 @@
 """FMU regression tests against references in the FMI cross-check layout.
 
-    python -m friction_joints.fmi.regression FMU REFDIR [--tube-rtol R] [--tube-ttol T]
-    python -m friction_joints.fmi.regression --record FMU REFDIR
+    python -m friction_joints.fmi.regression FMU REFDIR [--case CASE] [--tube-rtol R] [--tube-ttol T]
+    python -m friction_joints.fmi.regression --record FMU REFDIR [--case CASE]
     python -m friction_joints.fmi.regression FOLDER [REFDIR] [--scheduler ADDRESS] [--workers N]
 
 REFDIR holds, for the FMU's model identifier <Model>:
-  <Model>_ref.opt   "StartTime, 0", "StopTime, 2", "StepSize, 0.01", "RelTol, 1e-8" (one per line),
-                    then optionally "name, value" lines: start values of parameters for this
-                    reference (our extension of the layout: a variant of the model's defaults,
-                    kept in its own REFDIR);
+  <Model>_ref.opt   "StartTime, 0", "StopTime, 2", "StepSize, 0.01", "RelTol, 1e-8" (one per line);
   <Model>_in.csv    optional input table, a "time" column then one column per input (held by
                     FMPy at the communication points);
   <Model>_ref.csv   the reference: a "time" column then one column per output that is checked
                     (up to StopTime at most).
+A variant of the model's parameters is a further case <Model>-<variant> (e.g. SliderCrank-LuGre) with
+the same three files under that name; its .opt sets the parameters it changes with lines
+"Start <variable>, <value>" (start values given to FMPy). --case checks (or records) one case; a
+FOLDER is checked against every case of each FMU.
 
 The check simulates the FMU with FMPy (output_interval = StepSize, tolerance = RelTol) and puts a
 tolerance tube around every reference signal: at time t the result must lie within
@@ -49,6 +50,7 @@ from pathlib import Path
 import numpy as np
 
 OPT_KEYS = ("StartTime", "StopTime", "StepSize", "RelTol")
+START = "Start "  # the prefix of a start value's key in an .opt
 ABS_FLOOR = 1e-12  # absolute half-width added to every tube (signals that are constant)
 FAILED = {2: "Discard", 3: "Error", 4: "Fatal"}  # the FMI 2 statuses that fail a run
 
@@ -107,11 +109,6 @@ def read_opt(path: Path) -> dict:
     return opt
 
 
-def start_values(opt: dict) -> dict:
-    """{parameter name: start value} of the .opt's lines beyond the cross-check keys."""
-    return {k: v for k, v in opt.items() if k not in OPT_KEYS}
-
-
 def read_csv(path: Path) -> np.ndarray:
     """A CSV with a header row (quoted or bare names, the first one 'time') as a structured array."""
     if not path.exists():
@@ -124,6 +121,18 @@ def read_csv(path: Path) -> np.ndarray:
     if data.shape[1] != len(names) or np.any(np.diff(data[:, 0]) < 0):
         raise ReferenceError(f"{path}: {len(names)} named columns, {data.shape[1]} data columns, or time decreasing")
     return np.array([tuple(row) for row in data], dtype=[(n, float) for n in names])
+
+
+def start_values_of(opt: dict) -> dict:
+    """{variable: value} of the "Start <variable>" lines of an .opt (whole numbers as int, which an Integer
+    variable needs)."""
+    return {key[len(START):]: int(value) if value.is_integer() else value for key, value in opt.items()
+            if key.startswith(START)}
+
+
+def cases(refdir, model) -> list[str]:
+    """The reference cases of <Model> in refdir: the model itself, then its variants <Model>-<variant>."""
+    return [model] + sorted(p.name[:-len("_ref.opt")] for p in Path(refdir).glob(f"{model}-*_ref.opt"))
 
 
 def input_table(stop_time: float, step_size: float, inputs: dict):
@@ -201,8 +210,8 @@ class _Monitor:
 
 def simulate(fmu, opt, inputs, outputs, start_values=None) -> Run:
     """Run the FMU (its file, or the folder it is extracted in) from StartTime to StopTime of opt with
-    the input table and the start values {name: value}, recording outputs (RelTol None or absent:
-    the FMU's default tolerance)."""
+    the input table and the start values {name: value} (default: those of opt), recording outputs
+    (RelTol None or absent: the FMU's default tolerance)."""
     from fmpy import extract, simulate_fmu
     from fmpy.fmi1 import FMICallException
 
@@ -212,7 +221,8 @@ def simulate(fmu, opt, inputs, outputs, start_values=None) -> Run:
             result = simulate_fmu(str(fmu) if Path(fmu).is_dir() else extract(str(fmu), unzipdir),
                                   start_time=opt["StartTime"],
                                   stop_time=opt["StopTime"], output_interval=opt["StepSize"],
-                                  relative_tolerance=opt.get("RelTol"), start_values=start_values or {},
+                                  relative_tolerance=opt.get("RelTol"),
+                                  start_values=start_values_of(opt) if start_values is None else start_values,
                                   input=inputs, output=outputs, debug_logging=True,
                                   logger=monitor.logger, fmi_call_logger=monitor.fmi_call,
                                   step_finished=monitor.step_finished)
@@ -235,16 +245,16 @@ def load_reference(refdir, model) -> tuple[dict, np.ndarray | None, np.ndarray]:
     return opt, inputs, ref
 
 
-def check(fmu, refdir, tube_rtol=1e-3, tube_ttol=None, reference=None) -> Verdict:
-    """The verdict on a run of the FMU and on every signal of <Model>_ref.csv (reference: what
-    load_reference gives, read from refdir if None)."""
+def check(fmu, refdir, tube_rtol=1e-3, tube_ttol=None, reference=None, case=None) -> Verdict:
+    """The verdict on a run of the FMU and on every signal of <case>_ref.csv (case: default <Model>;
+    reference: what load_reference gives, read from refdir if None)."""
     from fmpy import read_model_description
 
     md = read_model_description(str(fmu))
-    opt, inputs, ref = reference or load_reference(refdir, md.coSimulation.modelIdentifier)
+    opt, inputs, ref = reference or load_reference(refdir, case or md.coSimulation.modelIdentifier)
     variables = {v.name for v in md.modelVariables}
     names = [n for n in ref.dtype.names[1:] if n in variables]
-    run = simulate(fmu, opt, inputs, names, start_values(opt))
+    run = simulate(fmu, opt, inputs, names)
     ttol = opt["StepSize"] if tube_ttol is None else tube_ttol
     signals = [] if run.result is None else [
         tube_check(n, run.result["time"], run.result[n].astype(float), ref["time"], ref[n], tube_rtol, ttol)
@@ -252,18 +262,18 @@ def check(fmu, refdir, tube_rtol=1e-3, tube_ttol=None, reference=None) -> Verdic
     return Verdict(run, [n for n in ref.dtype.names[1:] if n not in variables], signals)
 
 
-def record(fmu, refdir, outputs=None):
-    """Write <Model>_ref.csv from a run of the FMU (all its outputs unless named); raise RunFailed
-    and write nothing if the run fails."""
+def record(fmu, refdir, outputs=None, case=None):
+    """Write <case>_ref.csv (case: default <Model>) from a run of the FMU (all its outputs unless
+    named); raise RunFailed and write nothing if the run fails."""
     from fmpy import read_model_description
 
     md = read_model_description(str(fmu))
+    case = case or md.coSimulation.modelIdentifier
     outputs = outputs or [v.name for v in md.modelVariables if v.causality == "output"]
-    opt, inputs = read_experiment(refdir, md.coSimulation.modelIdentifier)
-    run = simulate(fmu, opt, inputs, outputs, start_values(opt))
+    run = simulate(fmu, *read_experiment(refdir, case), outputs)
     if run.failures:
         raise RunFailed("; ".join(run.failures + run.log))
-    path = Path(refdir) / f"{md.coSimulation.modelIdentifier}_ref.csv"
+    path = Path(refdir) / f"{case}_ref.csv"
     write_csv(path, as_float_table(run.result, ["time", *outputs]))
     return path
 
@@ -295,18 +305,20 @@ def summary(fmu, verdict: Verdict) -> str:
     return f"{Path(fmu).name}: FAIL: {reasons[0]}" + (f" (+{len(reasons) - 1} more)" if len(reasons) > 1 else "")
 
 
-def _check_shipped(fmu, reference, tube_rtol, tube_ttol) -> tuple[int, str]:
-    """A Dask task: (exit status, summary line) of the shipped FMU (a cluster.FMUFile) against reference."""
+def _check_shipped(fmu, reference, tube_rtol, tube_ttol, label) -> tuple[int, str]:
+    """A Dask task: (exit status, summary line starting with label) of the shipped FMU (a cluster.FMUFile)
+    against reference."""
     try:
         verdict = check(fmu.local(), None, tube_rtol, tube_ttol, reference)
     except Exception as exc:  # FMPy could not run the FMU
-        return 2, f"{fmu.name}: ERROR: simulating failed: {type(exc).__name__}: {exc}"
-    return (0 if verdict.passed else 1), summary(fmu.name, verdict)
+        return 2, f"{label}: ERROR: simulating failed: {type(exc).__name__}: {exc}"
+    return (0 if verdict.passed else 1), summary(label, verdict)
 
 
 def check_folder(folder, refdir, tube_rtol=1e-3, tube_ttol=None, scheduler=None, workers=None) -> list[tuple[int, str]]:
-    """(exit status, summary line) of every FMU in folder against its reference in refdir, the
-    checks run in parallel on a Dask cluster (see cluster.connect for scheduler and workers)."""
+    """(exit status, summary line) of every FMU in folder against each of its reference cases in refdir
+    (the line names the file, and a variant case in brackets), the checks run in parallel on a Dask
+    cluster (see cluster.connect for scheduler and workers)."""
     from fmpy import read_model_description
 
     from . import cluster
@@ -314,21 +326,29 @@ def check_folder(folder, refdir, tube_rtol=1e-3, tube_ttol=None, scheduler=None,
     fmus = sorted(Path(folder).glob("*.fmu"))
     if not fmus:
         raise ReferenceError(f"no FMUs in {folder}")
-    outcomes, references = {}, {}
+    outcomes, references, labels = {}, {}, {}
     for fmu in fmus:
         try:
-            references[fmu] = load_reference(refdir, read_model_description(str(fmu)).coSimulation.modelIdentifier)
-        except Exception as exc:  # a missing or malformed reference, or no readable FMU
-            outcomes[fmu] = (2, f"{fmu.name}: ERROR: {exc}")
+            model = read_model_description(str(fmu)).coSimulation.modelIdentifier
+        except Exception as exc:  # no readable FMU
+            outcomes[fmu, None] = (2, f"{fmu.name}: ERROR: {exc}")
+            continue
+        for case in cases(refdir, model):
+            labels[fmu, case] = fmu.name if case == model else f"{fmu.name} [{case}]"
+            try:
+                references[fmu, case] = load_reference(refdir, case)
+            except Exception as exc:  # a missing or malformed reference
+                outcomes[fmu, case] = (2, f"{labels[fmu, case]}: ERROR: {exc}")
     if references:
         with cluster.connect(scheduler, workers) as client:
-            shipped = cluster.ship(client, {fmu: fmu for fmu in references})
-            results = cluster.run_tasks(client, _check_shipped, [(shipped[fmu], references[fmu], tube_rtol, tube_ttol)
-                                                                 for fmu in references], "FMUs")
-        for fmu, result in zip(references, results):
-            outcomes[fmu] = result if isinstance(result, tuple) else (
-                2, f"{fmu.name}: ERROR: its task failed: {type(result).__name__}: {result}")
-    return [outcomes[fmu] for fmu in fmus]
+            shipped = cluster.ship(client, {fmu: fmu for fmu, _ in references})
+            results = cluster.run_tasks(client, _check_shipped, [(shipped[fmu], references[fmu, case], tube_rtol,
+                                                                  tube_ttol, labels[fmu, case])
+                                                                 for fmu, case in references], "FMU cases")
+        for key, result in zip(references, results):
+            outcomes[key] = result if isinstance(result, tuple) else (
+                2, f"{labels[key]}: ERROR: its task failed: {type(result).__name__}: {result}")
+    return [outcomes[key] for key in sorted(outcomes, key=lambda key: (key[0], key[1] or ""))]
 
 
 def _main_folder(args) -> int:
@@ -354,6 +374,7 @@ def main(argv=None) -> int:
     parser.add_argument("refdir", type=Path, nargs="?", help="folder of the references (default for a folder of "
                         "FMUs: that folder)")
     parser.add_argument("--record", action="store_true", help="write the reference from a run of the FMU")
+    parser.add_argument("--case", help="a single FMU: the reference case <Model>-<variant> (default: <Model>)")
     parser.add_argument("--tube-rtol", type=float, default=1e-3,
                         help="tube half-width relative to each signal's range (default 1e-3)")
     parser.add_argument("--tube-ttol", type=float, default=None,
@@ -368,6 +389,8 @@ def main(argv=None) -> int:
         parser.error("REFDIR is needed for a single FMU")
     if folder and args.record:
         parser.error("--record takes a single FMU")
+    if folder and args.case:
+        parser.error("--case takes a single FMU")
     if not folder and (args.scheduler or args.workers):
         parser.error("--scheduler and --workers apply to a folder of FMUs")
     try:
@@ -378,9 +401,9 @@ def main(argv=None) -> int:
         if folder:
             return _main_folder(args)
         if args.record:
-            print(f"wrote {record(args.fmu, args.refdir)}")
+            print(f"wrote {record(args.fmu, args.refdir, case=args.case)}")
             return 0
-        verdict = check(args.fmu, args.refdir, args.tube_rtol, args.tube_ttol)
+        verdict = check(args.fmu, args.refdir, args.tube_rtol, args.tube_ttol, case=args.case)
     except ReferenceError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

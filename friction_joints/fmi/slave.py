@@ -430,8 +430,16 @@ class MechanismSlave(VarSlave):
             return
         self.values.update(self.publish(self.stepper.outputs))
 
+    def friction_model(self) -> int:
+        """The value of the Integer parameter ``friction_model`` (0, also without one: the exact model; 1-4 a
+        bristle law, which runs on the Python engine)."""
+        return int(self.values.get("friction_model", 0))
+
     def _log_engine(self):
         """Say which engine runs the model and what its start-up cost."""
+        if self.friction_model() > 0:
+            self.log("bristle friction runs on the Python engine with LSODA (it has no compiled form)", Fmi2Status.ok)
+            return
         if self.stepper.integrator.engine == "python":
             self.log(f"Python engine (numba missing or model not compiled): {PYTHON_SLOWDOWN} slower than the "
                      "compiled engine", Fmi2Status.warning)
@@ -495,33 +503,27 @@ class FrictionModelSlave(MechanismSlave):
 
     def make_stepper(self, built, inputs0):
         """The exact model's stepper (friction_model 0), or the bristle system's on the Python engine."""
-        model = int(self.values["friction_model"])
+        model = self.friction_model()
         if model == 0:
             return super().make_stepper(built, inputs0)
-        return self.bristle_stepper(built, inputs0, model)
-
-    def bristle_stepper(self, built, inputs0, model):
-        """The stepper of bristle law ``model`` (1-4) on the Python engine: here ``hybrid.BristleSystem``
-        of the planar mechanism ``build`` returned; a slave of another system overrides it."""
-        p = self.values
         mechanism, q0, u0, rtol = built
-        laws = contact_laws(mechanism, model, sigma0=p["sigma0"], sigma1=p["sigma1"], sigma2=p["sigma2"],
-                            v_s=p["v_s"], delta=p["delta"], z_ba_ratio=p["z_ba_ratio"])
+        laws = contact_laws(mechanism, model, **self.bristle_options(self.values))
         return Stepper(lambda inputs: BristleSystem(mechanism, laws, inputs), lambda s: s.initial_state(q0, u0),
                        inputs0, rtol, self.t_start, "python")
 
-    def _log_engine(self):
-        if int(self.values["friction_model"]) == 0:
-            super()._log_engine()
-        else:
-            self.log("bristle friction runs on the Python engine with LSODA (it has no compiled form)", Fmi2Status.ok)
+    @classmethod
+    def bristle_options(cls, values: dict) -> dict:
+        """The bristle parameters (BRISTLE_PARAMETERS but friction_model) by name, from the parameter values."""
+        return {var.name: values[var.name] for var in cls.BRISTLE_PARAMETERS[1:]}
 
 
 class SystemSlave(MechanismSlave):
     """Base of the FMUs of other hybrid systems: ``build`` returns (make_system, y0_of, rtol) as
     taken by ``stepping.Stepper`` (make_system: function of the held input signals)."""
 
-    def make_stepper(self, built, inputs0, engine=None):
-        """engine: 'python', 'compiled' or 'auto' (None: the environment's choice, ``engine_from_environment``)."""
+    def make_stepper(self, built, inputs0):
+        """On the Python engine with a bristle law (friction_model > 0), else the environment's choice
+        (``engine_from_environment``)."""
         make_system, y0_of, rtol = built
-        return Stepper(make_system, y0_of, inputs0, rtol, self.t_start, engine or engine_from_environment())
+        engine = "python" if self.friction_model() > 0 else engine_from_environment()
+        return Stepper(make_system, y0_of, inputs0, rtol, self.t_start, engine)

@@ -3,5 +3,7 @@ luz/tar stick-slip per element) and a single-track vehicle model as its co-simul
 
 from .single_track import SingleTrackVehicle, VehicleParameters
 from .steering import ELEMENTS, SteeringParameters, SteeringSystem
+from .steering_bristle import SteeringBristle, element_laws
 
-__all__ = ["ELEMENTS", "SingleTrackVehicle", "SteeringParameters", "SteeringSystem", "VehicleParameters"]
+__all__ = ["ELEMENTS", "SingleTrackVehicle", "SteeringBristle", "SteeringParameters", "SteeringSystem",
+           "VehicleParameters", "element_laws"]

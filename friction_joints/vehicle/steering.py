@@ -142,22 +142,31 @@ class SteeringSystem(DrivenSystem):
         friction is kinetic against the sliding direction, or the holding force -Q_i of a stuck element
         (whose acceleration is then exactly zero)."""
         Q, kinetic, internal = self.forces(t, y)
-        total = list(Q)
-        f = []
-        for dof, d, level in zip(self.FRICTION_DOF, mode.directions, kinetic):
-            f.append(-Q[dof] if d == 0 else -d * level)
-            total[dof] += f[-1]
-        return np.array(total) / self.p.masses, np.array(f), internal
+        f = [-Q[dof] if d == 0 else -d * level for dof, d, level in zip(self.FRICTION_DOF, mode.directions, kinetic)]
+        return self.accelerations_of(Q, f), np.array(f), internal
 
-    def rhs(self, t, y, mode):
-        acc, f, _ = self.accelerations(t, y, mode)
+    def accelerations_of(self, Q, f):
+        """Accelerations (5,) from the generalised forces Q (5 floats) and the element frictions f (4 floats,
+        N.m or N, each on its coordinate FRICTION_DOF)."""
+        total = list(Q)
+        for dof, f_k in zip(self.FRICTION_DOF, f):
+            total[dof] += f_k
+        return np.array(total) / self.p.masses
+
+    def powers(self, t, y, f):
+        """[driver, aligning, friction, damping] powers (W) at (t, y) with the element frictions f (4 floats):
+        the rates of W_driver, W_aligning, W_friction and W_damping."""
         p = self.p
-        w_sw, w_p, v, wL, wR = rates = y[5:10].tolist()
+        w_sw, w_p, v, wL, wR = y[5:10].tolist()
         tau_sw, Mz_L, Mz_R, _, _ = self.input_values(t).tolist()
         damping = -(p.c_c * (w_sw - w_p) ** 2 + p.c_t * ((v - p.l_a * wL) ** 2 + (v - p.l_a * wR) ** 2)
                     + p.c_w * (wL**2 + wR**2))
         friction_power = f[0] * w_p + f[1] * v + f[2] * wL + f[3] * wR
-        return np.array([*rates, *acc, tau_sw * w_sw, Mz_L * wL + Mz_R * wR, friction_power, damping])
+        return [tau_sw * w_sw, Mz_L * wL + Mz_R * wR, friction_power, damping]
+
+    def rhs(self, t, y, mode):
+        acc, f, _ = self.accelerations(t, y, mode)
+        return np.array([*y[5:10].tolist(), *acc, *self.powers(t, y, f)])
 
     # --- stick-slip ---------------------------------------------------------------------------------
     def events(self, mode):
@@ -225,8 +234,8 @@ class SteeringSystem(DrivenSystem):
         """The CompiledModel of this system (kernels of ``compiled.steering``, the parameters as arrays),
         None without numba or for a subclass that changes the equations."""
         cls = type(self)
-        for name in ("rhs", "events", "record", "forces", "accelerations", "_breakaway", "energies",
-                     "input_values"):
+        for name in ("rhs", "events", "record", "forces", "accelerations", "accelerations_of", "powers", "_breakaway",
+                     "energies", "record_state", "input_values"):
             if getattr(cls, name) is not getattr(SteeringSystem, name):
                 return None
         if cls.FRICTION_DOF != SteeringSystem.FRICTION_DOF:
@@ -251,8 +260,11 @@ class SteeringSystem(DrivenSystem):
 
     def record(self, t, y, mode):
         acc, f, internal = self.accelerations(t, y, mode)
+        return dict(q=y[:5].copy(), qd=y[5:10].copy(), qdd=acc, friction=f, stuck=np.array(mode.directions) == 0,
+                    **self.record_state(y), **internal)
+
+    def record_state(self, y):
+        """The recorded quantities of y beside q and qd: in_freeplay, the energies and the works."""
         E_kin, E_spring = self.energies(y)
-        return dict(q=y[:5].copy(), qd=y[5:10].copy(), qdd=acc, friction=f,
-                    stuck=np.array(mode.directions) == 0,
-                    in_freeplay=abs(self.p.r_p * y[1] - y[2]) < self.p.b, E_kin=E_kin, E_spring=E_spring,
-                    W_driver=y[10], W_aligning=y[11], W_friction=y[12], W_damping=y[13], **internal)
+        return dict(in_freeplay=abs(self.p.r_p * y[1] - y[2]) < self.p.b, E_kin=E_kin, E_spring=E_spring,
+                    W_driver=y[10], W_aligning=y[11], W_friction=y[12], W_damping=y[13])

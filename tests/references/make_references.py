@@ -1,11 +1,11 @@
 """Write the regression references of the project's FMUs into this folder (FMI cross-check layout).
 
-    python tests/references/make_references.py DIST [MODEL ...]   (DIST: the folder of the built FMUs)
+    python tests/references/make_references.py DIST [CASE ...]   (DIST: the folder of the built FMUs)
 
-Writes <Model>_in.csv and <Model>_ref.opt, then records <Model>_ref.csv from a run of the FMU
-(python -m friction_joints.fmi.regression --record). The VARIANTS go into their own folders, their
-start values into the .opt. Run it only when a change of the results is understood and intended,
-and say why in the commit.
+Writes <Case>_in.csv and <Case>_ref.opt, then records <Case>_ref.csv from a run of the FMU
+(python -m friction_joints.fmi.regression --record), for every case: a model, or a variant
+<Model>-<variant> of its parameters. Run it only when a change of the results is
+understood and intended, and say why in the commit.
 """
 
 import sys
@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 from fmpy import read_model_description
 
-from friction_joints.fmi.regression import input_table, record, write_csv
+from friction_joints.fmi.regression import START, input_table, record, write_csv
 
 HERE = Path(__file__).resolve().parent
 
@@ -50,33 +50,41 @@ CASES = {
                           ["x", "v", "a", "z", "F_f", "W_friction"]),
 }
 
-
-# folder: {model: (stop time s, communication step s, {input: function of t}, checked outputs, {parameter: start})}
+# Variant cases <Model>-<variant> (regression.cases): the model's FMU with the start values given, otherwise as
+# the CASES entry of the model (its inputs, outputs and times; stop time, outputs and RelTol replaced where given).
+# bristle friction (issue 16): cases whose run takes under 10 s
 VARIANTS = {
-    "friction_model_2": {  # LuGre on every journal surface, from rest: held by the bristles, then breakaway
-        "RSRRRLinkage": (0.2, 0.01, CASES["RSRRRLinkage"][2],
-                         ["psi[1]", "psi[3]", "psid[1]", "psid[4]", "f_S[2]", "t_f[1]", "t_f[2]", "E_kin", "W_drive",
-                          "W_friction"], {"friction_model": 2})},
+    "BristleOscillator-ElastoPlastic": ({"model": 3}, {"stop": 1.5}),
+    "SliderCrank-LuGre": ({"friction_model": 2}, {"stop": 0.4, "rel_tol": 1e-6}),  # at rtol 1e-8: 30 s for 1 s
+    "SteeringSystem-LuGre": ({"friction_model": 2}, {"stop": 1.0}),
+    # LuGre on every journal surface, from rest: held by the bristles, then breakaway
+    "RSRRRLinkage-LuGre": ({"friction_model": 2}, {"stop": 0.2, "outputs": [
+        "psi[1]", "psi[3]", "psid[1]", "psid[4]", "f_S[2]", "t_f[1]", "t_f[2]", "E_kin", "W_drive", "W_friction"]}),
 }
 
 
-def write_case(dist, folder, model, stop, step, inputs, outputs, starts=None):
+def write_case(dist, case, model, stop, step, inputs, outputs, start=None, rel_tol=None):
     fmu = Path(dist) / f"{model}.fmu"
     experiment = read_model_description(fmu).defaultExperiment
-    rel_tol = experiment.tolerance if experiment and experiment.tolerance else 1e-8  # the FMU's own rtol
-    lines = [("StartTime", 0.0), ("StopTime", stop), ("StepSize", step), ("RelTol", rel_tol), *(starts or {}).items()]
-    folder.mkdir(exist_ok=True)
-    (folder / f"{model}_ref.opt").write_text("".join(f"{k}, {v}\n" for k, v in lines))
-    write_csv(folder / f"{model}_in.csv", input_table(stop, step, inputs))
-    print(f"wrote {record(fmu, folder, outputs)}")
+    if rel_tol is None:  # the FMU's own rtol
+        rel_tol = experiment.tolerance if experiment and experiment.tolerance else 1e-8
+    starts = "".join(f"{START}{name}, {value}\n" for name, value in (start or {}).items())
+    (HERE / f"{case}_ref.opt").write_text(f"StartTime, 0.0\nStopTime, {stop}\nStepSize, {step}\nRelTol, {rel_tol}\n"
+                                          + starts)
+    write_csv(HERE / f"{case}_in.csv", input_table(stop, step, inputs))
+    print(f"wrote {record(fmu, HERE, outputs, case)}")
 
 
 def main(dist, only=None):
-    cases = [(HERE, model, case) for model, case in CASES.items()]
-    cases += [(HERE / folder, model, case) for folder, models in VARIANTS.items() for model, case in models.items()]
-    for folder, model, case in cases:
+    for model, (stop, step, inputs, outputs) in CASES.items():
         if not only or model in only:
-            write_case(dist, folder, model, *case)
+            write_case(dist, model, model, stop, step, inputs, outputs)
+    for case, (start, changes) in VARIANTS.items():
+        model = case.partition("-")[0]
+        if not only or case in only:
+            stop, step, inputs, outputs = CASES[model]
+            write_case(dist, case, model, changes.get("stop", stop), step, inputs, changes.get("outputs", outputs),
+                       start, changes.get("rel_tol"))
 
 
 if __name__ == "__main__":
