@@ -1,0 +1,49 @@
+"""The contact modes of a clearance joint and its located events, for any system run by the hybrid integrator.
+
+A joint is ``FREE`` (no contact force) or in ``Contact(deltad0)``, deltad0 (m/s) the impact rate that the
+hysteresis laws (``contact.laws``) divide by. The event ``impact`` fires when the penetration delta rises
+through 0 in FREE, ``separation`` when it falls through 0 in contact; the integrator locates both on its dense
+output. In FREE the system adds no contact force, so delta follows the free motion, which crosses the wall and
+stays beyond it: an impact shorter than a step cannot be stepped over (with contact forces in every mode, a
+step could enter and leave the contact unseen).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..hybrid.integrator import Event
+
+FREE = "free"
+
+
+@dataclass(frozen=True)
+class Contact:
+    """The contact mode, with the impact rate deltad0 (m/s) that started it."""
+
+    deltad0: float
+
+
+def contact_events(delta, mode) -> list:
+    """The event of ``mode``: ``impact`` (delta(t, y) rising through 0) in FREE, ``separation`` (falling) in contact."""
+    if isinstance(mode, Contact):
+        return [Event("separation", delta, -1)]
+    return [Event("impact", delta, +1)]
+
+
+def contact_update(mode, event, delta, deltad, deltad0_min):
+    """(mode, kind) after ``event`` (None at the start, where ``mode`` is None, or after a time event) at
+    penetration delta (m) and rate deltad (m/s). A contact starts with deltad0 = deltad floored at deltad0_min
+    > 0 (m/s; a grazing or initial contact would otherwise divide by ~0).
+
+    At an event delta is zero to the accuracy of the root, so the sign of deltad decides: an ``impact`` with
+    deltad <= 0 or a ``separation`` with deltad >= 0 is a graze (delta touches zero and turns back) and keeps
+    the mode. Switching there would leave the new mode on the wrong side of its event: FREE with delta > 0 and
+    rising has no rising crossing left to fire, and the journal would pass through the wall."""
+    if mode is None:
+        return (Contact(max(deltad, deltad0_min)), "impact") if delta > 0 else (FREE, None)
+    if event == "impact" and deltad > 0:
+        return Contact(max(deltad, deltad0_min)), "impact"
+    if event == "separation" and deltad < 0:
+        return FREE, "separation"
+    return mode, None
