@@ -59,7 +59,8 @@ class ClearanceParameters:
     """clearance (m): radial clearance c >= 0 (0: the ideal joint); joint: 0..3, which joint of (1,1),
     (2,1), (2,2), (2,3); model: "planar" or "spatial"; k_contact (N/m^1.5) > 0, e_restitution in (0, 1]:
     the Flores et al. (2011) contact law (``contact.Flores``, for low restitution as well); n_slices:
-    slices of the spatial model; v_eps (m/s) > 0: the slip speed scale of the contact friction; deltad0_min (m/s) > 0: the floor of the impact rate; flexible: 0..3,
+    slices of the spatial model; v_eps (m/s) > 0: the slip speed scale of the contact friction;
+    deltad0_min (m/s) > 0: the floor of the impact rate; flexible: 0..3,
     the flexible link; n_rfe >= 0: its sdes (0: rigid); rfem: "modified" or "classical"; E, G (Pa) its
     moduli; beta (s): stiffness-proportional damping of its sdes; kappa: shear coefficient (classical)."""
 
@@ -136,7 +137,11 @@ class JointContact:
 
 class ClearanceRSRRR(RSRRR):
     """The RSRRR (``params``) with the clearance and flexible link of ``clearance`` (ClearanceParameters).
-    With clearance 0 the joint is ideal (no clearance coordinates); with n_rfe 0 the link is the rod."""
+    With clearance 0 the joint is ideal (no clearance coordinates); with n_rfe 0 the link is the rod.
+    The light rigid finite elements beside a joint make the fixed-point iteration of the reaction-friction
+    coupling contract slowly: Newton's method takes over where it has not converged."""
+
+    NEWTON_FALLBACK = True
 
     def __init__(self, params: RSRRRParameters = RSRRRParameters(), clearance=ClearanceParameters()):
         cp = clearance

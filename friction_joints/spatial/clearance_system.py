@@ -51,7 +51,7 @@ class ClearanceRSRRRSystem(RSRRRSystem):
             load = np.hypot(*f)
             law = mech.clearance_joint.law
             depth = (load / law.k_contact) ** (1.0 / law.n)
-            q[mech.gap[:2]] = (mech.clearance_joint.c + depth) * f / load
+            q[mech.gap[:2]] = -(mech.clearance_joint.c + depth) * f / load  # F_B = F_n (r_J - r_B) / |e|
             q = mech.loop.assemble(q)
         qd = mech.loop.dependent_velocities(q, np.r_[float(psid11), np.zeros(n - 4)])
         return np.concatenate((q, qd, np.zeros(4)))

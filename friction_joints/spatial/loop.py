@@ -51,7 +51,8 @@ class CutJointLoop:
             raise ValueError(f"chain 2 must have 3 joints for the partition q1 | q2, got {self.n2} (or name "
                              f"the dependent coordinates)")
         self.dependent = np.arange(self.n1, self.n) if dependent is None else np.asarray(dependent, int)
-        if self.dependent.shape != (3,) or len(set(self.dependent)) != 3 or not np.all((0 <= self.dependent) & (self.dependent < self.n)):
+        d = self.dependent
+        if d.shape != (3,) or len(set(d)) != 3 or not np.all((0 <= d) & (d < self.n)):
             raise ValueError(f"dependent must name 3 different coordinates in [0, {self.n}), got {dependent!r}")
         self.independent = np.setdiff1d(np.arange(self.n), self.dependent)
         self.alpha, self.beta = float(alpha), float(beta)

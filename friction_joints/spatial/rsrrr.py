@@ -119,6 +119,7 @@ class RSRRR:
 
     COUPLING_TOL = 1e-12  # N.m, relative to 1 + max |t_f|
     MAX_ITERATIONS = 50
+    NEWTON_FALLBACK = False  # the compiled engine has the fixed-point iteration only: both fail alike
 
     def __init__(self, params: RSRRRParameters = RSRRRParameters()):
         self.p = params
@@ -191,9 +192,25 @@ class RSRRR:
                 break
             t_f = new
         if iterations is None and change > self.COUPLING_TOL * (1.0 + np.abs(new).max()):
-            raise ConvergenceError(f"the reaction-friction coupling did not converge in {limit} iterations "
-                                   f"(last change {change:.3g} N.m)")
+            if not self.NEWTON_FALLBACK:
+                raise ConvergenceError(f"the reaction-friction coupling did not converge in {limit} iterations "
+                                       f"(last change {change:.3g} N.m)")
+            t_f, it = self._newton_coupling(lambda t: self.friction_torques(qd, *at(t, slice(2, 4))), new, it)
         return DynamicState(*at(t_f), t_f, it)
+
+    def _newton_coupling(self, friction, t_f, it):
+        """(t_f, iterations): the coupling t_f = friction(t_f) solved by Newton's method (Jacobian by forward
+        differences) from t_f, where the fixed-point iteration contracts too slowly (light links beside a joint,
+        as the rigid finite elements of a flexible link)."""
+        for k in range(1, self.MAX_ITERATIONS + 1):
+            residual = friction(t_f) - t_f
+            if np.abs(residual).max() <= self.COUPLING_TOL * (1.0 + np.abs(t_f).max()):
+                return t_f, it + k
+            h = 1e-7 * (1.0 + np.abs(t_f).max())
+            jacobian = np.array([(friction(t_f + h * e) - friction(t_f)) / h for e in np.eye(4)]).T - np.eye(4)
+            t_f = t_f - np.linalg.solve(jacobian, residual)
+        raise ConvergenceError(f"the reaction-friction coupling did not converge in {it} fixed-point and "
+                               f"{self.MAX_ITERATIONS} Newton iterations (residual {np.abs(residual).max():.3g} N.m)")
 
     def energy(self, q, qd):
         """(E_kin, E_pot) in J of the whole mechanism (potential zero at y = 0)."""
