@@ -64,6 +64,13 @@ CLEARANCE_VARIABLES = (
         "E_kin + E_pot + E_elastic change by W_drive + W_friction + W_dissipated"),
 )
 
+CLEARANCE_EQUATIONS = (
+    " With clearance > 0 the bearing of one joint moves in the plane normal to its journal (planar model; the "
+    "spatial model also tilts its axis), pressed by a Flores et al. (2011) contact force K delta<sup>1.5</sup>"
+    "(1 + chi deltad/deltad<sub>0</sub>) with regularised friction, impacts and separations located as events; "
+    "with n_rfe > 0 one link is a chain of rigid finite elements joined by spring-dampers (RFEM, seed 003). "
+    "The loop is then solved in the cut form with Baumgarte's stabilisation on every coordinate.")
+
 
 def clearance_system(p, params, load):
     """The ClearanceRSRRRSystem factory of the parameters p, or None for the ideal rigid linkage."""
@@ -90,7 +97,7 @@ class RSRRRLinkage(SystemSlave):
                  "psid<sub>k</sub>)) (eq. 7), the reaction-friction coupling iterated to convergence. The resistance "
                  "on the driving link is tau_res + max(0, load_t0 + load_c (psid[1] - load_psid0)). With stiction on, "
                  "the linkage also sticks when psid[1] = 0 while every joint can hold the same fraction of its static "
-                 "limit.")
+                 "limit.") + CLEARANCE_EQUATIONS
     inputs = ("tau", "tau_res")
     experiment = Experiment(2.5, 0.01, ("psid[1]", "psid[2]", "f_S[2]", "t_f[2]"),
                             {"tau": lambda t: 10.0 * min(t / 2.0, 1.0), "tau_res": lambda t: 0.0},
