@@ -71,7 +71,7 @@ def plot(runs, out):
     for name in ("clearance", "clearance, no friction"):
         m, r = runs[name]
         ax[0, 1].plot(r["q_all"][:, m.gap[0]] * 1e6, r["q_all"][:, m.gap[1]] * 1e6, label=name)
-    ax[0, 1].set(xlabel="x (um)", ylabel="y (um)", aspect="equal", title="bearing centre from the journal's")
+    ax[0, 1].set(xlabel="x (um)", ylabel="y (um)", aspect="equal", title="bearing centre in the journal axis frame")
     ax[0, 1].legend()
     m, r = runs["clearance, flexible coupler"]
     for k, i in enumerate(m.sde):
