@@ -122,3 +122,22 @@ def test_bad_parameters_name_the_parameter():
             ClearanceParameters(**kwargs)
     with pytest.raises(ValueError, match="mechanism"):
         ClearanceRSRRRSystem(RSRRR(), [0.0, 0.0])
+
+
+def test_minimal_form_with_any_dependent_coordinates_equals_the_cut_form():
+    """On a loop with clearance and sde coordinates the closure determines chain 2's three joints (not all of
+    chain 2): the minimal form in the other coordinates gives the cut form's accelerations and cut force, and
+    the dependent velocities satisfy the closure's derivative."""
+    mech = ClearanceRSRRR(clearance=ClearanceParameters(clearance=1e-4, model="spatial", n_rfe=2, flexible=2))
+    loop = mech.loop
+    rng = np.random.default_rng(11)
+    q = mech.initial_position(1.1)
+    q[loop.independent] += rng.normal(size=len(loop.independent)) * 1e-3
+    q = loop.assemble(q)
+    qd = loop.dependent_velocities(q, rng.normal(size=len(loop.independent)))
+    G, _, Phi, Phid = loop.kinematics(q, qd)
+    assert np.abs(Phi).max() < 1e-12 and np.abs(Phid).max() < 1e-12
+    tau = rng.normal(size=loop.n)
+    (qdd_cut, f_cut), (qdd_min, f_min) = loop.solve(q, qd, tau), loop.solve_minimal(q, qd, tau)
+    np.testing.assert_allclose(qdd_min, qdd_cut, rtol=1e-8, atol=1e-8 * np.abs(qdd_cut).max())
+    np.testing.assert_allclose(f_min, f_cut, rtol=1e-8, atol=1e-8 * np.abs(f_cut).max())
