@@ -45,8 +45,8 @@ CLEARANCE_VARIABLES = (
         kind="Integer"),
     Var("clearance_model", "parameter", "", "clearance model: 1 planar (parallel axes), 2 spatial (the axes tilt, "
         "the contact spread along the bearing)", 1, 1, 2, kind="Integer"),
-    Var("k_contact", "parameter", "N/m1.5", "contact stiffness K of F = K delta^1.5 (1 + chi deltad / deltad0)", 1e9,
-        0.0),
+    Var("k_contact", "parameter", "", "contact stiffness K (N/m^1.5; FMI units have integer exponents) of "
+        "F = K delta^1.5 (1 + chi deltad / deltad0)", 1e9, 0.0),
     Var("e_restitution", "parameter", "1", "coefficient of restitution of the Flores et al. (2011) contact law", 0.9,
         0.0, 1.0),
     Var("n_rfe", "parameter", "", "spring-damper elements of the flexible link flexible_link (0: rigid)", 0, 0,
