@@ -36,7 +36,8 @@ class ClearanceRSRRRSystem(RSRRRSystem):
     def initial_state(self, psi11=np.pi / 2, psid11=0.0, seated=True):
         """y0 at the driving angle psi11 (rad) and speed psid11 (rad/s), the links undeformed. seated: the
         bearing rests against the journal where the ideal joint's reaction pushes it, pressed in by the
-        penetration whose elastic force balances that reaction (else: centred)."""
+        penetration whose elastic force balances that reaction, then moved (and tilted) to where its
+        clearance coordinates start without acceleration (``_balanced``); else: centred."""
         mech, n = self.mech, self.n
         q = mech.initial_position(psi11)
         if seated and len(mech.gap):
@@ -52,9 +53,33 @@ class ClearanceRSRRRSystem(RSRRRSystem):
             law = mech.clearance_joint.law
             depth = (load / law.k_contact) ** (1.0 / law.n)
             q[mech.gap[:2]] = -(mech.clearance_joint.c + depth) * f / load  # F_B = F_n (r_J - r_B) / |e|
-            q = mech.loop.assemble(q)
+            q = self._balanced(mech.loop.assemble(q), psid11)
         qd = mech.loop.dependent_velocities(q, np.r_[float(psid11), np.zeros(n - 4)])
         return np.concatenate((q, qd, np.zeros(4)))
+
+    def _balanced(self, q, psid11, tol=1e-9, max_iter=20):
+        """q (n,) with the clearance coordinates moved from q so that, at rest relative to the journal and in
+        contact, their accelerations vanish (Newton, Jacobian by forward differences): the bearing seated
+        in balance, tilted by the joint's bending moment in the spatial model. q unchanged if that fails."""
+        mech, gap = self.mech, self.mech.gap
+        mode = Contact(mech.c.deltad0_min)
+
+        def gap_accelerations(z):
+            x = q.copy()
+            x[gap] = z
+            x = mech.loop.assemble(x)
+            y = np.concatenate((x, mech.loop.dependent_velocities(x, np.r_[float(psid11), np.zeros(self.n - 4)])))
+            return self.state_of_motion(0.0, y, mode)[2].qdd[gap], x
+
+        z = q[gap].copy()
+        h = np.where(np.arange(len(gap)) < 2, 1e-3 * mech.clearance_joint.c, 1e-3 * mech.clearance_joint.c / 0.01)
+        for _ in range(max_iter):
+            r, x = gap_accelerations(z)
+            if np.abs(r).max() <= tol:
+                return x
+            J = np.array([(gap_accelerations(z + hk * e)[0] - r) / hk for hk, e in zip(h, np.eye(len(gap)))]).T
+            z = z - np.linalg.solve(J, r)
+        return q
 
     def resistance(self, t, y):
         """Resistance torque on the driving link (N.m): tau_res plus the load's at psid11 = y[n]."""
