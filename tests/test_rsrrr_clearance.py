@@ -141,3 +141,16 @@ def test_minimal_form_with_any_dependent_coordinates_equals_the_cut_form():
     (qdd_cut, f_cut), (qdd_min, f_min) = loop.solve(q, qd, tau), loop.solve_minimal(q, qd, tau)
     np.testing.assert_allclose(qdd_min, qdd_cut, rtol=1e-8, atol=1e-8 * np.abs(qdd_cut).max())
     np.testing.assert_allclose(f_min, f_cut, rtol=1e-8, atol=1e-8 * np.abs(f_cut).max())
+
+
+@pytest.mark.parametrize("flexible", range(4))
+def test_undeformed_flexible_link_is_the_rod(flexible):
+    """Any link made flexible (3 sdes, classical): undeformed, the loop closes where the rigid one does and the
+    mechanism has the rigid one's kinetic and potential energy at the same joint rates (the rfes fill the rod)."""
+    mech = ClearanceRSRRR(clearance=ClearanceParameters(flexible=flexible, n_rfe=3, rfem="classical"))
+    rigid = RSRRR()
+    q4 = rigid.initial_position(0.8)
+    qd4 = rigid.loop.dependent_velocities(q4, np.array([4.0]))
+    q, qd = mech.expand(q4), mech.expand(qd4)
+    np.testing.assert_allclose(mech.loop.closure(q), rigid.loop.closure(q4), atol=1e-15)
+    np.testing.assert_allclose(mech.energy(q, qd), rigid.energy(q4, qd4), rtol=1e-12)

@@ -50,8 +50,8 @@ from .rsrrr import RSRRR, RSRRRParameters
 MODELS = ("planar", "spatial")
 X_TO_Z = np.array([[0.0, 0.0, 1.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])  # frame whose z is the parent's x
 Y_TO_Z = np.array([[0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0]])  # frame whose z is the parent's y
-ROD_AXES = (0, 2, 0, 0)  # the axis of each rod in its link frame (``RSRRR``)
-X_TO_AXIS = (np.eye(3), np.array([[0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0]]))  # beam x -> rod x, rod z
+# the start frame of each link's beam (along its x) in the link frame: the rods of ``RSRRR`` lie along x, (2,1) along z
+BEAM_FRAMES = (np.eye(4), fixed([[0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0]]), np.eye(4), np.eye(4))
 
 
 @dataclass(frozen=True)
@@ -121,7 +121,8 @@ def clearance_links(model, B) -> list:
 @dataclass(frozen=True)
 class JointContact:
     """The clearance contact at one instant, in the journal's axis frame: Q (n,) its generalised forces;
-    e (m) the eccentricity |r_B - r_J| (at the bearing centre); delta (m) the largest penetration;
+    e (m) the eccentricity |r_B - r_J| (at the bearing centre); delta (m) the largest penetration and deltad
+    (m/s) its rate;
     F (N) the contact force |F_B|; E_el (J) its elastic energy; P_damping, P_friction (W, <= 0) the powers
     of its hysteresis damping and friction."""
 
@@ -166,7 +167,7 @@ class ClearanceRSRRR(RSRRR):
                 joints.append(offset + len(links))
                 if p == cp.flexible and cp.n_rfe > 0:
                     flexible = rfem_links(self.beam(), cp.n_rfe, cp.rfem, cp.beta, B=B, A=rigid.A,
-                                          frame=fixed(X_TO_AXIS[ROD_AXES[p] // 2]))
+                                          frame=BEAM_FRAMES[p])
                     sde += [offset + len(links) + i for i in range(1, len(flexible))]
                     links += flexible
                 else:
