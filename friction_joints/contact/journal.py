@@ -21,7 +21,7 @@ import numpy as np
 from ..errors import check_parameters, require
 from ..hybrid.integrator import HybridSystem
 from ..planar.joints import rotation
-from .modes import FREE, Contact, contact_events, contact_update
+from .modes import FREE, Contact, contact_events, contact_update, quiet_overflow, rejectable
 from .planar import PlanarClearance
 
 
@@ -68,12 +68,13 @@ class FreeJournal(HybridSystem):
     def rhs(self, t, y, mode):
         a, alpha, power = self.g.copy(), 0.0, 0.0
         if isinstance(mode, Contact):
-            k = self._contact(y, mode)
-            arm = self.journal(y)[2]
-            a += k.F_J / self.m
-            alpha = (k.M_J + arm[0] * k.F_J[1] - arm[1] * k.F_J[0]) / self.J
-            power = -(k.F_n - float(self.joint.law.elastic(k.delta))) * k.deltad + k.F_t * k.v_t
-        return np.array([y[3], y[4], y[5], a[0], a[1], alpha, power])
+            with quiet_overflow():
+                k = self._contact(y, mode)
+                arm = self.journal(y)[2]
+                a += k.F_J / self.m
+                alpha = (k.M_J + arm[0] * k.F_J[1] - arm[1] * k.F_J[0]) / self.J
+                power = -(k.F_n - float(self.joint.law.elastic(k.delta))) * k.deltad + k.F_t * k.v_t
+        return rejectable(np.array([y[3], y[4], y[5], a[0], a[1], alpha, power]))
 
     def events(self, mode):
         return contact_events(self._delta, mode)

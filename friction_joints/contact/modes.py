@@ -6,15 +6,33 @@ through 0 in FREE, ``separation`` when it falls through 0 in contact; the integr
 output. In FREE the system adds no contact force, so delta follows the free motion, which crosses the wall and
 stays beyond it: an impact shorter than a step cannot be stepped over (with contact forces in every mode, a
 step could enter and leave the contact unseen).
+
+The first step after an impact starts from the free flight's step size, far too long for the contact: its
+trial stages may penetrate so deep that the force overflows. The systems' right-hand sides evaluate under
+``quiet_overflow`` and return ``rejectable(dydt)``: all NaN if anything overflowed, which the error control
+rejects silently (a NaN error norm shrinks the step; infinities would make SciPy's error estimate warn). An
+accepted state cannot carry it: a step that stays NaN however small fails the run.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from ..hybrid.integrator import Event
 
 FREE = "free"
+
+
+def quiet_overflow():
+    """A context silencing numpy's overflow and invalid-value warnings (see the module docstring)."""
+    return np.errstate(over="ignore", invalid="ignore")
+
+
+def rejectable(dydt):
+    """dydt, or all NaN if an entry is not finite (see the module docstring)."""
+    return dydt if np.all(np.isfinite(dydt)) else np.full_like(dydt, np.nan)
 
 
 @dataclass(frozen=True)

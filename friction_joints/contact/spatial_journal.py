@@ -20,7 +20,7 @@ import numpy as np
 
 from ..errors import check_parameters, require
 from ..hybrid.integrator import HybridSystem
-from .modes import FREE, Contact, contact_events, contact_update
+from .modes import FREE, Contact, contact_events, contact_update, quiet_overflow, rejectable
 from .spatial import MIN_AXIS_COSINE, SpatialClearance
 
 E_Z, ZERO = np.array([0.0, 0.0, 1.0]), np.zeros(3)
@@ -80,18 +80,18 @@ class SpatialJournal(HybridSystem):
     def rhs(self, t, y, mode):
         u_J, omega = self.kinematics(y)
         if isinstance(mode, Contact) and not u_J[2] > MIN_AXIS_COSINE:
-            # only a stage of a trial step far too long for the contact (the first one after an impact starts
-            # from the free flight's step) turns the journal this far: NaN makes the error control reject it
+            # only a trial stage of the first step after an impact turns the journal this far (``contact.modes``)
             return np.full_like(y, np.nan)
         q = y[3:7]
         qd = 0.5 * np.concatenate(([-omega @ q[1:]], q[0] * omega + np.cross(omega, q[1:])))
         vd, Hd, power = self.g.copy(), ZERO, 0.0
         if isinstance(mode, Contact):
-            k = self._contact(y, mode)
-            vd += k.F_J / self.m
-            Hd = k.M_J
-            power = k.F_J @ y[7:10] + k.M_J @ omega + k.F_el @ k.deltad
-        return np.concatenate((y[7:10], qd, vd, Hd, [power]))
+            with quiet_overflow():
+                k = self._contact(y, mode)
+                vd += k.F_J / self.m
+                Hd = k.M_J
+                power = k.F_J @ y[7:10] + k.M_J @ omega + k.F_el @ k.deltad
+        return rejectable(np.concatenate((y[7:10], qd, vd, Hd, [power])))
 
     def events(self, mode):
         return contact_events(self._delta, mode)
