@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..contact import FREE, Contact, contact_events, contact_update
+from ..contact.modes import quiet_overflow, rejectable
 from .clearance_rsrrr import ClearanceRSRRR
 from .system import RSRRRSystem
 
@@ -102,13 +103,14 @@ class ClearanceRSRRRSystem(RSRRRSystem):
         return q, qd, self.mech.dynamics(q, qd, self.applied(t, y), extra=extra), k
 
     def rhs(self, t, y, mode):
-        q, qd, s, k = self.state_of_motion(t, y, mode)
-        joints = self.mech.joints
-        P_friction, P_damping = -s.t_f @ qd[joints], self.mech.structural_power(qd)
-        if isinstance(mode, Contact):
-            P_friction, P_damping = P_friction + k.P_friction, P_damping + k.P_damping
-        return np.concatenate((qd, s.qdd, [self.applied(t, y) * qd[0], -self.resistance(t, y) * qd[0], P_friction,
-                                           P_damping]))
+        with quiet_overflow():  # a trial stage after an impact may overflow: rejected (``contact.modes``)
+            q, qd, s, k = self.state_of_motion(t, y, mode)
+            joints = self.mech.joints
+            P_friction, P_damping = -s.t_f @ qd[joints], self.mech.structural_power(qd)
+            if isinstance(mode, Contact):
+                P_friction, P_damping = P_friction + k.P_friction, P_damping + k.P_damping
+            return rejectable(np.concatenate((qd, s.qdd, [self.applied(t, y) * qd[0], -self.resistance(t, y) * qd[0],
+                                                          P_friction, P_damping])))
 
     def events(self, mode):
         if self.mech.clearance_joint is None:
