@@ -4,6 +4,8 @@ import math
 
 from friction_joints.fmi.slave import Experiment, FrictionModelSlave, SystemSlave, Var
 from friction_joints.spatial.bristle import BristleRSRRRSystem, surface_laws
+from friction_joints.spatial.clearance_rsrrr import APPROACHES, MODELS, ClearanceParameters, ClearanceRSRRR
+from friction_joints.spatial.clearance_system import ClearanceRSRRRSystem
 from friction_joints.spatial.rsrrr import RSRRR, RSRRRParameters, table1_journals
 from friction_joints.spatial.system import RSRRRSystem, SpeedLoad
 
@@ -37,6 +39,52 @@ def _outputs():
     )
 
 
+# --- clearance joint and flexible link (seed 003, issue 17): the defaults keep the ideal rigid linkage ---
+CLEARANCE_VARIABLES = (
+    Var("clearance", "parameter", "m", "radial clearance of joint clearance_joint (0: the ideal joint)", 0.0, 0.0),
+    Var("clearance_joint", "parameter", "", "joint with the clearance: 1 (1,1), 2 (2,1), 3 (2,2), 4 (2,3)", 3, 1, 4,
+        kind="Integer"),
+    Var("clearance_model", "parameter", "", "clearance model: 1 planar (parallel axes), 2 spatial (the axes tilt, "
+        "the contact spread along the bearing)", 1, 1, 2, kind="Integer"),
+    Var("k_contact", "parameter", "", "contact stiffness K (N/m^1.5; FMI units have integer exponents) of "
+        "F = K delta^1.5 (1 + chi deltad / deltad0)", 1e9, 0.0),
+    Var("e_restitution", "parameter", "1", "coefficient of restitution of the Flores et al. (2011) contact law", 0.9,
+        0.0, 1.0),
+    Var("n_rfe", "parameter", "", "spring-damper elements of the flexible link flexible_link (0: rigid)", 0, 0,
+        kind="Integer"),
+    Var("flexible_link", "parameter", "", "the flexible link: 1 (1,1), 2 (2,1), 3 (2,2), 4 (2,3)", 4, 1, 4,
+        kind="Integer"),
+    Var("rfem", "parameter", "", "RFEM approach: 1 modified (bending, torsion), 2 classical (also stretching, "
+        "shear)", 1, 1, 2, kind="Integer"),
+    Var("E", "parameter", "Pa", "Young's modulus of the flexible link", 2.1e11, 0.0),
+    Var("G", "parameter", "Pa", "shear modulus of the flexible link", 8.1e10, 0.0),
+    Var("e_clearance", "output", "m", "eccentricity of the clearance joint's bearing from its journal"),
+    Var("F_contact", "output", "N", "contact force in the clearance joint"),
+    Var("E_elastic", "output", "J", "elastic energy: contact plus the flexible link's strain"),
+    Var("W_dissipated", "output", "J", "work of the contact's and the flexible link's damping (never positive): "
+        "E_kin + E_pot + E_elastic change by W_drive + W_friction + W_dissipated"),
+)
+
+CLEARANCE_EQUATIONS = (
+    " With clearance > 0 the bearing of one joint moves in the plane normal to its journal (planar model; the "
+    "spatial model also tilts its axis), pressed by a Flores et al. (2011) contact force K delta<sup>1.5</sup>"
+    "(1 + chi deltad/deltad<sub>0</sub>) with regularised friction, impacts and separations located as events; "
+    "with n_rfe > 0 one link is a chain of rigid finite elements joined by spring-dampers (RFEM, seed 003). "
+    "The loop is then solved in the cut form with Baumgarte's stabilisation on every coordinate.")
+
+
+def clearance_system(p, params, load):
+    """The ClearanceRSRRRSystem factory of the parameters p, or None for the ideal rigid linkage."""
+    if p["clearance"] == 0 and p["n_rfe"] == 0:
+        return None
+    cp = ClearanceParameters(clearance=p["clearance"], joint=int(p["clearance_joint"]) - 1,
+                             model=MODELS[int(p["clearance_model"]) - 1], k_contact=p["k_contact"],
+                             e_restitution=p["e_restitution"], flexible=int(p["flexible_link"]) - 1,
+                             n_rfe=int(p["n_rfe"]), rfem=APPROACHES[int(p["rfem"]) - 1], E=p["E"], G=p["G"])
+    mech = ClearanceRSRRR(params, cp)
+    return lambda inputs: ClearanceRSRRRSystem(mech, inputs, load)
+
+
 class RSRRRLinkage(SystemSlave):
     author = "friction-joints"
     description = ("Spatial RSRRR linkage (seed 002) cut at its spherical joint, with load-dependent journal "
@@ -55,7 +103,7 @@ class RSRRRLinkage(SystemSlave):
                  "N<sub>a</sub> (&sigma;<sub>0</sub> z + &sigma;<sub>1</sub> z') + &sigma;<sub>2</sub> psid, "
                  "N<sub>a</sub> the surface's load times its arm (eqs 5.1-6.2), mu_c = 0.2 mu_scale (Table 1), mu_s = "
                  "mu_s_factor mu_c, t<sub>f</sub> the sum over the joint's surfaces; no stick events, the stiff "
-                 "smooth system integrated by LSODA on the Python engine.")
+                 "smooth system integrated by LSODA on the Python engine.") + CLEARANCE_EQUATIONS
     inputs = ("tau", "tau_res")
     experiment = Experiment(2.5, 0.01, ("psid[1]", "psid[2]", "f_S[2]", "t_f[2]"),
                             {"tau": lambda t: 10.0 * min(t / 2.0, 1.0), "tau_res": lambda t: 0.0},
@@ -79,7 +127,7 @@ class RSRRRLinkage(SystemSlave):
         Var("psid1_start", "parameter", "rad/s", "initial driving speed", 0.0),
         Var("baumgarte", "parameter", "1/s", "Baumgarte constants alpha = beta of the closure", 10.0, 0.0),
         Var("rtol", "parameter", "1", "relative tolerance of the internal integrator", 1e-6, 1e-12, 1e-2),
-    ) + FrictionModelSlave.BRISTLE_PARAMETERS + _outputs()
+    ) + FrictionModelSlave.BRISTLE_PARAMETERS + _outputs() + CLEARANCE_VARIABLES
 
     def build(self, p):
         params = RSRRRParameters(y0=p["y0"], z0=p["z0"], journals=table1_journals(p["mu_scale"], p["mu_s_factor"]),
@@ -91,6 +139,12 @@ class RSRRRLinkage(SystemSlave):
             return system.initial_state(p["psi1_start"], p["psid1_start"])
 
         model = int(p["friction_model"])
+        make = clearance_system(p, params, load)
+        if make and (p["stiction"] or model):
+            raise ValueError(f"stiction = {bool(p['stiction'])} and friction_model = {model} must be false and 0 with "
+                             "a clearance or a flexible link (one smooth mode, the journal friction of eqs 4-7)")
+        if make:
+            return make, start, p["rtol"]
         if model == 0:
             return lambda inputs: RSRRRSystem(mech, inputs, load, stiction=bool(p["stiction"])), start, p["rtol"]
         if p["stiction"]:
@@ -109,4 +163,5 @@ class RSRRRLinkage(SystemSlave):
                 out[f"f_{a}[{i + 1}]"] = rec["f_O"][i][k]
                 out[f"n_{a}[{i + 1}]"] = rec["n_O"][i][k]
         out.update({f"f_S[{k + 1}]": rec["f_S"][k] for k in range(3)})
+        out.update({name: rec.get(name, 0.0) for name in ("e_clearance", "F_contact", "E_elastic", "W_dissipated")})
         return out

@@ -71,7 +71,7 @@ from .signatures import KERNEL
 # --- constants of the Python engine (the same values) ---------------------------------------------
 ASSEMBLE_TOL = 1e-13  # spatial.loop.CutJointLoop.assemble(tol)
 ASSEMBLE_MAX_ITERATIONS = 50  # spatial.loop.CutJointLoop.assemble(max_iter)
-J2_SINGULAR = 1e-12  # spatial.loop.CutJointLoop._J2_inverse: |det J2| < 1e-12 max(1, max|J2|^3)
+J2_SINGULAR = 1e-12  # spatial.loop.CutJointLoop._dependent_inverse: |det J2| < 1e-12 max(1, max|J2|^3)
 
 # --- codes ------------------------------------------------------------------------------------------
 FORM_CUT, FORM_MINIMAL = 0, 1
@@ -709,7 +709,7 @@ def _closure_terms(q, fpar, ipar, w):
 
 @njit
 def _j2_inverse(ipar, w):
-    """J2inv = J2^-1 with J2 = -G[:, n1:] (loop.CutJointLoop._J2_inverse); 1 if singular."""
+    """J2inv = J2^-1 with J2 = -G[:, n1:] (loop.CutJointLoop._dependent_inverse, q_d = q2); 1 if singular."""
     n1 = ipar[I_N1]
     J2, G = w.J2, w.G
     big = 0.0

@@ -13,9 +13,12 @@ with b_c = sum_kl qd_k qd_l T_kl r_S the acceleration of S at qdd = 0. The last 
 differentiated twice; Baumgarte's stabilisation (seed 002 ref. [15]) replaces c by
 c - 2 alpha dPhi/dt - beta^2 Phi so that a drift of the closure decays instead of growing.
 
-The minimal form (coordinate partitioning, as seed 000 Sect. 4 for planar mechanisms) keeps q1 as
-independent coordinates when n1 equals the degrees of freedom n - 3: qd = V qd1 with
-V = [I; J2^-1 J1], qdd = V qdd1 + w with w = [0; -J2^-1 c], and V^T A V qdd1 = V^T (e + tau - A w).
+The minimal form (coordinate partitioning, as seed 000 Sect. 4 for planar mechanisms) solves three
+dependent coordinates q_d from the closure (by default chain 2's three, q_d = q2) and keeps the others
+q_i independent: with G_d, G_i the columns of G, qd = V qd_i with V_d = -G_d^-1 G_i, V_i = I,
+qdd = V qdd_i + w with w_d = G_d^-1 c, w_i = 0, and V^T A V qdd_i = V^T (e + tau - A w). For q_d = q2
+this is V = [I; J2^-1 J1], w = [0; -J2^-1 c]. The cut force follows from the rows of q_d in eq. (2),
+A_d qdd - G_d^T f_S = e_d + tau_d.
 """
 
 from __future__ import annotations
@@ -35,15 +38,23 @@ def _column(v, like):
 class CutJointLoop:
     """chain1, chain2: the open chains; r_S1, r_S2 (3,): the joint centre S in the last link frame
     of each chain (m); alpha, beta: Baumgarte constants (1/s, 0 for none); formulation: the open-chain
-    dynamics (chain, q, qd) -> (A, e), ``recursive`` or the paper's ``lagrange_trace``."""
+    dynamics (chain, q, qd) -> (A, e), ``recursive`` or the paper's ``lagrange_trace``; dependent: the
+    indices of the three coordinates the closure determines (default chain 2's, which must then be 3)."""
 
-    def __init__(self, chain1: Chain, chain2: Chain, r_S1, r_S2, alpha=0.0, beta=0.0, formulation=recursive):
+    def __init__(self, chain1: Chain, chain2: Chain, r_S1, r_S2, alpha=0.0, beta=0.0, formulation=recursive,
+                 dependent=None):
         self.chains = (chain1, chain2)
         self.r_S = (np.asarray(r_S1, float), np.asarray(r_S2, float))
         self.n1, self.n2 = chain1.n, chain2.n
         self.n = self.n1 + self.n2
-        if self.n2 != 3:
-            raise ValueError(f"chain 2 must have 3 joints for the partition q1 | q2, got {self.n2}")
+        if dependent is None and self.n2 != 3:
+            raise ValueError(f"chain 2 must have 3 joints for the partition q1 | q2, got {self.n2} (or name "
+                             f"the dependent coordinates)")
+        self.dependent = np.arange(self.n1, self.n) if dependent is None else np.asarray(dependent, int)
+        d = self.dependent
+        if d.shape != (3,) or len(set(d)) != 3 or not np.all((0 <= d) & (d < self.n)):
+            raise ValueError(f"dependent must name 3 different coordinates in [0, {self.n}), got {dependent!r}")
+        self.independent = np.setdiff1d(np.arange(self.n), self.dependent)
         self.alpha, self.beta = float(alpha), float(beta)
         self.formulation = formulation
 
@@ -92,45 +103,53 @@ class CutJointLoop:
         return x[: self.n], x[self.n:]
 
     # --- minimal form -----------------------------------------------------------------------------
-    def _J2_inverse(self, G):
-        J2 = -G[:, self.n1:]
-        if abs(np.linalg.det(J2)) < 1e-12 * max(1.0, np.abs(J2).max() ** 3):
-            raise SingularConfigurationError("chain 2 is singular at S: its Jacobian J2 has no inverse")
-        return np.linalg.inv(J2)
+    def _dependent_inverse(self, G):
+        """G_d^-1 (3, 3), the inverse of the closure's Jacobian in the dependent coordinates."""
+        G_d = G[:, self.dependent]
+        if abs(np.linalg.det(G_d)) < 1e-12 * max(1.0, np.abs(G_d).max() ** 3):
+            raise SingularConfigurationError("the loop is singular at S: the closure's Jacobian in the dependent "
+                                             "coordinates has no inverse")
+        return np.linalg.inv(G_d)
 
     def solve_minimal(self, q, qd, tau):
-        """(qdd (n,), f_S (3,)) by the minimal form in qd1; q, qd must satisfy the closure. tau (n,) or
-        (n, m) as in ``solve``."""
+        """(qdd (n,), f_S (3,)) by the minimal form in the independent velocities; q, qd must satisfy the
+        closure. tau (n,) or (n, m) as in ``solve``."""
         A, e = self.mass_and_bias(q, qd)
         G, c, _, _ = self.kinematics(q, qd)
-        J2inv = self._J2_inverse(G)
-        V = np.vstack((np.eye(self.n1), J2inv @ G[:, : self.n1]))
-        w = np.concatenate((np.zeros(self.n1), -J2inv @ c))
+        G_dinv = self._dependent_inverse(G)
+        V = np.zeros((self.n, self.n - 3))
+        V[self.independent] = np.eye(self.n - 3)
+        V[self.dependent] = -G_dinv @ G[:, self.independent]
+        w = np.zeros(self.n)
+        w[self.dependent] = G_dinv @ c
         tau = np.asarray(tau, float)
         force = _column(e - A @ w, tau) + tau
         qdd = V @ np.linalg.solve(V.T @ A @ V, V.T @ force) + _column(w, tau)
-        # chain 2 rows of eq. (2): A2 qdd2 + J2^T f_S = e2 + tau2
-        residual2 = (_column(e, tau) + tau - A @ qdd)[self.n1:]
-        return qdd, J2inv.T @ residual2
+        # dependent rows of eq. (2): A_d qdd - G_d^T f_S = e_d + tau_d
+        residual = (_column(e, tau) + tau - A @ qdd)[self.dependent]
+        return qdd, -G_dinv.T @ residual
 
-    def dependent_velocities(self, q, qd1):
-        """qd (n,) with chain 2's velocities from the closure, J2 qd2 = J1 qd1."""
+    def dependent_velocities(self, q, qd_i):
+        """qd (n,) from the independent velocities qd_i (n - 3,) and the closure, G qd = 0."""
         G, _, _, _ = self.kinematics(q, np.zeros(self.n))
-        return np.concatenate((qd1, self._J2_inverse(G) @ G[:, : self.n1] @ qd1))
+        qd = np.zeros(self.n)
+        qd[self.independent] = qd_i
+        qd[self.dependent] = -self._dependent_inverse(G) @ G[:, self.independent] @ np.asarray(qd_i, float)
+        return qd
 
     def assemble(self, q_guess, tol=1e-13, max_iter=50) -> np.ndarray:
-        """q (n,) satisfying the closure with q1 fixed, by Newton on chain 2's coordinates."""
+        """q (n,) satisfying the closure with the independent coordinates fixed, by Newton on the dependent ones."""
         q = np.array(q_guess, float)
         for _ in range(max_iter):
             Phi = self.closure(q)
             if np.abs(Phi).max() <= tol:
                 return q
             G, _, _, _ = self.kinematics(q, np.zeros(self.n))
-            q[self.n1:] -= self._J2_inverse(G) @ (-Phi)  # dPhi/dq2 = -J2
+            q[self.dependent] -= self._dependent_inverse(G) @ Phi  # dPhi/dq_d = G_d
         raise SingularConfigurationError(f"the loop does not close near q = {q_guess}: |Phi| = "
                                          f"{np.abs(self.closure(q)).max():.3g} m after {max_iter} Newton steps")
 
     def project(self, q, qd):
-        """(q, qd) projected onto the closure and its derivative, keeping q1 and qd1."""
+        """(q, qd) projected onto the closure and its derivative, keeping the independent q and qd."""
         q = self.assemble(q)
-        return q, self.dependent_velocities(q, self.split(qd)[0])
+        return q, self.dependent_velocities(q, np.asarray(qd, float)[self.independent])

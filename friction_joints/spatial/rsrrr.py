@@ -119,6 +119,7 @@ class RSRRR:
 
     COUPLING_TOL = 1e-12  # N.m, relative to 1 + max |t_f|
     MAX_ITERATIONS = 50
+    NEWTON_FALLBACK = False  # the compiled engine has the fixed-point iteration only: both fail alike
 
     def __init__(self, params: RSRRRParameters = RSRRRParameters()):
         self.p = params
@@ -132,6 +133,7 @@ class RSRRR:
         self.loop = CutJointLoop(chain1, chain2, (l11, 0.0, 0.0), (l23, 0.0, 0.0), params.alpha, params.beta,
                                  lagrange_trace if params.trace else recursive)
         self.journals = JournalSet(params.journals)
+        self.joints = np.arange(4)  # the loop coordinates of joints (1,1), (2,1), (2,2), (2,3)
 
     def initial_position(self, psi11=np.pi / 2) -> np.ndarray:
         """q (4,) assembled from the driving angle psi11 (rad); at pi/2 every link is in the yz plane."""
@@ -148,10 +150,11 @@ class RSRRR:
         return np.concatenate((f1, f2)), np.concatenate((n1, n2))
 
     def friction_torques(self, qd, f_O, n_O) -> np.ndarray:
-        """t_f (4,) of eqs 4-7 from the reactions (zero for ideal joints)."""
-        return self.journals.torque(qd, f_O, n_O) if self.p.friction else np.zeros(4)
+        """t_f (4,) of eqs 4-7 from the loop velocities qd (n,) and the four joints' reactions f_O, n_O (4, 3)
+        (zero for ideal joints)."""
+        return self.journals.torque(qd[self.joints], f_O, n_O) if self.p.friction else np.zeros(4)
 
-    def dynamics(self, q, qd, tau_1, minimal=False, iterations=None, friction=None) -> DynamicState:
+    def dynamics(self, q, qd, tau_1, minimal=False, iterations=None, extra=None, friction=None) -> DynamicState:
         """The state of motion at (q, qd) with the net applied torque tau_1 (N.m) on the driving link.
 
         The friction torques t_f depend on the reactions, which are affine in t_f at a given (q, qd)
@@ -159,18 +162,23 @@ class RSRRR:
         sides gives that affine map, and the coupling t_f = t_f(reactions(t_f)) is then iterated on it
         to convergence (fixed point, a contraction for the small journals of Table 1).
         minimal: solve by the minimal form instead of eq. (2); iterations: a fixed number of passes of
-        the coupling (the paper's scheme; the first pass is frictionless) instead of converging.
+        the coupling (the paper's scheme; the first pass is frictionless) instead of converging;
+        extra: further generalised forces (n,) on the loop coordinates (a clearance contact), or None;
         friction: a function (f_O (4, 3), n_O (4, 3)) -> t_f (4,) in place of eqs 4-7 (default
         ``friction_torques`` at qd).
-        The returned qdd and reactions are those of the returned t_f.
+        The returned qdd (n,) and the reactions and t_f of the four joints (``joints``) are those of the
+        returned t_f.
         """
         q, qd = np.asarray(q, float), np.asarray(qd, float)
         solve = self.loop.solve_minimal if minimal else self.loop.solve
-        cases = np.zeros((4, 5))  # joint torques: the applied ones, then minus a unit friction torque
-        cases[0, 0] = tau_1
-        cases[:, 1:] = cases[:, :1] - np.eye(4)
+        cases = np.zeros((self.loop.n, 5))  # joint forces: the applied ones, then minus a unit friction torque
+        if extra is not None:
+            cases[:, 0] = extra
+        cases[self.joints[0], 0] += tau_1
+        cases[:, 1:] = cases[:, :1]
+        cases[self.joints, range(1, 5)] -= 1.0
         qdd, f_S = solve(q, qd, cases)  # seed 002 eq. (2)
-        f_O, n_O = self.reactions(q, qd, qdd, f_S)  # eqs 3.1-3.8
+        f_O, n_O = (x[self.joints] for x in self.reactions(q, qd, qdd, f_S))  # eqs 3.1-3.8
         base = (qdd[:, 0], f_S[:, 0], f_O[..., 0], n_O[..., 0])
         slope = tuple(x[..., 1:] - x[..., :1] for x in (qdd, f_S, f_O, n_O))
 
@@ -189,9 +197,25 @@ class RSRRR:
                 break
             t_f = new
         if iterations is None and change > self.COUPLING_TOL * (1.0 + np.abs(new).max()):
-            raise ConvergenceError(f"the reaction-friction coupling did not converge in {limit} iterations "
-                                   f"(last change {change:.3g} N.m)")
+            if not self.NEWTON_FALLBACK:
+                raise ConvergenceError(f"the reaction-friction coupling did not converge in {limit} iterations "
+                                       f"(last change {change:.3g} N.m)")
+            t_f, it = self._newton_coupling(lambda t: friction(*at(t, slice(2, 4))), new, it)
         return DynamicState(*at(t_f), t_f, it)
+
+    def _newton_coupling(self, friction, t_f, it):
+        """(t_f, iterations): the coupling t_f = friction(t_f) solved by Newton's method (Jacobian by forward
+        differences) from t_f, where the fixed-point iteration contracts too slowly (light links beside a joint,
+        as the rigid finite elements of a flexible link)."""
+        for k in range(1, self.MAX_ITERATIONS + 1):
+            residual = friction(t_f) - t_f
+            if np.abs(residual).max() <= self.COUPLING_TOL * (1.0 + np.abs(t_f).max()):
+                return t_f, it + k
+            h = 1e-7 * (1.0 + np.abs(t_f).max())
+            jacobian = np.array([(friction(t_f + h * e) - friction(t_f)) / h for e in np.eye(4)]).T - np.eye(4)
+            t_f = t_f - np.linalg.solve(jacobian, residual)
+        raise ConvergenceError(f"the reaction-friction coupling did not converge in {it} fixed-point and "
+                               f"{self.MAX_ITERATIONS} Newton iterations (residual {np.abs(residual).max():.3g} N.m)")
 
     def energy(self, q, qd):
         """(E_kin, E_pot) in J of the whole mechanism (potential zero at y = 0)."""

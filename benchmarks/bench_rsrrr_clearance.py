@@ -1,0 +1,72 @@
+"""Cost of a clearance joint (planar, spatial) and of a flexible link (modified and classical RFEM) in the RSRRR
+linkage, against the ideal rigid linkage, in one run (not a test).
+
+Every case is a ``ClearanceRSRRRSystem`` on the Python engine (the ideal rigid case too, so the ratios measure the
+model, not the engine): clearance 0.1 mm in joint (2,2), K = 1e8 N/m^1.5, Flores law e = 0.9, Tanh contact friction
+(v_eps = 1 mm/s), the spatial model with 10 slices; the flexible coupler (2,3) with 2 sdes and a soft material
+(E = 2 GPa, G = E / 2.6, so that runs stay short; steel only shortens the steps further). Reported: the time of
+one right-hand side evaluation (best of ``--calls`` calls, in contact for the clearance cases) and of a run of
+``--t-end`` seconds from the seated journal (tau = 2 N.m, rtol 1e-8), each with its ratio to the ideal rigid
+linkage. Cases are timed round-robin (best of ``--rounds``) so that load changes touch every case alike.
+
+Usage: OPENBLAS_NUM_THREADS=1 python benchmarks/bench_rsrrr_clearance.py [--calls 200] [--t-end 0.005] [--rounds 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+from friction_joints.contact import FREE, Contact
+from friction_joints.hybrid import run
+from friction_joints.spatial.clearance_rsrrr import ClearanceParameters, ClearanceRSRRR
+from friction_joints.spatial.clearance_system import ClearanceRSRRRSystem
+
+CONTACT = dict(clearance=1e-4, k_contact=1e8, joint=2)
+SOFT = dict(flexible=3, n_rfe=2, E=2e9, G=2e9 / 2.6)
+CASES = {
+    "ideal rigid": ClearanceParameters(),
+    "planar clearance": ClearanceParameters(**CONTACT),
+    "spatial clearance": ClearanceParameters(**CONTACT, model="spatial"),
+    "modified RFEM": ClearanceParameters(**SOFT, rfem="modified"),
+    "classical RFEM": ClearanceParameters(**SOFT, rfem="classical"),
+}
+
+
+def timings(clearance, calls, t_end):
+    """(seconds per rhs evaluation, wall seconds of a run of t_end, coordinates n)."""
+    system = ClearanceRSRRRSystem(ClearanceRSRRR(clearance=clearance), [2.0, 0.0])
+    y = system.initial_state(psid11=3.0)
+    mode = Contact(1e-3) if clearance.clearance > 0 else FREE
+    start = time.perf_counter()
+    for _ in range(calls):
+        system.rhs(0.0, y, mode)
+    per_call = (time.perf_counter() - start) / calls
+    start = time.perf_counter()
+    run(system, y, t_end, dt_out=t_end, rtol=1e-8, atol=1e-11, engine="python")
+    return per_call, time.perf_counter() - start, system.n
+
+
+def main(calls, t_end, rounds):
+    best = {name: (np.inf, np.inf, 0) for name in CASES}
+    for _ in range(rounds):
+        for name, clearance in CASES.items():
+            got = timings(clearance, calls, t_end)
+            best[name] = (min(best[name][0], got[0]), min(best[name][1], got[1]), got[2])
+    base_call, base_run, _ = best["ideal rigid"]
+    print(f"RSRRR, Python engine, best of {rounds} rounds: rhs ({calls} calls), run of {t_end} s")
+    print(f"  {'case':20s} {'n':>3s} {'rhs (ms)':>9s} {'x ideal':>8s} {'run (s)':>9s} {'x ideal':>8s}")
+    for name, (per_call, wall, n) in best.items():
+        print(f"  {name:20s} {n:3d} {per_call * 1e3:9.2f} {per_call / base_call:8.1f} {wall:9.2f} "
+              f"{wall / base_run:8.1f}")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--calls", type=int, default=200)
+    parser.add_argument("--t-end", type=float, default=0.005)
+    parser.add_argument("--rounds", type=int, default=2)
+    args = parser.parse_args()
+    main(args.calls, args.t_end, args.rounds)

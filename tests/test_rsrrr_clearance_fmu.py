@@ -1,0 +1,74 @@
+"""The RSRRRLinkage FMU with a clearance joint and a flexible link (issue 17 item 4): with the defaults its
+reference still passes; with a clearance its outputs equal the library's run; bad values are FMI errors."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from fmpy import simulate_fmu
+from fmpy.fmi1 import FMICallException
+
+from friction_joints.fmi.regression import main
+from friction_joints.hybrid.integrator import HybridIntegrator
+from friction_joints.spatial.clearance_rsrrr import ClearanceParameters, ClearanceRSRRR
+from friction_joints.spatial.clearance_system import ClearanceRSRRRSystem
+from friction_joints.spatial.rsrrr import RSRRRParameters
+from friction_joints.spatial.system import SpeedLoad
+
+REFERENCES = Path(__file__).with_name("references")
+H, STOP = 1e-3, 0.01
+
+
+@pytest.fixture
+def fmu(fmus):
+    return fmus["RSRRRLinkage"]
+
+
+def test_defaults_pass_the_reference(fmu, capsys):
+    """clearance 0 and n_rfe 0 (the defaults): the ideal rigid linkage of today, its reference passes."""
+    assert main([str(fmu), str(REFERENCES)]) == 0
+    assert "RSRRRLinkage.fmu: PASS" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("start, clearance", [
+    (dict(clearance=1e-4, k_contact=1e8, clearance_joint=4, e_restitution=0.8),
+     ClearanceParameters(clearance=1e-4, k_contact=1e8, joint=3, e_restitution=0.8)),
+    (dict(clearance=1e-4, k_contact=1e8, n_rfe=1, flexible_link=4, E=2e9, G=2e9 / 2.6),
+     ClearanceParameters(clearance=1e-4, k_contact=1e8, flexible=3, n_rfe=1, E=2e9, G=2e9 / 2.6)),
+], ids=["planar clearance in (2,3)", "planar clearance in (2,2), flexible (2,3)"])
+def test_fmu_with_clearance_equals_the_library(fmu, start, clearance):
+    """The FMU stepped by FMPy (tau = 2 N.m held, the governed load of its defaults) and the library's hybrid
+    system advanced over the same communication points with the FMU's tolerances (rtol 1e-6, atol 1e-8)
+    agree to 1e-8 in every output named."""
+    names = ["psi[1]", "psi[3]", "psid[4]", "e_clearance", "F_contact", "E_elastic", "W_dissipated", "W_friction",
+             "E_kin"]
+    res = simulate_fmu(str(fmu), stop_time=STOP, output_interval=H, start_values=dict(start, tau=2.0),
+                       output=names)
+    mech = ClearanceRSRRR(RSRRRParameters(), clearance)
+    system = ClearanceRSRRRSystem(mech, [2.0, 0.0], SpeedLoad(10.0, 9.0, 5.0))
+    integrator = HybridIntegrator(system, 0.0, system.initial_state(np.pi / 2, 0.0), rtol=1e-6, atol=1e-8)
+    rows = [integrator.record_row(0.0, integrator.state.y, integrator.state.mode)]
+    rows += [integrator.advance_to(t) for t in res["time"][1:]]
+    keys = dict(zip(names, [("q", 0), ("q", 2), ("qd", 3)]))
+    for name in names:
+        key, i = keys.get(name, (name, None))
+        want = np.array([r[key] if i is None else r[key][i] for r in rows])
+        np.testing.assert_allclose(res[name], want, rtol=1e-8, atol=1e-8 * max(np.abs(want).max(), 1e-12),
+                                   err_msg=name)
+    assert res["F_contact"].max() > 1.0 and res["W_dissipated"][-1] < 0.0
+
+
+def test_bad_clearance_values_are_fmi_errors_naming_them(fmu):
+    messages = []
+
+    def logger(env, instance, status, category, message):
+        messages.append(message.decode())
+
+    with pytest.raises(FMICallException):
+        simulate_fmu(str(fmu), stop_time=H, output_interval=H, start_values={"clearance_model": 3}, logger=logger)
+    assert any("clearance_model = 3 is outside its allowed range [1, 2]" in m for m in messages), messages
+    messages.clear()
+    with pytest.raises(FMICallException):
+        simulate_fmu(str(fmu), stop_time=H, output_interval=H, start_values={"clearance": 1e-4, "stiction": True},
+                     logger=logger)
+    assert any("stiction" in m for m in messages), messages
