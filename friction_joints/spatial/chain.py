@@ -25,6 +25,9 @@ Q[0, 1], Q[1, 0] = -1.0, 1.0
 Q_P = np.zeros((4, 4))  # dTz/ds = Q_P Tz(s): the derivative operator of a prismatic joint
 Q_P[2, 3] = 1.0
 JOINT_KINDS = {"R": Q, "P": Q_P}
+# rotations (3x3) to a frame whose z axis is the parent frame's x axis, or its y axis (joints along x or y)
+X_TO_Z = np.array([[0.0, 0.0, 1.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
+Y_TO_Z = np.array([[0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0]])
 
 
 def cross3(a, b):

@@ -42,16 +42,14 @@ import numpy as np
 from ..contact import Flores, PlanarClearance, SpatialClearance
 from ..errors import check_parameters, require
 from ..friction.laws import Tanh
-from .chain import Chain, Link, fixed
+from .chain import X_TO_Z, Y_TO_Z, Chain, Link, fixed
 from .loop import CutJointLoop
 from .rfem import APPROACHES, Beam, rfem_links
 from .rsrrr import RSRRR, RSRRRParameters
 
 MODELS = ("planar", "spatial")
-X_TO_Z = np.array([[0.0, 0.0, 1.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])  # frame whose z is the parent's x
-Y_TO_Z = np.array([[0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0]])  # frame whose z is the parent's y
 # the start frame of each link's beam (along its x) in the link frame: the rods of ``RSRRR`` lie along x, (2,1) along z
-BEAM_FRAMES = (np.eye(4), fixed([[0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0]]), np.eye(4), np.eye(4))
+BEAM_FRAMES = (np.eye(4), fixed(Y_TO_Z), np.eye(4), np.eye(4))
 
 
 @dataclass(frozen=True)

@@ -39,13 +39,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import check_parameters, require
-from .chain import Link, fixed
+from .chain import X_TO_Z, Y_TO_Z, Link, fixed
 
 APPROACHES = ("modified", "classical")
 # R_e: the joint frame's axes (columns) in the beam's axes, its z column the beam's x, y or z axis
-_X_TO_Z = np.array([[0.0, 0.0, 1.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
-_Y_TO_Z = np.array([[0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0]])
-_AXIS_TO_Z = (_X_TO_Z, _Y_TO_Z, np.eye(3))
+_AXIS_TO_Z = (X_TO_Z, Y_TO_Z, np.eye(3))
 
 
 @dataclass(frozen=True)
