@@ -186,6 +186,16 @@ class Gonthier(_Stribeck):
 LAWS = {1: Dahl, 2: LuGre, 3: ElastoPlastic, 4: Gonthier}  # the FMUs' Integer parameter ``model``
 
 
+def law_list_problems(laws: tuple, count: int, each: str) -> list:
+    """The problems of ``laws`` as the bristle laws of a model with ``count`` frictional contacts, described
+    by ``each`` (e.g. "one per frictional contact"): their number and their types."""
+    problems = []
+    if len(laws) != count:
+        problems.append(f"laws must give {count} bristle laws ({each}), got {len(laws)}")
+    return problems + [f"laws[{i}] must be a bristle law (Dahl, LuGre, ElastoPlastic, Gonthier), got {law!r}"
+                       for i, law in enumerate(laws) if not isinstance(law, BristleLaw)]
+
+
 def make_law(model: int, *, sigma0, sigma1, sigma2, mu_c, mu_s, v_s, delta, z_ba_ratio) -> BristleLaw:
     """The law numbered ``model`` (1 Dahl, 2 LuGre, 3 elasto-plastic, 4 Gonthier) from the full
     parameter set; parameters a law does not have are ignored (Dahl: mu_s, v_s, delta, z_ba_ratio)."""

@@ -31,7 +31,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import check_parameters
-from ..friction import BristleLaw, make_law
+from ..friction import law_list_problems, make_law
 from ..planar.coupling import solve_coupled
 from .mechanism import MechanismSystem, Mode
 
@@ -65,12 +65,7 @@ class BristleSystem(MechanismSystem):
     def __init__(self, mechanism, laws, inputs):
         super().__init__(mechanism, inputs)
         laws = tuple(laws)
-        problems = []
-        if len(laws) != len(self.contacts):
-            problems.append(f"laws must give {len(self.contacts)} bristle laws (one per frictional contact), "
-                            f"got {len(laws)}")
-        problems += [f"laws[{i}] must be a bristle law (Dahl, LuGre, ElastoPlastic, Gonthier), got {law!r}"
-                     for i, law in enumerate(laws) if not isinstance(law, BristleLaw)]
+        problems = law_list_problems(laws, len(self.contacts), "one per frictional contact")
         exact = [law for joint in self.model.joints for law in joint.friction_laws() if law is not None]
         problems += [f"the static coefficient of contact {c} is {law.mu_s!r}: it must be positive (its load is "
                      "taken through it)" for c, law in zip(self.contacts, exact) if not law.mu_s > 0]

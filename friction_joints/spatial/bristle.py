@@ -37,7 +37,7 @@ import numpy as np
 from scipy.optimize import brentq
 
 from ..errors import check_parameters
-from ..friction import BristleLaw, make_law
+from ..friction import BristleLaw, law_list_problems, make_law
 from .rsrrr import RSRRR
 from .system import ZERO_VELOCITY, RSRRRSystem
 
@@ -86,12 +86,7 @@ class BristleRSRRRSystem(RSRRRSystem):
         super().__init__(mechanism, inputs, load, form)
         self.surfaces = frictional_surfaces(mechanism)
         laws = tuple(laws)
-        problems = []
-        if len(laws) != len(self.surfaces):
-            problems.append(f"laws must give {len(self.surfaces)} bristle laws (one per frictional surface), "
-                            f"got {len(laws)}")
-        problems += [f"laws[{i}] must be a bristle law (Dahl, LuGre, ElastoPlastic, Gonthier), got {law!r}"
-                     for i, law in enumerate(laws) if not isinstance(law, BristleLaw)]
+        problems = law_list_problems(laws, len(self.surfaces), "one per frictional surface")
         check_parameters(problems)
         self.laws = laws
         self.sigma0 = np.array([law.sigma0 for law in laws])

@@ -37,7 +37,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import check_parameters
-from ..friction import BristleLaw, Dahl, make_law
+from ..friction import BristleLaw, Dahl, law_list_problems, make_law
 from ..lumped.bristle import bristle_contact
 from .steering import ELEMENTS, SteeringParameters, SteeringSystem
 
@@ -70,14 +70,10 @@ class SteeringBristle(SteeringSystem):
     def __init__(self, params: SteeringParameters, laws, inputs):
         super().__init__(params, inputs)
         laws = tuple(laws)
-        problems = []
-        if len(laws) != len(ELEMENTS):
-            problems.append(f"laws must give {len(ELEMENTS)} bristle laws (one per element {ELEMENTS}), "
-                            f"got {len(laws)}")
+        problems = law_list_problems(laws, len(ELEMENTS), f"one per element {ELEMENTS}")
         for k, law in enumerate(laws):
-            if not isinstance(law, BristleLaw):
-                problems.append(f"laws[{k}] must be a bristle law (Dahl, LuGre, ElastoPlastic, Gonthier), got {law!r}")
-            elif law.mu_c != 1.0 or not (isinstance(law, Dahl) or law.mu_s == params.static_factor):
+            if isinstance(law, BristleLaw) and (law.mu_c != 1.0 or not (isinstance(law, Dahl)
+                                                                         or law.mu_s == params.static_factor)):
                 problems.append(f"laws[{k}] must have mu_c = 1 and mu_s = static_factor = {params.static_factor!r} "
                                 f"(its load is the element's kinetic level), got mu_c = {law.mu_c!r}, "
                                 f"mu_s = {law.mu_s!r}")
