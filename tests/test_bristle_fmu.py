@@ -17,11 +17,9 @@ from friction_joints.fmi.regression import input_table
 STOP, H = 1.0, 0.01
 
 
-@pytest.fixture(scope="module")
-def fmu(tmp_path_factory):
-    out = tmp_path_factory.mktemp("bristle_dist")
-    build_fmu.main(["--only", "BristleOscillator", "--out", str(out)])
-    return out / "BristleOscillator.fmu"
+@pytest.fixture
+def fmu(fmus):
+    return fmus["BristleOscillator"]
 
 
 def inputs(name="BristleOscillator", stop=STOP):
@@ -99,12 +97,10 @@ def test_state_round_trip_continues_exactly(fmu, tmp_path):
     slave.freeInstance()
 
 
-@pytest.fixture(scope="module")
-def crank_fmus(tmp_path_factory):
-    out = tmp_path_factory.mktemp("crank_dist")
-    for name in ("SliderCrank", "OffsetSliderCrank"):
-        build_fmu.main(["--only", name, "--out", str(out)])
-    return out
+@pytest.fixture
+def crank_fmus(fmus):
+    """The folder of the built FMUs (SliderCrank, OffsetSliderCrank among them)."""
+    return fmus["SliderCrank"].parent
 
 
 @pytest.mark.parametrize("name, model, mechanism", [("SliderCrank", 2, "slider_crank"),
