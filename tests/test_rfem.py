@@ -17,6 +17,7 @@ from friction_joints.spatial.reactions import newton_euler
 from friction_joints.spatial.rfem import Beam, rfem_links
 from friction_joints.spatial.rsrrr import RSRRR, rod
 from test_spatial_chain import random_chain
+from test_spatial_loop import assert_point_terms_are_derivatives
 
 BETA_1L = 1.8751040687119611  # first root of cos(x) cosh(x) = -1 (clamped-free Euler-Bernoulli beam)
 
@@ -58,15 +59,7 @@ def test_prismatic_point_terms_are_the_derivatives_of_the_point():
     rng = np.random.default_rng(11)
     chain = mixed_chain(rng, 5, False)
     assert "P" in chain.kinds and "R" in chain.kinds
-    q, qd, r = rng.normal(size=5), rng.normal(size=5), rng.normal(size=3)
-
-    def P(qq):
-        return (chain.frames(qq)[0][-1] @ np.append(r, 1.0))[:3]
-
-    J, b = point_terms(chain, q, qd, r)
-    h = 1e-4
-    np.testing.assert_allclose((P(q + h * qd) - P(q - h * qd)) / (2 * h), J @ qd, rtol=1e-7, atol=1e-9)
-    np.testing.assert_allclose((P(q + h * qd) - 2 * P(q) + P(q - h * qd)) / h**2, b, rtol=1e-5, atol=1e-6)
+    assert_point_terms_are_derivatives(chain, rng.normal(size=5), rng.normal(size=5), rng.normal(size=3))
 
 
 def test_undamped_mixed_chain_conserves_energy():

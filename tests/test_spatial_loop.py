@@ -36,11 +36,9 @@ def test_point_terms_trace_and_vector_agree(seed, n, tree):
     np.testing.assert_allclose(b, c, atol=1e-11 * max(1.0, np.abs(c).max()))
 
 
-def test_point_terms_are_the_derivatives_of_the_point():
-    """J = dP/dq and b = d2P/dt2 at qdd = 0, by central differences along q + qd t."""
-    rng = np.random.default_rng(7)
-    chain = random_chain(rng, 4)
-    q, qd, r = rng.normal(size=4), rng.normal(size=4), rng.normal(size=3)
+def assert_point_terms_are_derivatives(chain, q, qd, r):
+    """J = dP/dq and b = d2P/dt2 at qdd = 0 of the point r (3,) of the chain's last link, by central
+    differences along q + qd t."""
 
     def P(qq):
         return (chain.frames(qq)[0][-1] @ np.append(r, 1.0))[:3]
@@ -49,6 +47,12 @@ def test_point_terms_are_the_derivatives_of_the_point():
     h = 1e-4
     np.testing.assert_allclose((P(q + h * qd) - P(q - h * qd)) / (2 * h), J @ qd, rtol=1e-7, atol=1e-9)
     np.testing.assert_allclose((P(q + h * qd) - 2 * P(q) + P(q - h * qd)) / h**2, b, rtol=1e-5, atol=1e-6)
+
+
+def test_point_terms_are_the_derivatives_of_the_point():
+    rng = np.random.default_rng(7)
+    chain = random_chain(rng, 4)
+    assert_point_terms_are_derivatives(chain, rng.normal(size=4), rng.normal(size=4), rng.normal(size=3))
 
 
 @settings(max_examples=25, deadline=None)
