@@ -12,7 +12,8 @@ Reported:
   FMU        each FMU stepped by FMPy's FMU2Slave at a 1 ms communication step on both engines
              (FRICTION_JOINTS_ENGINE), its real-time factor, and the floor of pythonfmu itself: a
              no-op FMU built here (an empty doStep) stepped the same way in the same run;
-  master     SteeringSystem + SingleTrackVehicle under the project's master at 1 ms.
+  master     SteeringSystem + SingleTrackVehicle under the project's master at 1 ms, and the ceiling of
+             that master: two no-op FMUs coupled the same way, in the same process.
 The goals of the compiled-engine issue are printed beside the measured values.
 """
 
@@ -224,11 +225,10 @@ def build_noop(out):
     return FmuBuilder.build_FMU(script, dest=out)
 
 
-def bench_fmus(dist, quick):
+def bench_fmus(dist, noop, quick):
     print("\nFMUs in FMPy at h = 1 ms (fresh process each; wall time of the steps, instantiation apart)")
     print(f"  {'FMU':20s} {'t':>5s} {'Python RTF':>11s} {'compiled RTF':>13s} {'ratio':>6s} {'us/step':>8s} "
           f"{'start-up s':>10s}  goal")
-    noop = build_noop(Path(tempfile.mkdtemp()))
     for name, t_end, _, goal in FMU_CASES:
         path = noop if name == "NoOp" else Path(dist) / f"{name}.fmu"
         t_end = min(t_end, 0.5) if quick else t_end
@@ -244,9 +244,11 @@ def bench_fmus(dist, quick):
               f"{compiled / (t_end / 1e-3) * 1e6:8.1f} {t_init:10.2f}  {goal}", flush=True)
 
 
-def master_walls(dist, t_end, t_short):
+def master_walls(dist, noop, t_end, t_short):
     """Wall seconds of the steering + vehicle co-simulation at 1 ms to t_short and to t_end, after a
-    warm-up run that loads both FMUs' engines."""
+    warm-up run that loads both FMUs' engines, and of two no-op FMUs (each one's output feeding the
+    other's input) stepped to t_end by the same master."""
+    from friction_joints.fmi.master import Connection, FMUInstance, run
     from friction_joints.fmi.steering_vehicle import run_fmpy, sine_sweep
 
     tau = sine_sweep(3.0, 0.2, 2.0, 10.0)
@@ -256,21 +258,34 @@ def master_walls(dist, t_end, t_short):
         run_fmpy(dist, tau, t, 1e-3)
         return time.perf_counter() - start
 
+    def noop_wall():
+        instances = {"a": FMUInstance(noop, "a"), "b": FMUInstance(noop, "b")}
+        try:
+            start = time.perf_counter()
+            run(instances, [Connection("a", "y", "b", "u"), Connection("b", "y", "a", "u")], 1e-3, t_end,
+                record={"a.y": ("a", "y"), "b.y": ("b", "y")})
+            return time.perf_counter() - start
+        finally:
+            for inst in instances.values():
+                inst.close()
+
     wall(t_short)
-    return wall(t_short), wall(t_end)
+    return wall(t_short), wall(t_end), noop_wall()
 
 
-def bench_master(dist, quick):
+def bench_master(dist, noop, quick):
     """In a process of its own: this one imported numba for its own CPU, and the FMUs' cache (for the
     generic CPU) would not fit it."""
     t_end, t_short = (1.0 if quick else 5.0), 0.01
     code = (f"import sys; sys.path.insert(0, {str(ROOT / 'benchmarks')!r}); import bench_compiled as b; "
-            f"print(*b.master_walls({str(dist)!r}, {t_end!r}, {t_short!r}))")
+            f"print(*b.master_walls({str(dist)!r}, {str(noop)!r}, {t_end!r}, {t_short!r}))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    short, long = map(float, out.split()[-2:])  # instantiation apart: the difference is the stepping
+    short, long, noop_wall = map(float, out.split()[-3:])  # instantiation apart: the difference is the stepping
+    steps = (long - short) / (t_end - t_short)  # wall s per simulated s
     print(f"\nSteeringSystem + SingleTrackVehicle under friction_joints.fmi.master at 1 ms, {t_end:g} s: "
-          f"real-time factor {(t_end - t_short) / (long - short):.1f} of the steps (goal >= 10), "
-          f"{t_end / long:.1f} with the two instantiations")
+          f"real-time factor {1 / steps:.1f} of the steps (goal >= 10), {t_end / long:.1f} with the two "
+          f"instantiations; the master's ceiling (two no-op FMUs, same run): {t_end / noop_wall:.1f}, "
+          f"{steps / (noop_wall / t_end):.1f}x its time per step")
 
 
 def main():
@@ -281,8 +296,9 @@ def main():
     print(f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', 'unset')}\n")
     bench_rhs()
     bench_library(args.quick)
-    bench_fmus(args.dist, args.quick)
-    bench_master(args.dist, args.quick)
+    noop = build_noop(Path(tempfile.mkdtemp()))
+    bench_fmus(args.dist, noop, args.quick)
+    bench_master(args.dist, noop, args.quick)
 
 
 if __name__ == "__main__":

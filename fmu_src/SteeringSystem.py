@@ -31,6 +31,7 @@ _BRISTLE_TEXT = {
     "sigma1": "bristle damping per unit load (s/rad, s/m in the rack; friction_model > 0)",
     "sigma2": "viscous friction (N.m.s/rad, N.s/m in the rack; friction_model > 0)",
     "v_s": "Stribeck velocity (rad/s, m/s in the rack; friction_model 2-4)"}
+_STUCK_OUTPUTS = tuple(f"stuck_{name}" for name in ELEMENTS)
 _BRISTLE_PARAMETERS = tuple(dataclasses.replace(var, description=_BRISTLE_TEXT.get(var.name, var.description))
                             for var in FrictionModelSlave.BRISTLE_PARAMETERS)
 
@@ -108,12 +109,12 @@ class SteeringSystem(SystemSlave):
         return lambda inputs: SteeringBristle(params, laws, inputs), y0_of, p["rtol"]
 
     def publish(self, rec):
-        q, f = rec["q"], rec["friction"]
-        out = dict(delta_sw=q[0], delta_sw_rate=rec["qd"][0], theta_pinion=q[1], x_rack=q[2], delta_left=q[3],
-                   delta_right=q[4], T_column=rec["T_c"], F_gear=rec["F_g"], F_tierod_left=rec["F_tL"],
-                   F_tierod_right=rec["F_tR"], T_f_pinion=f[0], F_f_rack=f[1], T_f_kingpin_left=f[2],
-                   T_f_kingpin_right=f[3], in_freeplay=bool(rec["in_freeplay"]), E_kin=rec["E_kin"],
-                   E_spring=rec["E_spring"], W_driver=rec["W_driver"], W_aligning=rec["W_aligning"],
+        (delta_sw, theta_pinion, x_rack, delta_left, delta_right), f = rec["q"].tolist(), rec["friction"].tolist()
+        out = dict(delta_sw=delta_sw, delta_sw_rate=float(rec["qd"][0]), theta_pinion=theta_pinion, x_rack=x_rack,
+                   delta_left=delta_left, delta_right=delta_right, T_column=rec["T_c"], F_gear=rec["F_g"],
+                   F_tierod_left=rec["F_tL"], F_tierod_right=rec["F_tR"], T_f_pinion=f[0], F_f_rack=f[1],
+                   T_f_kingpin_left=f[2], T_f_kingpin_right=f[3], in_freeplay=bool(rec["in_freeplay"]),
+                   E_kin=rec["E_kin"], E_spring=rec["E_spring"], W_driver=rec["W_driver"], W_aligning=rec["W_aligning"],
                    W_friction=rec["W_friction"], W_damping=rec["W_damping"])
-        out.update({f"stuck_{name}": bool(s) for name, s in zip(ELEMENTS, rec["stuck"])})
+        out.update(zip(_STUCK_OUTPUTS, rec["stuck"].tolist()))
         return out

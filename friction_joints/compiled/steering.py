@@ -90,22 +90,24 @@ def encode_mode(mode):
 
 
 def decode_record(out):
-    """The record dict (as SteeringSystem.record returns it) of the flat record ``out``."""
-    rec, o = {}, 0
-    for key, size, form in RECORD:
-        v = out[o : o + size]
+    """The record dict (as SteeringSystem.record returns it, the same types) of the flat record ``out``.
+    Its arrays are views of ``out``: a caller that keeps the dict gives every record a fresh ``out``."""
+    rec = {}
+    for key, o, size, form in _RECORD_AT:
         if form == "array":
-            rec[key] = v.copy()
+            rec[key] = out[o : o + size]
         elif form == "bools":
-            rec[key] = v != 0.0
+            rec[key] = out[o : o + size] != 0.0
         elif form == "bool_":
-            rec[key] = np.bool_(v[0] != 0.0)
+            rec[key] = out[o] != 0.0
         elif form == "float":
-            rec[key] = float(v[0])
+            rec[key] = float(out[o])
         else:
-            rec[key] = np.float64(v[0])
-        o += size
+            rec[key] = out[o]
     return rec
+
+
+_RECORD_AT = tuple((key, sum(s for _, s, _ in RECORD[:i]), size, form) for i, (key, size, form) in enumerate(RECORD))
 
 
 # ======================================================================================================

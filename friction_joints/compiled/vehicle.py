@@ -64,7 +64,7 @@ def encode_mode(mode):
 
 def decode_record(out):
     """The record dict (as SingleTrackVehicle.record returns it: numpy scalars) of the flat record."""
-    return {key: np.float64(out[i]) for i, key in enumerate(RECORD)}
+    return dict(zip(RECORD, out))  # iterating the array gives numpy scalars
 
 
 @jit

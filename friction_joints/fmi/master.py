@@ -33,8 +33,8 @@ import numpy as np
 from fmpy import extract, read_model_description
 from fmpy import calloc, free
 from fmpy.fmi1 import printLogMessage
-from fmpy.fmi2 import (FMU2Slave, fmi2CallbackAllocateMemoryTYPE, fmi2CallbackFreeMemoryTYPE, fmi2CallbackFunctions,
-                       fmi2CallbackLoggerTYPE)
+from fmpy.fmi2 import (FMU2Slave, fmi2Boolean, fmi2CallbackAllocateMemoryTYPE, fmi2CallbackFreeMemoryTYPE,
+                       fmi2CallbackFunctions, fmi2CallbackLoggerTYPE, fmi2Real, fmi2ValueReference)
 
 from . import regression, ssp
 from .coupling import (INTERPOLATIONS, ON_NO_CONVERGENCE, SCHEMES, Coupling, CouplingStats, extrapolate,
@@ -96,9 +96,21 @@ class FMUInstance:
 
     def set(self, values: dict):
         """Set Real variables {name: value}; ValueError names the variables of other types."""
-        self._only_real(values)
-        if values:
-            self.fmu.setReal(self._vr(values), [float(v) for v in values.values()])
+        self.setter(list(values))(list(values.values()))
+
+    def setter(self, names):
+        """set_values(values): sets the Real variables ``names`` to ``values`` (a sequence in that order),
+        with the FMI arrays built once (the per-step form of ``set``); ValueError names the variables of
+        other types."""
+        self._only_real(names)
+        n = len(names)
+        refs, buffer = (fmi2ValueReference * n)(*self._vr(names)), (fmi2Real * n)()
+
+        def set_values(values):
+            if n:
+                buffer[:] = values
+                self.fmu.fmi2SetReal(self.fmu.component, refs, n, buffer)
+        return set_values
 
     def set_rates(self, rates: dict):
         """Set the first derivatives {input name: du/dt} of Real inputs for the next doStep
@@ -108,11 +120,27 @@ class FMUInstance:
 
     def get(self, names) -> list:
         """Values of the variables ``names``, with one FMI call per variable type."""
-        reals = [n for n in names if self.refs[n].type != "Boolean"]
-        bools = [n for n in names if self.refs[n].type == "Boolean"]
-        values = dict(zip(reals, self.fmu.getReal(self._vr(reals)) if reals else []))
-        values.update(zip(bools, self.fmu.getBoolean(self._vr(bools)) if bools else []))
+        values = self.getter(names)()
         return [values[n] for n in names]
+
+    def getter(self, names):
+        """get_values(): {name: value} of the variables ``names``, one FMI call per variable type (Real,
+        Boolean), with the FMI arrays built once (the per-step form of ``get``)."""
+        calls = []
+        for kind, ctype, function in (("Real", fmi2Real, self.fmu.fmi2GetReal),
+                                      ("Boolean", fmi2Boolean, self.fmu.fmi2GetBoolean)):
+            chosen = [n for n in names if (self.refs[n].type == "Boolean") == (kind == "Boolean")]
+            if chosen:
+                n = len(chosen)
+                calls.append((chosen, function, (fmi2ValueReference * n)(*self._vr(chosen)), (ctype * n)()))
+
+        def get_values():
+            values = {}
+            for chosen, function, refs, buffer in calls:
+                function(self.fmu.component, refs, len(chosen), buffer)
+                values.update(zip(chosen, buffer))
+            return values
+        return get_values
 
     def close(self):
         self.fmu.terminate()
@@ -157,8 +185,7 @@ def run(instances: dict, connections, h: float, t_end: float, external=None, rec
     wanted = {name: sorted({c.source for c in connections if c.src == name}
                            | {v for i, v in record.values() if i == name}) for name in instances}
 
-    def read(name):
-        return dict(zip(wanted[name], instances[name].get(wanted[name])))
+    read = {name: inst.getter(wanted[name]) for name, inst in instances.items()}  # name -> {variable: value}
 
     def vector(values):
         return np.array([values[i][v] for i, v in coupled], dtype=float)
@@ -175,21 +202,23 @@ def run(instances: dict, connections, h: float, t_end: float, external=None, rec
             raise ValueError(f"interpolation 'linear' needs FMUs that interpolate their inputs (canInterpolateInputs); "
                              f"{cannot} do not")
 
+    setters = {name: inst.setter([target for target, _ in fed[name]] + [var for var, _ in driven[name]])
+               for name, inst in instances.items()}
+
     def set_inputs(name, t, x, start=None):
         """Set the connected inputs of ``name`` from the coupled values x and its external inputs at t:
         held at x, or, with the values at t ``start`` (interpolation "linear"), the lines from start
         to x at t + h."""
-        inputs = {target: (x if start is None else start)[j] for target, j in fed[name]}
-        inputs.update({var: fn(t) for var, fn in driven[name]})
-        instances[name].set(inputs)
+        at_t = x if start is None else start
+        setters[name]([at_t[j] for _, j in fed[name]] + [fn(t) for _, fn in driven[name]])
         if start is not None:
             instances[name].set_rates({target: (x[j] - start[j]) / h for target, j in fed[name]})
 
     def step(name, t):
         instances[name].fmu.doStep(currentCommunicationPoint=t, communicationStepSize=h)
-        values[name] = read(name)
+        values[name] = read[name]()
 
-    values = {name: read(name) for name in instances}
+    values = {name: get() for name, get in read.items()}
     rows.append((0.0, *(float(values[i][v]) for i, v in record.values())))
     order = gauss_seidel_order(list(instances), connections) if coupling.scheme == "gauss-seidel" else list(instances)
     accelerator = make_accelerator(coupling)

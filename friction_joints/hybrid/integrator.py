@@ -122,7 +122,7 @@ class DrivenSystem(HybridSystem):
         """(n, 5) array of the inputs' ``Signal.form`` on [t_start, t_end] (no breakpoint inside), or
         None if one of them has none (a callable of time): the compiled engine then cannot run them."""
         forms = [s.form(t_start, t_end) for s in self.inputs]
-        if any(f is None for f in forms):
+        if None in forms:
             return None
         return np.array(forms, dtype=float).reshape(len(forms), 5)
 
