@@ -343,7 +343,7 @@ def main(argv=None):
     parser.add_argument("--no-loader", action="store_true",
                         help="leave pythonfmu's binary alone (no loader for hosts without Python)")
     parser.add_argument("--mechanism", type=Path, metavar="FILE.toml",
-                        help="build only the FMU of this mechanism file (README, Mechanism files)")
+                        help="build only the FMU of this mechanism file (docs/mechanism-files.md)")
     parser.add_argument("--name", help="with --mechanism: the FMU's model name (default: the file's name)")
     args = parser.parse_args(argv)
     if args.mechanism:

@@ -4,7 +4,7 @@ A file names its bodies, joints (revolute, prismatic, pin-in-slot; to the ground
 bodies, with their geometry and friction laws), drives (each an input: a torque or a force on a
 body), gravity, the joint coordinates and the independent ones, an initial configuration and named
 parameters; any number may be an expression of the parameters (``"-a1"``, ``"m1 * a1**2 / 3"``).
-The format is described in the README (Mechanism files) and shown by examples/mechanisms/*.toml.
+The format is described in docs/mechanism-files.md and shown by examples/mechanisms/*.toml.
 
 ``read_file(path)`` parses and validates a file; ``MechanismFile.build(values)`` makes the
 ``Mechanism`` and its initial state for parameter values (the file's by default). Every problem is
