@@ -29,6 +29,8 @@ import zipfile
 from pathlib import Path
 from xml.etree import ElementTree as ET
 
+from pythonfmu.builder import FmuBuilder  # here, before a run of an FMU in this process can shadow it
+
 from friction_joints.fmi.units import DISPLAY, UNITS
 
 HERE = Path(__file__).resolve().parent
@@ -249,7 +251,6 @@ def build(script: Path, out: Path, cache=None, loader: bool = True, package: Pat
     another friction_joints that is importable or already imported. Each model has its own names:
     a host that frees an FMU and deletes its folder can still instantiate another model."""
     from fmpy.validation import validate_fmu
-    from pythonfmu.builder import FmuBuilder
 
     from friction_joints.fmi.loader import install_loader
     from friction_joints.fmi.regression import input_table, write_csv
@@ -268,6 +269,14 @@ def build(script: Path, out: Path, cache=None, loader: bool = True, package: Pat
         raw = FmuBuilder.build_FMU(slave, dest=tmp, project_files=[tmp / bundle, *(tmp / r.name for r in resources)],
                                    canGetAndSetFMUstate=True, needsExecutionTool=False)
         forget_modules(slave.stem, bundle)  # the builder imported them from tmp
+        with zipfile.ZipFile(raw) as built:
+            if not any(name.startswith("binaries/") for name in built.namelist()):
+                # pythonfmu's builder copies its binaries from beside its module: an FMU run in this process
+                # before build_fmu was imported puts the FMU's copy of pythonfmu (no binaries) first on sys.path
+                raise RuntimeError(f"pythonfmu's builder at {Path(sys.modules[FmuBuilder.__module__].__file__).parent} "
+                                   "has no binaries: it is the copy inside an FMU that ran in this process, not the "
+                                   "installed package; build in a process that has not run an FMU, or import "
+                                   "build_fmu first")
         out.mkdir(parents=True, exist_ok=True)
         target = out / raw.name
         with zipfile.ZipFile(raw) as src, zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as dst:

@@ -1,5 +1,7 @@
 """Shared fixtures: the seed mechanisms, the built FMUs and a runner of low-level FMU checks."""
 
+import contextlib
+import fcntl
 import os
 import subprocess
 import sys
@@ -27,12 +29,46 @@ def mechanism_factory(request):
     return MECHANISMS[request.param]
 
 
+def built_once(tmp_path_factory, name, build) -> Path:
+    """The folder that build(folder) fills with FMUs, built once per test session: the pytest-xdist
+    workers of a session share it (the first one builds under a file lock, the others wait for it and
+    use the same files; a failed build is not kept, so each fails alike). Tests must not change it."""
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):  # the workers' base folders share the session's parent
+        root = root.parent
+    folder, done = root / name, root / f"{name}.done"
+    with open(root / f"{name}.lock", "w") as lock, contextlib.ExitStack() as unlock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        unlock.callback(fcntl.flock, lock, fcntl.LOCK_UN)
+        if not done.exists():
+            folder.mkdir(exist_ok=True)
+            build(folder)
+            done.touch()
+    return folder
+
+
+def build_fmu_main(*args):
+    """build(folder) for ``built_once``: ``build_fmu.py ARGS --out folder`` (SystemExit if FMPy's
+    validation finds a problem)."""
+    return lambda folder: build_fmu.main([*args, "--out", str(folder)])
+
+
+@pytest.fixture(scope="session")
+def build_once(tmp_path_factory):
+    """build_once(name, build) -> folder: ``built_once`` for a test module's own FMUs."""
+    return lambda name, build: built_once(tmp_path_factory, name, build)
+
+
 @pytest.fixture(scope="session")
 def fmus(tmp_path_factory):
     """{model identifier: path} of every FMU, built by build_fmu.py (which validates them)."""
-    out = tmp_path_factory.mktemp("dist")
-    build_fmu.main(["--out", str(out)])  # raises SystemExit if FMPy's validation finds a problem
-    return {p.stem: p for p in out.glob("*.fmu")}
+    return {p.stem: p for p in built_once(tmp_path_factory, "dist", build_fmu_main()).glob("*.fmu")}
+
+
+@pytest.fixture(scope="session")
+def slider_crank_without_loader(tmp_path_factory):
+    """The SliderCrank FMU as pythonfmu makes it (build_fmu.py --no-loader): pythonfmu's own binary."""
+    return built_once(tmp_path_factory, "no_loader", build_fmu_main("--only", "SliderCrank", "--no-loader")) / "SliderCrank.fmu"
 
 
 @pytest.fixture(scope="session")

@@ -66,3 +66,22 @@ def test_a_later_instance_imports_the_bundled_modules_after_the_first_folder_was
     """The first instance (bristle friction) leaves the compiled engine unimported and its folder is
     deleted; the second, from its own folder, imports the engine from there."""
     run("deleted_folder", fmus["SliderCrank"])
+
+
+BUILD_AFTER_A_RUN = """
+import sys
+from fmpy import simulate_fmu
+simulate_fmu(sys.argv[1], stop_time=0.01)  # puts the FMU's copy of pythonfmu first on sys.path
+import build_fmu
+build_fmu.main(["--only", "SliderCrank", "--no-loader", "--out", sys.argv[2]])
+"""
+
+
+def test_a_build_after_an_fmu_ran_in_the_process_fails_clearly_instead_of_losing_the_binaries(fmus, tmp_path):
+    """pythonfmu's builder copies the binaries from beside its module; imported after an FMU ran in the
+    process, it is the FMU's copy, which has none: the build fails with a message saying so instead of
+    writing an FMU that no host can run (build_fmu imports the builder when it is imported itself)."""
+    proc = subprocess.run([sys.executable, "-c", BUILD_AFTER_A_RUN, str(fmus["SliderCrank"]), str(tmp_path)],
+                          capture_output=True, text=True, timeout=600, cwd=Path(build_fmu.HERE))
+    assert proc.returncode != 0 and "has no binaries: it is the copy inside an FMU" in proc.stderr, proc.stderr
+    assert not list(tmp_path.glob("*.fmu"))

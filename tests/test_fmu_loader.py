@@ -16,7 +16,6 @@ import pytest
 from fmpy import read_model_description, simulate_fmu
 from fmpy.validation import validate_fmu
 
-import build_fmu
 import fmpy
 
 import friction_joints.fmi.loader as loader_module
@@ -102,11 +101,9 @@ int main(int argc, char **argv)  /* GUID TAU_VR OUT_VR (BINARY RESOURCE_URI)... 
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
+def built(slider_crank_without_loader):
     """The SliderCrank FMU as build_fmu.py makes it (pythonfmu's binary, no loader)."""
-    out = tmp_path_factory.mktemp("dist")
-    build_fmu.main(["--only", "SliderCrank", "--no-loader", "--out", str(out)])
-    return out / "SliderCrank.fmu"
+    return slider_crank_without_loader
 
 
 @pytest.fixture(scope="module")

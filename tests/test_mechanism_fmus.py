@@ -26,13 +26,16 @@ DUPONT = {"x": "q[2]", "xd": "qd[2]", "xdd": "qdd[2]", "y": "q[1]", "yd": "qd[1]
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
+def built(build_once, fmus):
     """{'files': {name: FMU of the catalogue file}, 'shipped': {name: FMU of fmu_src}}, built once."""
-    out = tmp_path_factory.mktemp("mechanism_fmus")
-    cache = build_fmu.engine_cache()
-    files = {name: build_fmu.build_mechanism(CATALOGUE / f"{name}.toml", out / "files", cache=cache) for name in FILES}
-    shipped = {name: build_fmu.build(build_fmu.SOURCES / f"{name}.py", out / "shipped", cache) for name in SEEDS}
-    return {"files": files, "shipped": shipped}
+    def build(folder):
+        cache = build_fmu.engine_cache()
+        for name in FILES:
+            build_fmu.build_mechanism(CATALOGUE / f"{name}.toml", folder, cache=cache)
+
+    folder = build_once("mechanism_fmus", build)
+    files = {name: folder / f"{read_file(CATALOGUE / f'{name}.toml').name}.fmu" for name in FILES}
+    return {"files": files, "shipped": {name: fmus[name] for name in SEEDS}}
 
 
 def run(fmu, spec, stop_time=None, start_values=None):

@@ -9,7 +9,6 @@ import pytest
 from fmpy import read_model_description
 from numpy.lib import recfunctions
 
-import build_fmu
 from friction_joints.fmi import regression
 from friction_joints.fmi.regression import main, read_csv, read_opt, tube_check, write_csv
 
@@ -92,12 +91,10 @@ def slider_crank_fmu(fmus):
 
 
 @pytest.fixture(scope="module")
-def pythonfmu_statuses_fmu(tmp_path_factory):
+def pythonfmu_statuses_fmu(slider_crank_without_loader):
     """SliderCrank built without the loader: pythonfmu's statuses, a failed doStep returns Discard
     (which FMPy's simulate_fmu takes as a silent stop) where the loader returns Error (which FMPy raises)."""
-    out = tmp_path_factory.mktemp("no_loader")
-    build_fmu.main(["--only", "SliderCrank", "--no-loader", "--out", str(out)])
-    return out / "SliderCrank.fmu"
+    return slider_crank_without_loader
 
 
 @pytest.mark.parametrize("build, nan_from, failed_call", [
