@@ -1,7 +1,7 @@
 """The luz/tar projections of seed 001 Sect. 2 and the identities the paper builds its models on."""
 
 import numpy as np
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from friction_joints.lumped import luz, tar, tar_interval, tar_inverse_series
@@ -31,7 +31,9 @@ def test_tar_inverts_luz(y, a, s):
 
 @given(reals, nonneg, positive, fractions)
 def test_scaling(x, a, k, s):
-    """k tar(x, a) = tar(k x, k a) for k > 0 (seed 001 Sect. 2)."""
+    """k tar(x, a) = tar(k x, k a) for k > 0 (seed 001 Sect. 2). In floating point only while k x keeps
+    the sign of x: a subnormal x (5e-324) times k = 0.5 rounds to 0, where tar jumps to s* a."""
+    assume((k * x != 0.0) == (x != 0.0))
     assert close(k * tar(x, a, s), tar(k * x, k * a, s), k * (abs(x) + a))
 
 
