@@ -68,7 +68,8 @@ def fmus(tmp_path_factory):
 @pytest.fixture(scope="session")
 def slider_crank_without_loader(tmp_path_factory):
     """The SliderCrank FMU as pythonfmu makes it (build_fmu.py --no-loader): pythonfmu's own binary."""
-    return built_once(tmp_path_factory, "no_loader", build_fmu_main("--only", "SliderCrank", "--no-loader")) / "SliderCrank.fmu"
+    folder = built_once(tmp_path_factory, "no_loader", build_fmu_main("--only", "SliderCrank", "--no-loader"))
+    return folder / "SliderCrank.fmu"
 
 
 @pytest.fixture(scope="session")
