@@ -16,9 +16,11 @@ then report no problem. With all FMUs built, DIR also gets the SSP files of the 
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import hashlib
 import html
 import importlib.util
+import multiprocessing
 import os
 import re
 import shutil
@@ -354,6 +356,8 @@ def main(argv=None):
     parser.add_argument("--mechanism", type=Path, metavar="FILE.toml",
                         help="build only the FMU of this mechanism file (docs/mechanism-files.md)")
     parser.add_argument("--name", help="with --mechanism: the FMU's model name (default: the file's name)")
+    parser.add_argument("--jobs", type=int, metavar="N",
+                        help="build N FMUs at a time, each in a process of its own (default: one per CPU)")
     args = parser.parse_args(argv)
     if args.mechanism:
         try:
@@ -364,6 +368,8 @@ def main(argv=None):
         return
     if args.name:
         parser.error("--name needs --mechanism")
+    if args.jobs is not None and args.jobs < 1:
+        parser.error(f"--jobs {args.jobs}: must be at least 1")
     scripts = sorted(SOURCES.glob("[A-Z]*.py"))
     if args.only:
         scripts = [s for s in scripts if s.stem == args.only]
@@ -371,8 +377,16 @@ def main(argv=None):
             raise SystemExit(f"--only {args.only}: no such FMU in fmu_src/ "
                              f"(have {', '.join(s.stem for s in sorted(SOURCES.glob('[A-Z]*.py')))})")
     cache = engine_cache()
-    for script in scripts:
-        print(f"built and validated {build(script, Path(args.out), cache, loader=not args.no_loader)}")
+    jobs = min(args.jobs or os.cpu_count() or 1, len(scripts))
+    if jobs == 1:
+        for script in scripts:
+            print(f"built and validated {build(script, Path(args.out), cache, loader=not args.no_loader)}")
+    else:  # in fresh processes (spawn): the caller may have threads, and fork copies them stopped
+        with concurrent.futures.ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+            futures = [pool.submit(build, script, Path(args.out), cache, loader=not args.no_loader)
+                       for script in scripts]
+            for future in futures:
+                print(f"built and validated {future.result()}", flush=True)
     if not args.only:
         write_systems(Path(args.out))
 
