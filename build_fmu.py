@@ -1,7 +1,10 @@
 """Build every FMU of fmu_src/ into dist/, complete its modelDescription and validate it.
 
-    python build_fmu.py [--out DIR] [--only NAME]
-    python build_fmu.py --mechanism FILE.toml [--name NAME] [--out DIR]
+    python build_fmu.py [--out DIR] [--only NAME] [--fmi 2|3|both] [--jobs N]
+    python build_fmu.py --mechanism FILE.toml [--name NAME] [--out DIR] [--fmi 2|3|both]
+
+Each FMU is built as FMI 2.0 co-simulation (pythonfmu) into DIR and as FMI 3.0 co-simulation
+(pythonfmu3, the same slave through friction_joints.fmi.fmi3) into DIR/fmi3, unless --fmi says one.
 
 Each FMU carries the friction_joints package in its resources, so a host needs only Python with
 numpy and scipy. After pythonfmu has built an FMU, its modelDescription.xml gets SI units through
@@ -31,7 +34,8 @@ import zipfile
 from pathlib import Path
 from xml.etree import ElementTree as ET
 
-from pythonfmu.builder import FmuBuilder  # here, before a run of an FMU in this process can shadow it
+from pythonfmu.builder import FmuBuilder  # here, before a run of an FMU in this process can shadow them
+from pythonfmu3.builder import FmuBuilder as Fmu3Builder
 
 from friction_joints.fmi.units import DISPLAY, UNITS
 
@@ -52,10 +56,12 @@ def slave_class(script: Path):
 
 
 def complete_description(xml: bytes, cls) -> bytes:
-    """Units, bounds, ModelStructure and DefaultExperiment added to a pythonfmu modelDescription."""
+    """Units, bounds, ModelStructure and DefaultExperiment added to a pythonfmu (FMI 2.0) or pythonfmu3
+    (FMI 3.0) modelDescription."""
     root = ET.fromstring(xml)
+    fmi3 = root.get("fmiVersion", "").startswith("3")
     spec = {v.name: v for v in cls.variables}
-    units = sorted({v.unit for v in cls.variables if v.unit in UNITS})
+    units = sorted({v.unit for v in cls.variables if v.unit in UNITS} | ({"s"} if fmi3 else set()))  # FMI 3: time
     defs = ET.Element("UnitDefinitions")
     for name in units:
         unit = ET.SubElement(defs, "Unit", name=name)
@@ -75,10 +81,13 @@ def complete_description(xml: bytes, cls) -> bytes:
     root.insert(list(root).index(root.find("ModelVariables")), ET.Element("DefaultExperiment", experiment))
     outputs = []
     for index, sv in enumerate(root.find("ModelVariables"), 1):
+        if fmi3 and sv.get("causality") == "independent":  # the binding's time (friction_joints.fmi.fmi3)
+            sv.set("unit", "s")
+            continue
         v = spec[sv.get("name")]
         if not sv.get("description"):
             raise ValueError(f"{cls.__name__}: variable {v.name} has no description")
-        typ = sv[0]
+        typ = sv if fmi3 else sv[0]  # FMI 3: <Float64 name=...>; FMI 2: <ScalarVariable name=...><Real/>
         if v.unit in UNITS:
             typ.set("unit", v.unit)
         if v.display:
@@ -90,15 +99,22 @@ def complete_description(xml: bytes, cls) -> bytes:
             if v.max is not None:
                 typ.set("max", repr(number(v.max)))
         if v.causality == "output":
-            outputs.append(index)
+            outputs.append(sv.get("valueReference") if fmi3 else str(index))
     structure = root.find("ModelStructure")
     for child in list(structure):
         structure.remove(child)
-    out_node = ET.SubElement(structure, "Outputs")
-    init_node = ET.SubElement(structure, "InitialUnknowns")
-    for index in outputs:  # outputs are computed by doStep: no direct feedthrough from the inputs
-        ET.SubElement(out_node, "Unknown", index=str(index), dependencies="")
-        ET.SubElement(init_node, "Unknown", index=str(index))
+    # outputs are computed by doStep: no direct feedthrough from the inputs
+    if fmi3:
+        for vr in outputs:
+            ET.SubElement(structure, "Output", valueReference=vr, dependencies="")
+        for vr in outputs:
+            ET.SubElement(structure, "InitialUnknown", valueReference=vr)
+    else:
+        out_node = ET.SubElement(structure, "Outputs")
+        init_node = ET.SubElement(structure, "InitialUnknowns")
+        for index in outputs:
+            ET.SubElement(out_node, "Unknown", index=index, dependencies="")
+            ET.SubElement(init_node, "Unknown", index=index)
     ET.indent(root)
     return b'<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="utf-8")
 
@@ -237,17 +253,54 @@ def source_hash(package: Path, *extra: Path) -> str:
     return digest.hexdigest()[:12]
 
 
+FMI3_SCRIPT = '''"""FMI 3.0 co-simulation FMU {name}: the slave of {model}.py, bound by friction_joints.fmi.fmi3."""
+
+from pathlib import Path
+
+from pythonfmu3 import Fmi3Slave
+
+try:
+    from {bundle}.fmi.bundle import follow_resources
+
+    follow_resources(str(Path(__file__).parent))  # the package may be loaded already, from a folder now gone
+    from {bundle}.fmi.fmi3 import Fmi3Binding
+    from {model} import {name} as Model
+except Exception as error:  # pythonfmu3 0.3.4 crashes its host when this import fails: fail at instantiation
+    message = f"the FMU's Python code cannot be imported: {{type(error).__name__}}: {{error}}"
+
+    def fail(self, **kwargs):
+        raise ImportError(message)
+
+    Fmi3Binding, Model = type("Fmi3Binding", (), {{"__init__": fail}}), None
+
+
+class {name}(Fmi3Binding, Fmi3Slave):
+    model = Model
+'''
+
+
+def pythonfmu_api(folder: Path) -> Path:
+    """A copy of pythonfmu's Python package in ``folder``, without its binaries: the FMI 2 slave API
+    that the slaves derive from, which an FMI 3.0 FMU bundles (pythonfmu3 brings only its own)."""
+    import pythonfmu
+
+    return Path(shutil.copytree(Path(pythonfmu.__file__).parent, folder / "pythonfmu",
+                                ignore=shutil.ignore_patterns("__pycache__", "resources", "tests")))
+
+
 def build(script: Path, out: Path, cache=None, loader: bool = True, package: Path = HERE / "friction_joints",
-          resources=()) -> Path:
+          resources=(), fmi_version: int = 2) -> Path:
     """Build, complete and validate the FMU of a fmu_src script into ``out``; cache: the engine's
     cache files (default: ``engine_cache()``); loader: put the Python loader in front of pythonfmu's
     Linux binary (friction_joints.fmi.loader) so that hosts without Python run the FMU as it is;
     package: the friction_joints sources to bundle (default: this project's); resources: files the
-    slave reads beside its script (a mechanism file), bundled into resources/ under their names.
+    slave reads beside its script (a mechanism file), bundled into resources/ under their names;
+    fmi_version: 2 (pythonfmu) or 3 (pythonfmu3: the same slave bound by friction_joints.fmi.fmi3).
 
     Isolation: with h the hash of the package's sources and the slave script, the package goes into
     resources/ as friction_joints_<h>, and the slave script, importing it under that name, as
-    resources/<Model>_<h>.py. An FMU imports only these names, so FMUs built from different sources
+    resources/<Model>_<h>.py (FMI 3.0: imported by the binding's script <Model>_<h>_fmi3.py, and
+    the same module as the FMI 2.0 FMU's). An FMU imports only these names, so FMUs built from different sources
     run their own code in one process (pythonfmu imports the slave module by its file name, and
     Python a package once by its name), and a broken bundled copy fails instead of falling back on
     another friction_joints that is importable or already imported. Each model has its own names:
@@ -257,6 +310,8 @@ def build(script: Path, out: Path, cache=None, loader: bool = True, package: Pat
     from friction_joints.fmi.loader import install_loader
     from friction_joints.fmi.regression import input_table, write_csv
 
+    if fmi_version not in (2, 3):
+        raise ValueError(f"fmi_version = {fmi_version!r} is outside its allowed values 2 and 3")
     cls = slave_class(script)
     resources = [Path(r) for r in resources]
     h = source_hash(package, script, *resources)
@@ -266,16 +321,26 @@ def build(script: Path, out: Path, cache=None, loader: bool = True, package: Pat
         shutil.copytree(package, tmp / bundle, ignore=shutil.ignore_patterns("__pycache__"))
         for path in resources:
             shutil.copy(path, tmp / path.name)
+        project = [tmp / bundle, *(tmp / r.name for r in resources)]
         slave = tmp / f"{script.stem}_{h}.py"
         slave.write_text(re.sub(r"\bfriction_joints\b", bundle, script.read_text()))
-        raw = FmuBuilder.build_FMU(slave, dest=tmp, project_files=[tmp / bundle, *(tmp / r.name for r in resources)],
-                                   canGetAndSetFMUstate=True, needsExecutionTool=False)
+        if fmi_version == 2:
+            raw = FmuBuilder.build_FMU(slave, dest=tmp, project_files=project, canGetAndSetFMUstate=True,
+                                       needsExecutionTool=False)
+        else:
+            binding = slave.with_name(f"{slave.stem}_fmi3.py")
+            binding.write_text(FMI3_SCRIPT.format(name=script.stem, model=slave.stem, bundle=bundle))
+            raw = Fmu3Builder.build_FMU(binding, dest=tmp, project_files=[*project, slave, pythonfmu_api(tmp)],
+                                        canGetAndSetFMUState=True, canSerializeFMUState=True,
+                                        canHandleVariableCommunicationStepSize=True, needsExecutionTool=False)
+            forget_modules(binding.stem)
         forget_modules(slave.stem, bundle)  # the builder imported them from tmp
         with zipfile.ZipFile(raw) as built:
             if not any(name.startswith("binaries/") for name in built.namelist()):
                 # pythonfmu's builder copies its binaries from beside its module: an FMU run in this process
                 # before build_fmu was imported puts the FMU's copy of pythonfmu (no binaries) first on sys.path
-                raise RuntimeError(f"pythonfmu's builder at {Path(sys.modules[FmuBuilder.__module__].__file__).parent} "
+                builder = FmuBuilder if fmi_version == 2 else Fmu3Builder
+                raise RuntimeError(f"pythonfmu's builder at {Path(sys.modules[builder.__module__].__file__).parent} "
                                    "has no binaries: it is the copy inside an FMU that ran in this process, not the "
                                    "installed package; build in a process that has not run an FMU, or import "
                                    "build_fmu first")
@@ -329,7 +394,8 @@ class {name}(file_slave.FileSlave):
 '''
 
 
-def build_mechanism(path: Path, out: Path, name: str | None = None, cache=None, loader: bool = True) -> Path:
+def build_mechanism(path: Path, out: Path, name: str | None = None, cache=None, loader: bool = True,
+                    fmi_version: int = 2) -> Path:
     """Build the FMU of a mechanism file (friction_joints.fmi.file_slave) into ``out``, named ``name``
     (default: the file's name); arguments as for ``build``."""
     from friction_joints.mechanisms.files import read_file
@@ -342,7 +408,7 @@ def build_mechanism(path: Path, out: Path, name: str | None = None, cache=None, 
         shutil.copy(path, toml)
         script.write_text(MECHANISM_SCRIPT.format(name=name))
         try:
-            return build(script, out, cache, loader, resources=[toml])
+            return build(script, out, cache, loader, resources=[toml], fmi_version=fmi_version)
         finally:
             forget_modules(name)
 
@@ -358,13 +424,19 @@ def main(argv=None):
     parser.add_argument("--name", help="with --mechanism: the FMU's model name (default: the file's name)")
     parser.add_argument("--jobs", type=int, metavar="N",
                         help="build N FMUs at a time, each in a process of its own (default: one per CPU)")
+    parser.add_argument("--fmi", choices=("2", "3", "both"), default="both",
+                        help="FMI version: 2.0 into DIR, 3.0 into DIR/fmi3, or both (the default)")
     args = parser.parse_args(argv)
+    versions = [2, 3] if args.fmi == "both" else [int(args.fmi)]
+    out = {2: Path(args.out), 3: Path(args.out) / "fmi3"}
     if args.mechanism:
-        try:
-            target = build_mechanism(args.mechanism, Path(args.out), args.name, loader=not args.no_loader)
-        except (OSError, ValueError) as exc:
-            raise SystemExit(str(exc)) from None
-        print(f"built and validated {target}")
+        for version in versions:
+            try:
+                target = build_mechanism(args.mechanism, out[version], args.name, loader=not args.no_loader,
+                                         fmi_version=version)
+            except (OSError, ValueError) as exc:
+                raise SystemExit(str(exc)) from None
+            print(f"built and validated {target}")
         return
     if args.name:
         parser.error("--name needs --mechanism")
@@ -377,17 +449,18 @@ def main(argv=None):
             raise SystemExit(f"--only {args.only}: no such FMU in fmu_src/ "
                              f"(have {', '.join(s.stem for s in sorted(SOURCES.glob('[A-Z]*.py')))})")
     cache = engine_cache()
-    jobs = min(args.jobs or os.cpu_count() or 1, len(scripts))
+    tasks = [(script, out[version], cache, not args.no_loader, HERE / "friction_joints", (), version)
+             for version in versions for script in scripts]
+    jobs = min(args.jobs or os.cpu_count() or 1, len(tasks))
     if jobs == 1:
-        for script in scripts:
-            print(f"built and validated {build(script, Path(args.out), cache, loader=not args.no_loader)}")
+        for task in tasks:
+            print(f"built and validated {build(*task)}")
     else:  # in fresh processes (spawn): the caller may have threads, and fork copies them stopped
         with concurrent.futures.ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-            futures = [pool.submit(build, script, Path(args.out), cache, loader=not args.no_loader)
-                       for script in scripts]
+            futures = [pool.submit(build, *task) for task in tasks]
             for future in futures:
                 print(f"built and validated {future.result()}", flush=True)
-    if not args.only:
+    if not args.only and 2 in versions:
         write_systems(Path(args.out))
 
 

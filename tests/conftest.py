@@ -61,14 +61,21 @@ def build_once(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def fmus(tmp_path_factory):
-    """{model identifier: path} of every FMU, built by build_fmu.py (which validates them)."""
+    """{model identifier: path} of every FMI 2.0 FMU, built by build_fmu.py (which validates them)."""
     return {p.stem: p for p in built_once(tmp_path_factory, "dist", build_fmu_main()).glob("*.fmu")}
+
+
+@pytest.fixture(scope="session")
+def fmus3(tmp_path_factory):
+    """{model identifier: path} of every FMI 3.0 FMU, built with the FMI 2.0 ones (dist/fmi3)."""
+    return {p.stem: p for p in (built_once(tmp_path_factory, "dist", build_fmu_main()) / "fmi3").glob("*.fmu")}
 
 
 @pytest.fixture(scope="session")
 def slider_crank_without_loader(tmp_path_factory):
     """The SliderCrank FMU as pythonfmu makes it (build_fmu.py --no-loader): pythonfmu's own binary."""
-    folder = built_once(tmp_path_factory, "no_loader", build_fmu_main("--only", "SliderCrank", "--no-loader"))
+    folder = built_once(tmp_path_factory, "no_loader", build_fmu_main("--only", "SliderCrank", "--no-loader",
+                                                                       "--fmi", "2"))
     return folder / "SliderCrank.fmu"
 
 

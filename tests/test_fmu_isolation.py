@@ -73,7 +73,7 @@ import sys
 from fmpy import simulate_fmu
 simulate_fmu(sys.argv[1], stop_time=0.01)  # puts the FMU's copy of pythonfmu first on sys.path
 import build_fmu
-build_fmu.main(["--only", "SliderCrank", "--no-loader", "--out", sys.argv[2]])
+build_fmu.main(["--only", "SliderCrank", "--no-loader", "--fmi", "2", "--out", sys.argv[2]])
 """
 
 

@@ -37,7 +37,8 @@ _uarray_pinned = False
 
 
 def guard_library_exit(resources: str | None, model_identifier: str) -> bool:
-    """Register the exit hook for the FMU binary ``<resources>/../binaries/linux64/<id>.so``.
+    """Register the exit hook for the FMU binary ``<resources>/../binaries/<platform>/<id>.so``:
+    linux64 (FMI 2.0, pythonfmu) or x86_64-linux (FMI 3.0, pythonfmu3, whose binary has the same static).
 
     Only a library that this process has loaded is touched (RTLD_NOLOAD), now and at exit. Returns True
     when a hook is registered now or was before, False where there is nothing to guard (not
@@ -45,11 +46,14 @@ def guard_library_exit(resources: str | None, model_identifier: str) -> bool:
     """
     if not sys.platform.startswith("linux") or not resources:
         return False
-    binary = str((Path(resources).parent / "binaries" / "linux64" / f"{model_identifier}.so").resolve())
-    if binary in _guarded:
-        return True
-    library = _loaded(binary)
-    if library is None:
+    for platform in ("linux64", "x86_64-linux"):
+        binary = str((Path(resources).parent / "binaries" / platform / f"{model_identifier}.so").resolve())
+        if binary in _guarded:
+            return True
+        library = _loaded(binary)
+        if library is not None:
+            break
+    else:
         return False
     has_symbol = hasattr(library, "finalizePythonInterpreter")
     _ctypes.dlclose(library._handle)  # keep no reference: the host may unload and replace the library
