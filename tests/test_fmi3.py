@@ -67,23 +67,23 @@ def _slave(fmu, tmp_path, messages):
     return slave, {v.name: v.valueReference for v in md.modelVariables}
 
 
-def test_invalid_parameters_fail_doStep_with_fmi3_error_and_say_why(fmus3, tmp_path):
-    """mu_k > mu_s: the slave refuses it at exitInitializationMode; every doStep then returns fmi3Error
-    (not Discard) with the message, whatever the status of the call where it happened."""
+def test_invalid_parameters_are_fmi3_errors_from_the_failing_call_and_every_later_step(fmus3, tmp_path):
+    """mu_k > mu_s: the slave refuses it at exitInitializationMode, which returns fmi3Error (the loader);
+    every doStep then returns fmi3Error (not Discard, also without the loader) with the message."""
     messages = []
     slave, vr = _slave(fmus3["DupontTwoMass"], tmp_path, messages)
     try:
         slave.enterInitializationMode(startTime=0.0)
         slave.setFloat64([vr["mu_k"]], [0.8])
-        try:
+        with pytest.raises(FMICallException) as failed:
             slave.exitInitializationMode()
-        except FMICallException as exc:  # with the loader
-            assert exc.status == 3
+        assert failed.value.status == 3
         with pytest.raises(FMICallException) as failed:
             slave.doStep(0.0, 0.01)
         assert failed.value.status == 3
         errors = [m for status, m in messages if status == 3]
-        assert errors and all("mu_k" in m for m in errors), messages
+        assert errors[0].startswith("exitInitializationMode: initialization failed") and "mu_k" in errors[0]
+        assert errors[1].startswith("doStep at t=0.0: not stepped, an earlier call failed") and "mu_k" in errors[1]
     finally:
         slave.freeInstance()
 

@@ -1,4 +1,4 @@
-"""The Python loader in front of pythonfmu's Linux binary (friction_joints/fmi/loader.c, installed by
+"""The Python loader in front of pythonfmu's Linux binary (friction_joints/fmi/loader_*.c, installed by
 friction_joints.fmi.loader.install_loader): a host without Python runs the FMU in an empty
 environment (no LD_PRELOAD, no PYTHONPATH), the interpreter can be overridden, a missing one is
 reported through the host's logger, and FMPy (a host with its own Python) still runs the FMU."""
@@ -204,8 +204,8 @@ def test_install_puts_the_loader_before_the_unchanged_pythonfmu_binary(built, lo
 
 
 def test_loader_c_asks_the_query_that_loader_py_records():
-    """loader.c asks python3 from PATH or the override the question whose answer loader.py records."""
-    source = (Path(loader_module.__file__).parent / "loader.c").read_text()
+    """loader_python.c asks python3 from PATH or the override the question whose answer loader.py records."""
+    source = (Path(loader_module.__file__).parent / "loader_python.c").read_text()
     literal = source.split("static const char QUERY[] =", 1)[1].split(";\n", 1)[0]
     assert ast.literal_eval("(" + literal + ")") == loader_module.QUERY
 

@@ -22,7 +22,8 @@ slave's own rtol.
 
 Statuses: do_step returns an ``Fmi3StepResult`` with fmi3Error when the slave failed (with fmi3Discard
 when it declined a step without an error), so doStep fails loudly even without the loader; the
-loader also makes every other call during which the slave logged an error return fmi3Error.
+loader also makes every other call during which the slave logged an error return fmi3Error. The
+slave's messages name the FMI 3 functions ("setFloat64: rtol = 0.5 is outside its allowed range ...").
 FMI 3.0 co-simulation has no input derivatives: the inputs are held over each step.
 
 pythonfmu3 finds the slave class of an FMU by a regular expression on its script, which wants
@@ -34,6 +35,7 @@ from __future__ import annotations
 
 import math
 import pickle
+import re
 
 from pythonfmu3 import Boolean, Float64, Fmi3Causality, Fmi3Slave, Fmi3Variability, Int32
 from pythonfmu3.enums import Fmi3Status
@@ -44,6 +46,10 @@ from pythonfmu3.fmi3slave import Fmi3StepResult
 EXPERIMENT_REFERENCES = (2**28 - 3, 2**28 - 2, 2**28 - 1)
 
 _VARIABLE = {"Real": Float64, "Integer": Int32, "Boolean": Boolean}  # pythonfmu's type: pythonfmu3's
+# the FMI 2 functions the slave's messages name, and their FMI 3 counterparts
+_FUNCTION = {"setReal": "setFloat64", "getReal": "getFloat64", "setInteger": "setInt32", "getInteger": "getInt32",
+             "setupExperiment": "enterInitializationMode"}
+_FUNCTIONS = re.compile(r"\b(" + "|".join(_FUNCTION) + r")\b:")
 
 
 class Fmi3Binding(Fmi3Slave):
@@ -56,7 +62,7 @@ class Fmi3Binding(Fmi3Slave):
         self.slave = self.model(**kwargs)
         for message in self.slave.log_queue:  # logged while it started: one queue from here on
             self.log(message.msg, message.status, message.category)
-        self.slave.log = self.log
+        self.slave.log = self._log_in_fmi3_terms
         for name in ("author", "description", "version", "copyright", "license"):
             setattr(self, name, getattr(self.slave, name, None))
         for vr, var in self.slave.vars.items():
@@ -72,6 +78,10 @@ class Fmi3Binding(Fmi3Slave):
                                        variability=Fmi3Variability.continuous,
                                        description="simulation time (s): the end of the last completed step"))
         self.time_reference = len(self.slave.vars)
+
+    def _log_in_fmi3_terms(self, msg, status=Fmi3Status.ok, category=None, debug=False):
+        """The slave's log, its messages naming the FMI 3 functions where they name FMI 2 ones."""
+        self.log(_FUNCTIONS.sub(lambda m: _FUNCTION[m.group(1)] + ":", msg), status, category, debug)
 
     # --- values -----------------------------------------------------------------------------------
     def set_float64(self, vrs, values):

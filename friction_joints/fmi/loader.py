@@ -1,24 +1,25 @@
-"""Put the Python loader (loader.c) in front of the pythonfmu binary of an FMU, for Linux hosts.
+"""Put the Python loader in front of the pythonfmu binary of an FMU, for Linux hosts.
 
-pythonfmu's ``binaries/linux64/<id>.so`` links no libpython and initialises Python with no program
-name, so a host without Python in it (a Modelica tool, Simulink, a plain C host) can only load it
-with LD_PRELOAD of libpython plus a PYTHONPATH. ``install_loader`` compiles loader.c with the
-system C compiler and rewrites the FMU:
+pythonfmu's ``binaries/linux64/<id>.so`` (FMI 2.0) and pythonfmu3's ``binaries/x86_64-linux/<id>.so``
+(FMI 3.0) link no libpython and initialise Python with no program name, so a host without Python in
+it (a Modelica tool, Simulink, a plain C host) can only load them with LD_PRELOAD of libpython plus a
+PYTHONPATH. ``install_loader`` compiles the loader (loader_python.c with loader_fmi2.c or
+loader_fmi3.c, for the FMU's FMI version) with the system C compiler and rewrites the FMU:
 
-    binaries/linux64/<id>.so             the loader
-    binaries/linux64/<id>-pythonfmu.so   pythonfmu's binary, unchanged
-    binaries/linux64/<id>-python.txt     the interpreter that runs the FMU (the one given here,
+    binaries/<platform>/<id>.so             the loader
+    binaries/<platform>/<id>-pythonfmu.so   pythonfmu's binary, unchanged
+    binaries/<platform>/<id>-python.txt     the interpreter that runs the FMU (the one given here,
                                          normally the environment that built it): executable,
                                          version, libpython, read by the loader
 
 In a host without Python the loader loads that libpython, initialises Python as that executable
 (its site-packages with numpy and scipy included, a venv's through its pyvenv.cfg) and forwards every
 FMI call to pythonfmu's binary; a Python host (FMPy) keeps its own interpreter. In every host the
-loader returns fmi2Error from a call during which the slave logged a failure with fmi2Error status
-(pythonfmu alone returns fmi2OK or fmi2Discard there) and passes such messages to the host's logger
-even with debug logging off (friction_joints/fmi/slave.py, loader.c's Instance). When the recorded
-interpreter is gone the loader takes python3 from PATH; ``FRICTION_JOINTS_PYTHON=<python executable>``
-overrides both. See loader.c.
+loader returns fmi2Error (fmi3Error) from a call during which the slave logged a failure with error
+status (pythonfmu alone returns OK or Discard there) and passes such messages to the host's logger
+even with debug logging off (friction_joints/fmi/slave.py, the Instance of loader_fmi2.c and
+loader_fmi3.c). When the recorded interpreter is gone the loader takes python3 from PATH;
+``FRICTION_JOINTS_PYTHON=<python executable>`` overrides both. See loader_python.c.
 """
 
 from __future__ import annotations
@@ -35,13 +36,15 @@ import zipfile
 from pathlib import Path
 from xml.etree import ElementTree as ET
 
-LOADER_SOURCE = Path(__file__).with_name("loader.c")
+LOADER_SOURCES = {version: [Path(__file__).with_name(name) for name in ("loader_python.c", f"loader_fmi{version}.c")]
+                  for version in (2, 3)}  # FMI version: the loader's C files
+PLATFORM_FOLDER = {2: "binaries/linux64/", 3: "binaries/x86_64-linux/"}
 OVERRIDE_VARIABLE = "FRICTION_JOINTS_PYTHON"
 ORIGINAL_SUFFIX = "-pythonfmu.so"  # pythonfmu's binary, renamed: <id>-pythonfmu.so
 RECORD_SUFFIX = "-python.txt"  # the interpreter record: <id>-python.txt
 
 # Run as "<python> -S -c QUERY": the record lines of that interpreter (the same program as QUERY in
-# loader.c, which asks python3 from PATH or FRICTION_JOINTS_PYTHON the same question).
+# loader_python.c, which asks python3 from PATH or FRICTION_JOINTS_PYTHON the same question).
 QUERY = (
     "import os, sys, sysconfig\n"
     "v = sysconfig.get_config_var\n"
@@ -66,18 +69,18 @@ def c_compiler() -> list[str]:
         if path:
             return [path]
     raise RuntimeError("no C compiler found (cc or gcc, or $CC): the FMU's Python loader (friction_joints/fmi/"
-                       "loader.c) cannot be built; install one, e.g. `apt-get install gcc`")
+                       "loader_python.c) cannot be built; install one, e.g. `apt-get install gcc`")
 
 
-def fmi2_headers() -> Path:
-    """The folder of the FMI 2.0 headers that FMPy ships (fmi2Functions.h)."""
+def fmi_headers(version: int = 2) -> Path:
+    """The folder of the FMI 2.0 or 3.0 headers that FMPy ships (fmi2Functions.h, fmi3Functions.h)."""
     try:
         import fmpy
     except ImportError as exc:
-        raise RuntimeError("the FMI 2.0 headers come with FMPy, which is not installed") from exc
+        raise RuntimeError(f"the FMI {version}.0 headers come with FMPy, which is not installed") from exc
     folder = Path(fmpy.__file__).parent / "c-code"
-    if not (folder / "fmi2Functions.h").is_file():
-        raise RuntimeError(f"FMPy has no FMI 2.0 headers in {folder}")
+    if not (folder / f"fmi{version}Functions.h").is_file():
+        raise RuntimeError(f"FMPy has no FMI {version}.0 headers in {folder}")
     return folder
 
 
@@ -97,10 +100,12 @@ def interpreter_record(python: str = sys.executable) -> dict[str, str]:
     return record
 
 
-def compile_loader(out: Path) -> Path:
-    """Compile loader.c into the shared library ``out``; RuntimeError without a compiler or on error."""
+def compile_loader(out: Path, version: int = 2) -> Path:
+    """Compile the loader of FMI version 2 or 3 into the shared library ``out``; RuntimeError without a
+    compiler or on error."""
     command = [*c_compiler(), "-std=c99", "-O2", "-Wall", "-Wextra", "-fPIC", "-shared", "-fvisibility=hidden",
-               f"-I{fmi2_headers()}", "-Wl,-z,defs", "-o", str(out), str(LOADER_SOURCE), "-ldl", "-lpthread"]
+               f"-I{fmi_headers(version)}", "-Wl,-z,defs", "-o", str(out), *map(str, LOADER_SOURCES[version]),
+               "-ldl", "-lpthread"]
     proc = subprocess.run(command, capture_output=True, text=True)
     if proc.returncode != 0:
         raise RuntimeError(f"compiling the FMU's Python loader failed:\n{shlex.join(command)}\n{proc.stderr}")
@@ -109,7 +114,7 @@ def compile_loader(out: Path) -> Path:
 
 def _record_text(original: str, record: dict[str, str]) -> str:
     return (f"# The Python that runs this FMU in a host without Python of its own, read by the loader <id>.so\n"
-            f"# (friction_joints/fmi/loader.c); {OVERRIDE_VARIABLE}=<python executable> overrides it.\n"
+            f"# (friction_joints/fmi/loader_python.c); {OVERRIDE_VARIABLE}=<python executable> overrides it.\n"
             f"original={original}\n"
             + "".join(f"{key}={record[key]}\n" for key in ("executable", "version", "libpython", "shared")))
 
@@ -122,23 +127,26 @@ def _interpolating(xml: bytes) -> bytes:
 
 
 def install_loader(fmu_path: Path, python: str = sys.executable, interpolates_inputs: bool = False) -> None:
-    """Put the Python loader in front of the Linux binary of the FMU at ``fmu_path`` (rewritten in
-    place) and record ``python`` as its interpreter. Installing again replaces the loader and the
-    record and keeps pythonfmu's binary. interpolates_inputs: the slave uses the input derivatives
-    that the loader passes on (``slave.VarSlave.interpolates_inputs``): the modelDescription then
-    says canInterpolateInputs="true". RuntimeError when the loader cannot be built: not Linux
+    """Put the Python loader in front of the Linux binary of the FMU (FMI 2.0 or 3.0) at ``fmu_path``
+    (rewritten in place) and record ``python`` as its interpreter. Installing again replaces the loader
+    and the record and keeps pythonfmu's binary. interpolates_inputs: the slave uses the input
+    derivatives that the loader passes on (``slave.VarSlave.interpolates_inputs``): the
+    modelDescription then says canInterpolateInputs="true" (FMI 2.0 only: FMI 3.0 co-simulation has
+    no input derivatives). RuntimeError when the loader cannot be built: not Linux
     x86_64, no C compiler, no FMI headers, or a Python without a shared libpython."""
     fmu_path = Path(fmu_path)
     if not sys.platform.startswith("linux") or platform.machine() not in ("x86_64", "AMD64"):
-        raise RuntimeError(f"the FMU's Python loader is built for binaries/linux64 on Linux x86_64 only, "
+        raise RuntimeError(f"the FMU's Python loader is built for Linux x86_64 only, "
                            f"not on {sys.platform} {platform.machine()}")
     record = interpreter_record(python)
     with zipfile.ZipFile(fmu_path) as src:
-        cs = ET.fromstring(src.read("modelDescription.xml")).find("CoSimulation")
+        description = ET.fromstring(src.read("modelDescription.xml"))
+        version = 3 if description.get("fmiVersion", "").startswith("3") else 2
+        cs = description.find("CoSimulation")
         if cs is None:
             raise RuntimeError(f"{fmu_path.name} is not a co-simulation FMU")
         identifier = cs.get("modelIdentifier")
-        folder = "binaries/linux64/"
+        folder = PLATFORM_FOLDER[version]
         binary, original, record_name = (folder + identifier + suffix for suffix in (".so", ORIGINAL_SUFFIX,
                                                                                      RECORD_SUFFIX))
         names = set(src.namelist())
@@ -146,14 +154,14 @@ def install_loader(fmu_path: Path, python: str = sys.executable, interpolates_in
             raise RuntimeError(f"{fmu_path.name} has no {binary}")
         original_bytes = src.read(original if original in names else binary)
         with tempfile.TemporaryDirectory() as tmp:
-            loader_bytes = compile_loader(Path(tmp) / "loader.so").read_bytes()
+            loader_bytes = compile_loader(Path(tmp) / "loader.so", version).read_bytes()
         target = fmu_path.with_name(fmu_path.name + ".loader-tmp")
         try:
             with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as dst:
                 for item in src.infolist():
                     if item.filename in (original, record_name):
                         continue  # a previous installation's: written anew below
-                    if item.filename == "modelDescription.xml" and interpolates_inputs:
+                    if item.filename == "modelDescription.xml" and interpolates_inputs and version == 2:
                         dst.writestr(item, _interpolating(src.read(item)))
                         continue
                     if item.filename != binary:

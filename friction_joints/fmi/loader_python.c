@@ -1,14 +1,16 @@
-/* The Python loader of a friction_joints FMU (Linux).
+/* The Python loader of a friction_joints FMU (Linux): making Python run, for FMI 2.0 and 3.0.
  *
- * pythonfmu's binary (binaries/linux64/<id>.so) links no libpython on purpose and calls
- * Py_Initialize() with neither program name nor home, so a host without Python in it (a Modelica
- * tool, Simulink, tests/c_host/fmi2_host.c) cannot load it: dlopen fails on _Py_NoneStruct, and with
+ * pythonfmu's binary (FMI 2.0: binaries/linux64/<id>.so) links no libpython on purpose and calls
+ * Py_Initialize() with neither program name nor home, and so does pythonfmu3's (FMI 3.0:
+ * binaries/x86_64-linux/<id>.so), so a host without Python in it (a Modelica tool, Simulink,
+ * tests/c_host/fmi2_host.c and fmi3_host.c) cannot load them: dlopen fails on _Py_NoneStruct, and with
  * libpython preloaded by hand the embedded interpreter still does not find numpy and scipy.
  *
- * install_loader() (loader.py) renames pythonfmu's binary to <id>-pythonfmu.so, puts this loader in
+ * install_loader() (loader.py) renames pythonfmu's binary to <id>-pythonfmu.so, puts the loader in
  * its place as <id>.so and records the interpreter the FMU was built with in <id>-python.txt beside
- * both (key=value lines: original, executable, version, libpython, shared). On the first
- * fmi2Instantiate the loader, once per process:
+ * both (key=value lines: original, executable, version, libpython, shared). The loader is this file
+ * with loader_fmi2.c or loader_fmi3.c, which forward the FMI functions of their version. On the first
+ * instantiation (original_binary()) the loader, once per process:
  *
  *   1. uses the process's own Python if it already has one (FMPy, any Python host: Py_IsInitialized()
  *      is found in the global symbol scope) and initialises nothing (a libpython that the host has
@@ -22,19 +24,14 @@
  *      the program name, so that CPython derives sys.prefix and site-packages from it as when that
  *      executable runs (a venv's pyvenv.cfg included), initialises Python without signal handlers
  *      and with unbuffered sys.stdout/stderr, releases the GIL and never finalises the interpreter;
- *   4. dlopens pythonfmu's binary, resolves the FMI 2.0 functions with dlsym into a table and
- *      forwards every fmi2 call to it.
- *
- * Each instance the host sees is the loader's (Instance), holding pythonfmu's: its logger is the
- * loader's, which passes the messages on and notes the failures the Python slave logs, so that the
- * call where a failure happens returns fmi2Error (pythonfmu alone can only return fmi2OK or
- * fmi2Discard there); see Instance below.
+ *   4. dlopens pythonfmu's binary; loader_fmi2.c or loader_fmi3.c resolve its FMI functions with dlsym
+ *      into a table and forward every call to it.
  *
  * Steps 1 to 3 hold a process-wide lock (lock_process): the loaders of two FMUs instantiated at the
  * same moment in two threads would otherwise initialise Python twice at once.
  *
- * When no usable Python is found, fmi2Instantiate returns NULL after a message to the host's logger
- * saying what is missing (every later fmi2Instantiate repeats it).
+ * When no usable Python is found, the instantiation returns NULL after a message to the host's logger
+ * saying what is missing (every later instantiation repeats it).
  *
  * The loader never finalises Python: pythonfmu then never does either (it finalises only an
  * interpreter it has initialised itself), so the crashes of an embedded interpreter's finalisation
@@ -68,12 +65,11 @@
 #include <unistd.h>
 #include <wchar.h>
 
-#include "fmi2Functions.h"
+#include "loader_python.h"
 
 extern char **environ;
 
 #define OVERRIDE_VARIABLE "FRICTION_JOINTS_PYTHON"
-#define MESSAGE_SIZE 4096
 
 /* What "<python> -S -c QUERY" prints: the lines of a record file (see interpreter_record() in
  * loader.py, which writes the same keys for the recorded interpreter). libpython is LIBDIR/INSTSONAME
@@ -99,63 +95,10 @@ typedef struct {
     int shared; /* 1, 0, or -1 when not stated */
 } Interpreter;
 
-/* The forwarding table: pythonfmu's functions (NULL where its binary lacks one). */
-typedef struct {
-    fmi2SetDebugLoggingTYPE *fmi2SetDebugLogging;
-    fmi2InstantiateTYPE *fmi2Instantiate;
-    fmi2FreeInstanceTYPE *fmi2FreeInstance;
-    fmi2SetupExperimentTYPE *fmi2SetupExperiment;
-    fmi2EnterInitializationModeTYPE *fmi2EnterInitializationMode;
-    fmi2ExitInitializationModeTYPE *fmi2ExitInitializationMode;
-    fmi2TerminateTYPE *fmi2Terminate;
-    fmi2ResetTYPE *fmi2Reset;
-    fmi2GetRealTYPE *fmi2GetReal;
-    fmi2GetIntegerTYPE *fmi2GetInteger;
-    fmi2GetBooleanTYPE *fmi2GetBoolean;
-    fmi2GetStringTYPE *fmi2GetString;
-    fmi2SetRealTYPE *fmi2SetReal;
-    fmi2SetIntegerTYPE *fmi2SetInteger;
-    fmi2SetBooleanTYPE *fmi2SetBoolean;
-    fmi2SetStringTYPE *fmi2SetString;
-    fmi2GetFMUstateTYPE *fmi2GetFMUstate;
-    fmi2SetFMUstateTYPE *fmi2SetFMUstate;
-    fmi2FreeFMUstateTYPE *fmi2FreeFMUstate;
-    fmi2SerializedFMUstateSizeTYPE *fmi2SerializedFMUstateSize;
-    fmi2SerializeFMUstateTYPE *fmi2SerializeFMUstate;
-    fmi2DeSerializeFMUstateTYPE *fmi2DeSerializeFMUstate;
-    fmi2GetDirectionalDerivativeTYPE *fmi2GetDirectionalDerivative;
-    fmi2EnterEventModeTYPE *fmi2EnterEventMode;
-    fmi2NewDiscreteStatesTYPE *fmi2NewDiscreteStates;
-    fmi2EnterContinuousTimeModeTYPE *fmi2EnterContinuousTimeMode;
-    fmi2CompletedIntegratorStepTYPE *fmi2CompletedIntegratorStep;
-    fmi2SetTimeTYPE *fmi2SetTime;
-    fmi2SetContinuousStatesTYPE *fmi2SetContinuousStates;
-    fmi2GetDerivativesTYPE *fmi2GetDerivatives;
-    fmi2GetEventIndicatorsTYPE *fmi2GetEventIndicators;
-    fmi2GetContinuousStatesTYPE *fmi2GetContinuousStates;
-    fmi2GetNominalsOfContinuousStatesTYPE *fmi2GetNominalsOfContinuousStates;
-    fmi2SetRealInputDerivativesTYPE *fmi2SetRealInputDerivatives;
-    fmi2GetRealOutputDerivativesTYPE *fmi2GetRealOutputDerivatives;
-    fmi2DoStepTYPE *fmi2DoStep;
-    fmi2CancelStepTYPE *fmi2CancelStep;
-    fmi2GetStatusTYPE *fmi2GetStatus;
-    fmi2GetRealStatusTYPE *fmi2GetRealStatus;
-    fmi2GetIntegerStatusTYPE *fmi2GetIntegerStatus;
-    fmi2GetBooleanStatusTYPE *fmi2GetBooleanStatus;
-    fmi2GetStringStatusTYPE *fmi2GetStringStatus;
-} Table;
-
 /* Everything load_once() finds out. It is written only inside pthread_once and read only after
  * pthread_once has returned, which orders the accesses between threads. */
-static struct {
-    int ok;                      /* the table is usable */
-    Table table;
-    void (*finalize)(void);      /* pythonfmu's finalizePythonInterpreter, or NULL */
-    char error[MESSAGE_SIZE];    /* why not ok: logged by every fmi2Instantiate */
-    char notice[MESSAGE_SIZE];   /* a warning for every fmi2Instantiate (a fallback interpreter) */
-    char python[MESSAGE_SIZE];   /* which Python runs the FMU, for a failed instantiation */
-} state;
-
+static Original state;
+static void (*finalize)(void); /* pythonfmu's finalizePythonInterpreter, or NULL */
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -514,8 +457,8 @@ static int choose_interpreter(const Interpreter *recorded, const char *record_pa
  * own reference to it. */
 static void release_original_state(void)
 {
-    if (state.finalize)
-        state.finalize();
+    if (finalize)
+        finalize();
 }
 
 /* A process-wide lock for starting Python. pthread_once serialises the threads entering one loader,
@@ -597,8 +540,6 @@ static int start_python(const Interpreter *recorded, const char *record_path)
     return 0;
 }
 
-#define RESOLVE(handle, name) state.table.name = (name##TYPE *)dlsym(handle, #name)
-
 static void load_once(void)
 {
     Dl_info self;
@@ -653,378 +594,70 @@ static void load_once(void)
         say(state.error, sizeof state.error, "cannot load the FMU's pythonfmu binary %s: %s", path, dlerror());
         return;
     }
-    RESOLVE(original_handle, fmi2SetDebugLogging);
-    RESOLVE(original_handle, fmi2Instantiate);
-    RESOLVE(original_handle, fmi2FreeInstance);
-    RESOLVE(original_handle, fmi2SetupExperiment);
-    RESOLVE(original_handle, fmi2EnterInitializationMode);
-    RESOLVE(original_handle, fmi2ExitInitializationMode);
-    RESOLVE(original_handle, fmi2Terminate);
-    RESOLVE(original_handle, fmi2Reset);
-    RESOLVE(original_handle, fmi2GetReal);
-    RESOLVE(original_handle, fmi2GetInteger);
-    RESOLVE(original_handle, fmi2GetBoolean);
-    RESOLVE(original_handle, fmi2GetString);
-    RESOLVE(original_handle, fmi2SetReal);
-    RESOLVE(original_handle, fmi2SetInteger);
-    RESOLVE(original_handle, fmi2SetBoolean);
-    RESOLVE(original_handle, fmi2SetString);
-    RESOLVE(original_handle, fmi2GetFMUstate);
-    RESOLVE(original_handle, fmi2SetFMUstate);
-    RESOLVE(original_handle, fmi2FreeFMUstate);
-    RESOLVE(original_handle, fmi2SerializedFMUstateSize);
-    RESOLVE(original_handle, fmi2SerializeFMUstate);
-    RESOLVE(original_handle, fmi2DeSerializeFMUstate);
-    RESOLVE(original_handle, fmi2GetDirectionalDerivative);
-    RESOLVE(original_handle, fmi2EnterEventMode);
-    RESOLVE(original_handle, fmi2NewDiscreteStates);
-    RESOLVE(original_handle, fmi2EnterContinuousTimeMode);
-    RESOLVE(original_handle, fmi2CompletedIntegratorStep);
-    RESOLVE(original_handle, fmi2SetTime);
-    RESOLVE(original_handle, fmi2SetContinuousStates);
-    RESOLVE(original_handle, fmi2GetDerivatives);
-    RESOLVE(original_handle, fmi2GetEventIndicators);
-    RESOLVE(original_handle, fmi2GetContinuousStates);
-    RESOLVE(original_handle, fmi2GetNominalsOfContinuousStates);
-    RESOLVE(original_handle, fmi2SetRealInputDerivatives);
-    RESOLVE(original_handle, fmi2GetRealOutputDerivatives);
-    RESOLVE(original_handle, fmi2DoStep);
-    RESOLVE(original_handle, fmi2CancelStep);
-    RESOLVE(original_handle, fmi2GetStatus);
-    RESOLVE(original_handle, fmi2GetRealStatus);
-    RESOLVE(original_handle, fmi2GetIntegerStatus);
-    RESOLVE(original_handle, fmi2GetBooleanStatus);
-    RESOLVE(original_handle, fmi2GetStringStatus);
-    if (!state.table.fmi2Instantiate || !state.table.fmi2FreeInstance) {
-        say(state.error, sizeof state.error, "%s exports no fmi2Instantiate/fmi2FreeInstance", path);
-        return;
-    }
-    state.finalize = (void (*)(void))dlsym(original_handle, "finalizePythonInterpreter");
-    if (state.finalize)
+    state.handle = original_handle;
+    copy(state.path, sizeof state.path, path);
+    finalize = (void (*)(void))dlsym(original_handle, "finalizePythonInterpreter");
+    if (finalize)
         atexit(release_original_state);
     state.ok = 1;
 }
 
-/* The forwarding table, loading everything on the first call (from any thread); NULL when loading
- * failed. */
-static const Table *table(void)
+const Original *original_binary(void)
 {
     pthread_once(&once, load_once);
-    return state.ok ? &state.table : NULL;
+    return &state;
 }
 
-/* Call the host's logger with a message made from format; '%' is doubled, because a logger takes the
- * message as a printf format (and a host like FMPy prints it as it is). Without a logger: stderr. */
-static void log_message(const fmi2CallbackFunctions *functions, fmi2String instance, fmi2Status status,
-                        fmi2String category, const char *format, ...)
+void escape_percent(char *dst, size_t size, const char *text)
 {
-    char text[MESSAGE_SIZE], escaped[2 * MESSAGE_SIZE];
     size_t j = 0;
-    va_list args;
-    va_start(args, format);
-    vsnprintf(text, sizeof text, format, args);
-    va_end(args);
-    for (size_t i = 0; text[i] && j + 2 < sizeof escaped; i++) {
+    for (size_t i = 0; text[i] && j + 2 < size; i++) {
         if (text[i] == '%')
-            escaped[j++] = '%';
-        escaped[j++] = text[i];
+            dst[j++] = '%';
+        dst[j++] = text[i];
     }
-    escaped[j] = '\0';
-    if (functions && functions->logger)
-        functions->logger(functions->componentEnvironment, instance ? instance : "", status, category, escaped);
-    else
-        fprintf(stderr, "[%s] %s\n", instance ? instance : "", text);
+    dst[j] = '\0';
 }
 
-/* ---------------------------------------------------------------------------------------------- */
-/* Instances and their status                                                                     */
-
-/* What the loader keeps of one instance; the host holds a pointer to it as its fmi2Component.
- *
- * pythonfmu cannot return fmi2Error: its fmi2SetReal/SetBoolean/ExitInitializationMode return
- * fmi2OK whenever Python returns, and fmi2DoStep returns fmi2Discard when Python's do_step returns
- * False (a Python exception becomes fmi2Fatal and destroys the Python instance). The slave logs
- * every failure with fmi2Error status at the call where it happens (friction_joints/fmi/slave.py),
- * and pythonfmu delivers the log messages of a call to the logger before the call returns. So the
- * loader gives pythonfmu a logger of its own (relay) that notes the worst status logged during
- * the current call, passes the message on to the host, and the call then returns fmi2Error (or
- * fmi2Fatal) when such a message was logged: no extra call into Python, whatever the host.
- *
- * pythonfmu itself filters the messages by the host's loggingOn and categories (none at all with
- * loggingOn = fmi2False), which would hide the failures from the loader; it is instantiated with
- * logging on, and relay applies pythonfmu's filter to the messages below fmi2Error, while messages
- * of status fmi2Error and fmi2Fatal always reach the host (as in the FMI SDK's fmuTemplate): a
- * call that fails always says why. */
-typedef struct {
-    fmi2Component inner;                   /* pythonfmu's instance */
-    fmi2CallbackFunctions callbacks;       /* given to pythonfmu: relay, with this Instance as environment */
-    fmi2CallbackLogger host_logger;        /* the host's logger and its environment */
-    fmi2ComponentEnvironment host_environment;
-    fmi2Status logged;                     /* fmi2Error or fmi2Fatal if logged during the current call */
-    int logging_on;                        /* the host's debug logging, as fmi2SetDebugLogging set it */
-    size_t n_categories;                   /* and its categories (none: all) */
-    char **categories;
-} Instance;
-
-static int category_logged(const Instance *instance, fmi2String category)
+int logging_allows(const Logging *logging, const char *category)
 {
-    if (!instance->logging_on)
+    if (!logging->on)
         return 0;
-    if (instance->n_categories == 0)
+    if (logging->n_categories == 0)
         return 1;
-    for (size_t i = 0; i < instance->n_categories; i++)
-        if (strcmp(instance->categories[i], category ? category : "") == 0)
+    for (size_t i = 0; i < logging->n_categories; i++)
+        if (strcmp(logging->categories[i], category ? category : "") == 0)
             return 1;
     return 0;
 }
 
-/* pythonfmu's logger: it calls it with a complete message and no further arguments, and so does the
- * relay with the host's logger. */
-static void relay(fmi2ComponentEnvironment environment, fmi2String instanceName, fmi2Status status,
-                  fmi2String category, fmi2String message, ...)
+int logging_set(Logging *logging, int on, size_t n, const char *const categories[])
 {
-    Instance *instance = (Instance *)environment;
-    int failure = status == fmi2Error || status == fmi2Fatal;
-    if (failure && instance->logged != fmi2Fatal)
-        instance->logged = status;
-    if (instance->host_logger && (failure || category_logged(instance, category)))
-        instance->host_logger(instance->host_environment, instanceName, status, category, message);
-}
-
-/* The status of a call that pythonfmu's function returned as status: fmi2Error or fmi2Fatal when
- * a message of that status was logged during the call (status itself when worse). */
-static fmi2Status with_logged(const Instance *instance, fmi2Status status)
-{
-    if ((instance->logged == fmi2Error || instance->logged == fmi2Fatal) && status < instance->logged)
-        return instance->logged;
-    return status;
-}
-
-static void free_categories(Instance *instance)
-{
-    for (size_t i = 0; i < instance->n_categories; i++)
-        free(instance->categories[i]);
-    free(instance->categories);
-    instance->categories = NULL;
-    instance->n_categories = 0;
-}
-
-/* ---------------------------------------------------------------------------------------------- */
-/* The FMI 2.0 functions                                                                          */
-
-/* Answered here, without pythonfmu: a host may ask before any instance exists, and the answers are
- * fixed by the standard. */
-FMI2_Export const char *fmi2GetTypesPlatform(void)
-{
-    return fmi2TypesPlatform;
-}
-
-FMI2_Export const char *fmi2GetVersion(void)
-{
-    return fmi2Version;
-}
-
-FMI2_Export fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmuType, fmi2String fmuGUID,
-                                          fmi2String fmuResourceLocation, const fmi2CallbackFunctions *functions,
-                                          fmi2Boolean visible, fmi2Boolean loggingOn)
-{
-    const Table *t = table();
-    Instance *instance;
-    if (!t) {
-        log_message(functions, instanceName, fmi2Error, "logStatusError", "%s", state.error);
-        return NULL;
-    }
-    if (state.notice[0])
-        log_message(functions, instanceName, fmi2Warning, "logStatusWarning", "%s", state.notice);
-    instance = (Instance *)calloc(1, sizeof *instance);
-    if (!instance) {
-        log_message(functions, instanceName, fmi2Error, "logStatusError", "the FMU's loader is out of memory");
-        return NULL;
-    }
-    if (functions) {
-        instance->callbacks = *functions; /* pythonfmu uses the logger only, never the environment otherwise */
-        instance->host_logger = functions->logger;
-        instance->host_environment = functions->componentEnvironment;
-    }
-    instance->callbacks.logger = relay;
-    instance->callbacks.componentEnvironment = instance;
-    instance->logging_on = loggingOn == fmi2True;
-    instance->inner = t->fmi2Instantiate(instanceName, fmuType, fmuGUID, fmuResourceLocation, &instance->callbacks,
-                                         visible, fmi2True);
-    if (!instance->inner) {
-        log_message(functions, instanceName, fmi2Error, "logStatusError",
-                    "pythonfmu's fmi2Instantiate failed (see above) with %s", state.python);
-        free(instance);
-        return NULL;
-    }
-    return instance;
-}
-
-FMI2_Export void fmi2FreeInstance(fmi2Component c)
-{
-    const Table *t = table();
-    Instance *instance = (Instance *)c;
-    if (!instance)
-        return;
-    if (t)
-        t->fmi2FreeInstance(instance->inner); /* may still log through relay */
-    free_categories(instance);
-    free(instance);
-}
-
-/* Debug logging is filtered here (see Instance); pythonfmu keeps logging everything. */
-FMI2_Export fmi2Status fmi2SetDebugLogging(fmi2Component c, fmi2Boolean loggingOn, size_t nCategories,
-                                           const fmi2String categories[])
-{
-    Instance *instance = (Instance *)c;
     char **copies = NULL;
-    if (!instance)
-        return fmi2Error;
-    if (nCategories > 0) {
-        if (!categories || !(copies = (char **)calloc(nCategories, sizeof *copies)))
-            return fmi2Error;
-        for (size_t i = 0; i < nCategories; i++) {
+    if (n > 0) {
+        if (!categories || !(copies = (char **)calloc(n, sizeof *copies)))
+            return -1;
+        for (size_t i = 0; i < n; i++) {
             if (!categories[i] || !(copies[i] = strdup(categories[i]))) {
                 for (size_t j = 0; j < i; j++)
                     free(copies[j]);
                 free(copies);
-                return fmi2Error;
+                return -1;
             }
         }
     }
-    free_categories(instance);
-    instance->logging_on = loggingOn == fmi2True;
-    instance->categories = copies;
-    instance->n_categories = nCategories;
-    return fmi2OK;
+    logging_free(logging);
+    logging->on = on;
+    logging->categories = copies;
+    logging->n_categories = n;
+    return 0;
 }
 
-/* All the other functions return a status: forward each call to pythonfmu's instance and return
- * its status, raised to fmi2Error where the slave logged a failure during the call; fmi2Error where
- * pythonfmu's binary lacks the function (those of Model Exchange: pythonfmu makes co-simulation
- * FMUs only). In params the instance is `component`; args pass pythonfmu's as `c`. */
-#define FORWARD(name, params, args)                                   \
-    FMI2_Export fmi2Status name params                                \
-    {                                                                 \
-        const Table *t = table();                                     \
-        Instance *instance = (Instance *)component;                   \
-        fmi2Component c;                                              \
-        fmi2Status status;                                            \
-        if (!t || !t->name || !instance)                              \
-            return fmi2Error;                                         \
-        c = instance->inner;                                          \
-        instance->logged = fmi2OK;                                    \
-        status = t->name args;                                        \
-        return with_logged(instance, status);                         \
-    }
-
-FORWARD(fmi2SetupExperiment, (fmi2Component component, fmi2Boolean toleranceDefined, fmi2Real tolerance,
-                              fmi2Real startTime, fmi2Boolean stopTimeDefined, fmi2Real stopTime),
-        (c, toleranceDefined, tolerance, startTime, stopTimeDefined, stopTime))
-FORWARD(fmi2EnterInitializationMode, (fmi2Component component), (c))
-FORWARD(fmi2ExitInitializationMode, (fmi2Component component), (c))
-FORWARD(fmi2Terminate, (fmi2Component component), (c))
-FORWARD(fmi2Reset, (fmi2Component component), (c))
-FORWARD(fmi2GetReal, (fmi2Component component, const fmi2ValueReference vr[], size_t nvr, fmi2Real value[]),
-        (c, vr, nvr, value))
-FORWARD(fmi2GetInteger, (fmi2Component component, const fmi2ValueReference vr[], size_t nvr, fmi2Integer value[]),
-        (c, vr, nvr, value))
-FORWARD(fmi2GetBoolean, (fmi2Component component, const fmi2ValueReference vr[], size_t nvr, fmi2Boolean value[]),
-        (c, vr, nvr, value))
-FORWARD(fmi2GetString, (fmi2Component component, const fmi2ValueReference vr[], size_t nvr, fmi2String value[]),
-        (c, vr, nvr, value))
-FORWARD(fmi2SetReal, (fmi2Component component, const fmi2ValueReference vr[], size_t nvr, const fmi2Real value[]),
-        (c, vr, nvr, value))
-FORWARD(fmi2SetInteger,
-        (fmi2Component component, const fmi2ValueReference vr[], size_t nvr, const fmi2Integer value[]),
-        (c, vr, nvr, value))
-FORWARD(fmi2SetBoolean,
-        (fmi2Component component, const fmi2ValueReference vr[], size_t nvr, const fmi2Boolean value[]),
-        (c, vr, nvr, value))
-FORWARD(fmi2SetString, (fmi2Component component, const fmi2ValueReference vr[], size_t nvr, const fmi2String value[]),
-        (c, vr, nvr, value))
-FORWARD(fmi2GetFMUstate, (fmi2Component component, fmi2FMUstate *FMUstate), (c, FMUstate))
-FORWARD(fmi2SetFMUstate, (fmi2Component component, fmi2FMUstate FMUstate), (c, FMUstate))
-FORWARD(fmi2FreeFMUstate, (fmi2Component component, fmi2FMUstate *FMUstate), (c, FMUstate))
-FORWARD(fmi2SerializedFMUstateSize, (fmi2Component component, fmi2FMUstate FMUstate, size_t *size),
-        (c, FMUstate, size))
-FORWARD(fmi2SerializeFMUstate,
-        (fmi2Component component, fmi2FMUstate FMUstate, fmi2Byte serializedState[], size_t size),
-        (c, FMUstate, serializedState, size))
-FORWARD(fmi2DeSerializeFMUstate,
-        (fmi2Component component, const fmi2Byte serializedState[], size_t size, fmi2FMUstate *FMUstate),
-        (c, serializedState, size, FMUstate))
-FORWARD(fmi2GetDirectionalDerivative,
-        (fmi2Component component, const fmi2ValueReference vUnknown_ref[], size_t nUnknown,
-         const fmi2ValueReference vKnown_ref[], size_t nKnown, const fmi2Real dvKnown[], fmi2Real dvUnknown[]),
-        (c, vUnknown_ref, nUnknown, vKnown_ref, nKnown, dvKnown, dvUnknown))
-
-/* Model Exchange */
-FORWARD(fmi2EnterEventMode, (fmi2Component component), (c))
-FORWARD(fmi2NewDiscreteStates, (fmi2Component component, fmi2EventInfo *fmi2eventInfo), (c, fmi2eventInfo))
-FORWARD(fmi2EnterContinuousTimeMode, (fmi2Component component), (c))
-FORWARD(fmi2CompletedIntegratorStep, (fmi2Component component, fmi2Boolean noSetFMUStatePriorToCurrentPoint,
-                                      fmi2Boolean *enterEventMode, fmi2Boolean *terminateSimulation),
-        (c, noSetFMUStatePriorToCurrentPoint, enterEventMode, terminateSimulation))
-FORWARD(fmi2SetTime, (fmi2Component component, fmi2Real time), (c, time))
-FORWARD(fmi2SetContinuousStates, (fmi2Component component, const fmi2Real x[], size_t nx), (c, x, nx))
-FORWARD(fmi2GetDerivatives, (fmi2Component component, fmi2Real derivatives[], size_t nx), (c, derivatives, nx))
-FORWARD(fmi2GetEventIndicators, (fmi2Component component, fmi2Real eventIndicators[], size_t ni),
-        (c, eventIndicators, ni))
-FORWARD(fmi2GetContinuousStates, (fmi2Component component, fmi2Real x[], size_t nx), (c, x, nx))
-FORWARD(fmi2GetNominalsOfContinuousStates, (fmi2Component component, fmi2Real x_nominal[], size_t nx),
-        (c, x_nominal, nx))
-
-/* Co-Simulation */
-/* Input derivatives (canInterpolateInputs): pythonfmu has no Python method for them, so they reach
- * the slave through fmi2SetReal with the order in the value reference's top bits (order << 28 | vr,
- * DERIVATIVE_ORDER_SHIFT of friction_joints/fmi/slave.py), which tells them from values. An order
- * below 1 or above 15, or a value reference of 2^28 or more, is refused here with a message. */
-#define DERIVATIVE_ORDER_SHIFT 28
-#define DERIVATIVES_PER_CALL 64
-FMI2_Export fmi2Status fmi2SetRealInputDerivatives(fmi2Component component, const fmi2ValueReference vr[], size_t nvr,
-                                                   const fmi2Integer order[], const fmi2Real value[])
+void logging_free(Logging *logging)
 {
-    const Table *t = table();
-    Instance *instance = (Instance *)component;
-    fmi2ValueReference tagged[DERIVATIVES_PER_CALL];
-    fmi2Status status = fmi2OK;
-    if (!t || !t->fmi2SetReal || !instance)
-        return fmi2Error;
-    if (nvr > 0 && (!vr || !order || !value))
-        return fmi2Error;
-    for (size_t start = 0; start < nvr; start += DERIVATIVES_PER_CALL) {
-        size_t n = nvr - start < DERIVATIVES_PER_CALL ? nvr - start : DERIVATIVES_PER_CALL;
-        fmi2Status s;
-        for (size_t i = 0; i < n; i++) {
-            fmi2ValueReference r = vr[start + i];
-            fmi2Integer k = order[start + i];
-            if (k < 1 || k > 15 || (r >> DERIVATIVE_ORDER_SHIFT) != 0) {
-                const fmi2CallbackFunctions host = {instance->host_logger, NULL, NULL, NULL,
-                                                    instance->host_environment};
-                log_message(&host, "", fmi2Error, "logStatusError",
-                            "setRealInputDerivatives: order %d of value reference %u is outside the allowed "
-                            "range: orders 1 to 15 of value references below 2^28", (int)k, (unsigned)r);
-                return fmi2Error;
-            }
-            tagged[i] = ((fmi2ValueReference)k << DERIVATIVE_ORDER_SHIFT) | r;
-        }
-        instance->logged = fmi2OK;
-        s = with_logged(instance, t->fmi2SetReal(instance->inner, tagged, n, value + start));
-        if (s > status)
-            status = s;
-    }
-    return status;
+    for (size_t i = 0; i < logging->n_categories; i++)
+        free(logging->categories[i]);
+    free(logging->categories);
+    logging->categories = NULL;
+    logging->n_categories = 0;
 }
-FORWARD(fmi2GetRealOutputDerivatives, (fmi2Component component, const fmi2ValueReference vr[], size_t nvr,
-                                       const fmi2Integer order[], fmi2Real value[]),
-        (c, vr, nvr, order, value))
-FORWARD(fmi2DoStep, (fmi2Component component, fmi2Real currentCommunicationPoint, fmi2Real communicationStepSize,
-                     fmi2Boolean noSetFMUStatePriorToCurrentPoint),
-        (c, currentCommunicationPoint, communicationStepSize, noSetFMUStatePriorToCurrentPoint))
-FORWARD(fmi2CancelStep, (fmi2Component component), (c))
-FORWARD(fmi2GetStatus, (fmi2Component component, const fmi2StatusKind s, fmi2Status *value), (c, s, value))
-FORWARD(fmi2GetRealStatus, (fmi2Component component, const fmi2StatusKind s, fmi2Real *value), (c, s, value))
-FORWARD(fmi2GetIntegerStatus, (fmi2Component component, const fmi2StatusKind s, fmi2Integer *value), (c, s, value))
-FORWARD(fmi2GetBooleanStatus, (fmi2Component component, const fmi2StatusKind s, fmi2Boolean *value), (c, s, value))
-FORWARD(fmi2GetStringStatus, (fmi2Component component, const fmi2StatusKind s, fmi2String *value), (c, s, value))

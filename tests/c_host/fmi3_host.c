@@ -1,0 +1,167 @@
+/* A plain FMI 3.0 co-simulation host: no Python in it. Loads an FMU binary with dlopen,
+ * instantiates it, holds a constant input, steps, and prints the outputs after every step.
+ *
+ *   fmi3_host [OPTION...] BINARY RESOURCE_PATH TOKEN INPUT_VR INPUT_VALUE STEP N_STEPS OUTPUT_VR...
+ *
+ * Options (each may be repeated where it takes a value):
+ *   -p VR=VALUE   set a Float64 in initialization mode, after the input (a parameter)
+ *   -a VR=VALUE   set a Float64 after fmi3ExitInitializationMode, before the first step
+ *   -t START      start time (default 0)
+ *   -s STOP       fmi3EnterInitializationMode with this stop time; default: no stop time
+ *   -r TOLERANCE  fmi3EnterInitializationMode with this tolerance; default: none
+ *   -q            instantiate with loggingOn = fmi3False
+ *
+ * Values are read with strtod: "nan" and "inf" are accepted. Output: one line per communication
+ * point, "t y1 y2 ..." with %.17g; exit 0 on success, 1 when a call returns a status other than
+ * fmi3OK (its name and status are printed, and the instance is freed), 2 on a usage error.
+ */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmi3Functions.h"
+
+#define MAX_SETS 16
+
+static void logger(fmi3InstanceEnvironment env, fmi3Status status, fmi3String category, fmi3String message)
+{
+    (void)env;
+    fprintf(stderr, "[status %d][%s] %s\n", (int)status, category ? category : "", message);
+}
+
+static void *symbol(void *lib, const char *name)
+{
+    void *f = dlsym(lib, name);
+    if (!f) {
+        fprintf(stderr, "missing symbol %s\n", name);
+        exit(2);
+    }
+    return f;
+}
+
+typedef struct {
+    int n;
+    fmi3ValueReference vr[MAX_SETS];
+    fmi3Float64 value[MAX_SETS];
+} Sets;
+
+/* "VR=VALUE" into sets; 0 on success */
+static int add_set(Sets *sets, const char *text)
+{
+    char *end;
+    if (sets->n == MAX_SETS)
+        return -1;
+    sets->vr[sets->n] = (fmi3ValueReference)strtoul(text, &end, 10);
+    if (end == text || *end != '=')
+        return -1;
+    sets->value[sets->n++] = strtod(end + 1, NULL);
+    return 0;
+}
+
+static fmi3FreeInstanceTYPE *free_instance;
+
+#define CHECK(call, name)                                                  \
+    do {                                                                   \
+        fmi3Status s_ = (call);                                            \
+        if (s_ != fmi3OK) {                                                \
+            printf("%s returned status %d\n", name, (int)s_);              \
+            fflush(stdout);                                                \
+            free_instance(c);                                              \
+            return 1;                                                      \
+        }                                                                  \
+    } while (0)
+
+int main(int argc, char **argv)
+{
+    Sets init_sets = {0}, after_sets = {0};
+    int logging = 1, stop_defined = 0, tolerance_defined = 0, a = 1;
+    fmi3Float64 start = 0.0, stop = 0.0, tolerance = 0.0;
+
+    for (; a < argc && argv[a][0] == '-' && argv[a][1] && !argv[a][2]; a++) {
+        char option = argv[a][1];
+        if (option == 'q') {
+            logging = 0;
+            continue;
+        }
+        if (a + 1 >= argc)
+            break;
+        if ((option == 'p' && add_set(&init_sets, argv[a + 1]) == 0) ||
+            (option == 'a' && add_set(&after_sets, argv[a + 1]) == 0)) {
+            a++;
+            continue;
+        }
+        if (option == 't' || option == 's' || option == 'r') {
+            fmi3Float64 value = strtod(argv[++a], NULL);
+            if (option == 't')
+                start = value;
+            else if (option == 's')
+                stop_defined = 1, stop = value;
+            else
+                tolerance_defined = 1, tolerance = value;
+            continue;
+        }
+        fprintf(stderr, "bad option %s %s\n", argv[a], argv[a + 1]);
+        return 2;
+    }
+    argv += a - 1;
+    argc -= a - 1;
+    if (argc < 9) {
+        fprintf(stderr, "usage: fmi3_host [-p VR=VALUE] [-a VR=VALUE] [-t START] [-s STOP] [-r TOLERANCE] [-q] "
+                        "BINARY RESOURCE_PATH TOKEN INPUT_VR INPUT_VALUE STEP N_STEPS OUTPUT_VR...\n");
+        return 2;
+    }
+    void *lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+        fprintf(stderr, "dlopen failed: %s\n", dlerror());
+        return 2;
+    }
+    fmi3InstantiateCoSimulationTYPE *instantiate =
+        (fmi3InstantiateCoSimulationTYPE *)symbol(lib, "fmi3InstantiateCoSimulation");
+    fmi3EnterInitializationModeTYPE *enter = (fmi3EnterInitializationModeTYPE *)symbol(lib, "fmi3EnterInitializationMode");
+    fmi3ExitInitializationModeTYPE *exit_init = (fmi3ExitInitializationModeTYPE *)symbol(lib, "fmi3ExitInitializationMode");
+    fmi3SetFloat64TYPE *set_float = (fmi3SetFloat64TYPE *)symbol(lib, "fmi3SetFloat64");
+    fmi3GetFloat64TYPE *get_float = (fmi3GetFloat64TYPE *)symbol(lib, "fmi3GetFloat64");
+    fmi3DoStepTYPE *do_step = (fmi3DoStepTYPE *)symbol(lib, "fmi3DoStep");
+    fmi3TerminateTYPE *terminate = (fmi3TerminateTYPE *)symbol(lib, "fmi3Terminate");
+    free_instance = (fmi3FreeInstanceTYPE *)symbol(lib, "fmi3FreeInstance");
+
+    fmi3ValueReference input_vr = (fmi3ValueReference)strtoul(argv[4], NULL, 10);
+    fmi3Float64 input = strtod(argv[5], NULL), h = strtod(argv[6], NULL);
+    int n_steps = atoi(argv[7]), n_out = argc - 8;
+    fmi3ValueReference *out_vr = calloc((size_t)n_out, sizeof *out_vr);
+    fmi3Float64 *out = calloc((size_t)n_out, sizeof *out);
+    for (int i = 0; i < n_out; i++)
+        out_vr[i] = (fmi3ValueReference)strtoul(argv[8 + i], NULL, 10);
+
+    fmi3Instance c = instantiate("c_host", argv[3], argv[2], fmi3False, logging ? fmi3True : fmi3False, fmi3False,
+                                 fmi3False, NULL, 0, NULL, logger, NULL);
+    if (!c) {
+        printf("fmi3InstantiateCoSimulation failed\n");
+        return 1;
+    }
+    CHECK(enter(c, tolerance_defined, tolerance, start, stop_defined, stop), "fmi3EnterInitializationMode");
+    CHECK(set_float(c, &input_vr, 1, &input, 1), "fmi3SetFloat64");
+    for (int i = 0; i < init_sets.n; i++)
+        CHECK(set_float(c, &init_sets.vr[i], 1, &init_sets.value[i], 1), "fmi3SetFloat64");
+    CHECK(exit_init(c), "fmi3ExitInitializationMode");
+    for (int i = 0; i < after_sets.n; i++)
+        CHECK(set_float(c, &after_sets.vr[i], 1, &after_sets.value[i], 1), "fmi3SetFloat64");
+    for (int k = 0; k < n_steps; k++) {
+        fmi3Boolean event = fmi3False, terminate_now = fmi3False, early = fmi3False;
+        fmi3Float64 reached = 0.0;
+        CHECK(set_float(c, &input_vr, 1, &input, 1), "fmi3SetFloat64");
+        CHECK(do_step(c, start + k * h, h, fmi3True, &event, &terminate_now, &early, &reached), "fmi3DoStep");
+        CHECK(get_float(c, out_vr, (size_t)n_out, out, (size_t)n_out), "fmi3GetFloat64");
+        printf("%.17g", start + (k + 1) * h);
+        for (int i = 0; i < n_out; i++)
+            printf(" %.17g", out[i]);
+        printf("\n");
+        fflush(stdout);
+    }
+    CHECK(terminate(c), "fmi3Terminate");
+    free_instance(c);
+    free(out);
+    free(out_vr);
+    return 0;
+}

@@ -1,0 +1,96 @@
+"""The FMI 3.0 FMUs in a plain C host (tests/c_host/fmi3_host.c) through their loader
+(friction_joints/fmi/loader_fmi3.c): an empty environment, the experiment passed on, failures as
+fmi3Error from the call where they happen, and a clear message when no Python can be found."""
+
+import shutil
+import subprocess
+import zipfile
+from pathlib import Path
+
+import fmpy
+import numpy as np
+import pytest
+from fmpy import read_model_description, simulate_fmu
+
+HOST_SOURCE = Path(__file__).with_name("c_host") / "fmi3_host.c"
+NAMES = ["x", "xd", "f_mu", "time", "rtol"]  # recorded outputs of DupontTwoMass (time and rtol: the experiment)
+F1, H, STEPS = 40.0, 0.01, 8  # held force on m1 (N, beyond the static limit), step (s), steps
+
+
+@pytest.fixture(scope="module")
+def c_host(tmp_path_factory):
+    if shutil.which("gcc") is None:
+        pytest.skip("needs gcc")
+    exe = tmp_path_factory.mktemp("c_host") / "fmi3_host"
+    headers = Path(fmpy.__file__).parent / "c-code"
+    subprocess.run(["gcc", "-std=c99", "-Wall", "-Werror", f"-I{headers}", "-o", str(exe), str(HOST_SOURCE), "-ldl"],
+                   check=True, capture_output=True, text=True)
+    return exe
+
+
+@pytest.fixture(scope="module")
+def dupont(fmus3, tmp_path_factory):
+    """(extracted folder, {name: value reference}, model description) of the FMI 3.0 DupontTwoMass FMU."""
+    folder = tmp_path_factory.mktemp("dupont3")
+    with zipfile.ZipFile(fmus3["DupontTwoMass"]) as z:
+        z.extractall(folder)
+    md = read_model_description(str(folder / "modelDescription.xml"))
+    return folder, {v.name: v.valueReference for v in md.modelVariables}, md
+
+
+def run_host(c_host, dupont, options=(), f1=F1, env=None):
+    """The C host on DupontTwoMass with F1 held, STEPS steps of H, recording NAMES; options may name
+    variables as NAME=VALUE for -p/-a."""
+    folder, vr, md = dupont
+    named = [re_vr(o, vr) for o in options]
+    binary = folder / "binaries" / "x86_64-linux" / "DupontTwoMass.so"
+    return subprocess.run([str(c_host), *named, str(binary), str(folder / "resources") + "/", md.guid,
+                           str(vr["F1"]), repr(f1), repr(H), str(STEPS), *(str(vr[n]) for n in NAMES)],
+                          capture_output=True, text=True, timeout=600, env=env or {})
+
+
+def re_vr(option, vr):
+    """'rtol=0.5' -> '<vr of rtol>=0.5'; other options unchanged."""
+    name, sep, value = option.partition("=")
+    return f"{vr[name]}={value}" if sep and name in vr else option
+
+
+def test_c_host_runs_the_fmu_in_an_empty_environment_from_the_host_start_time(c_host, dupont, fmus3):
+    """Twice in an empty environment, started at t = 1 s with tolerance 1e-6: clean exits, time and
+    rtol as the host asked (the loader passes fmi3EnterInitializationMode's arguments on), and the
+    numbers of FMPy (in-process, its own Python) on the same experiment."""
+    for run in range(2):
+        proc = run_host(c_host, dupont, ["-t", "1.0", "-r", "1e-6"])
+        assert proc.returncode == 0, f"run {run}: " + proc.stdout + proc.stderr
+    host = np.loadtxt(proc.stdout.splitlines())
+    assert host.shape == (STEPS, 1 + len(NAMES))
+    np.testing.assert_allclose(host[:, 0], 1.0 + H * np.arange(1, STEPS + 1), rtol=1e-14)
+    np.testing.assert_array_equal(host[:, 1 + NAMES.index("time")], host[:, 0])
+    assert set(host[:, 1 + NAMES.index("rtol")]) == {1e-6}
+    ref = simulate_fmu(str(fmus3["DupontTwoMass"]), start_time=1.0, stop_time=1.0 + STEPS * H, output_interval=H,
+                       relative_tolerance=1e-6, start_values={"F1": F1}, output=NAMES)
+    for i, name in enumerate(NAMES):
+        np.testing.assert_array_equal(host[:, 1 + i], ref[name][1:], err_msg=name)
+    assert host[-1, 1 + NAMES.index("xd")] > 0  # beyond the static limit: m1 slides
+
+
+@pytest.mark.parametrize("options, f1, call, message", [
+    (["-p", "mu_k=0.8"], F1, "fmi3ExitInitializationMode", "mu_k"),
+    (["-p", "rtol=0.5"], F1, "fmi3SetFloat64", "setFloat64: rtol = 0.5 is outside its allowed range [1e-14, 0.01]"),
+    (["-a", "m1=5"], F1, "fmi3SetFloat64", "m1 = 5.0 refused after exitInitializationMode"),
+    ([], float("nan"), "fmi3SetFloat64", "F1 = nan is outside its allowed range"),
+    (["-r", "-1"], F1, "fmi3EnterInitializationMode", "tolerance = -1.0 is outside its allowed range [0, inf)"),
+    (["-t", "2", "-s", "1"], F1, "fmi3EnterInitializationMode", "stopTime = 1.0 is outside its allowed range"),
+])
+def test_c_host_gets_fmi3_error_from_the_failing_call(c_host, dupont, options, f1, call, message):
+    proc = run_host(c_host, dupont, options, f1)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert f"{call} returned status 3" in proc.stdout, proc.stdout + proc.stderr
+    errors = [line for line in proc.stderr.splitlines() if line.startswith("[status 3]")]
+    assert any(message in line for line in errors), proc.stderr
+
+
+def test_no_usable_python_is_a_null_instance_with_a_message(c_host, dupont):
+    proc = run_host(c_host, dupont, env={"FRICTION_JOINTS_PYTHON": "/nonexistent/python3"})
+    assert proc.returncode == 1 and "fmi3InstantiateCoSimulation failed" in proc.stdout
+    assert "FRICTION_JOINTS_PYTHON=/nonexistent/python3 names no usable Python" in proc.stderr
