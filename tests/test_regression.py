@@ -37,21 +37,27 @@ def slider_crank_reference(dest, stop=None, nan_from=None):
     return dest
 
 
+@pytest.fixture(params=["FMI 2.0", "FMI 3.0"])
+def fmus_of_each_version(request, fmus, fmus3):
+    """The FMUs of one FMI version: the FMI 3.0 ones must pass the same references."""
+    return fmus if request.param == "FMI 2.0" else fmus3
+
+
 @pytest.mark.parametrize("model", ["DupontTwoMass", "SliderCrank", "OffsetSliderCrank", "SpeedController",
                                    "SingleMassFriction", "TwoMassFriction", "RSRRRLinkage", "SteeringSystem",
                                    "SingleTrackVehicle", "BristleOscillator"])
-def test_every_fmu_passes_its_reference(fmus, model, capsys):
-    assert main([str(fmus[model]), str(REFERENCES)]) == 0
+def test_every_fmu_passes_its_reference(fmus_of_each_version, model, capsys):
+    assert main([str(fmus_of_each_version[model]), str(REFERENCES)]) == 0
     assert f"{model}.fmu: PASS" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("case", ["BristleOscillator-ElastoPlastic", "SliderCrank-LuGre", "SteeringSystem-LuGre",
                                   "RSRRRLinkage-LuGre"])
-def test_every_variant_case_passes_its_reference(fmus, case, capsys):
+def test_every_variant_case_passes_its_reference(fmus_of_each_version, case, capsys):
     """Bristle friction (issue 16): each variant is found by regression.cases and passes with its start values."""
     model = case.partition("-")[0]
     assert case in regression.cases(REFERENCES, model)
-    assert main([str(fmus[model]), str(REFERENCES), "--case", case]) == 0
+    assert main([str(fmus_of_each_version[model]), str(REFERENCES), "--case", case]) == 0
     assert f"{model}.fmu: PASS" in capsys.readouterr().out
 
 
@@ -97,9 +103,15 @@ def pythonfmu_statuses_fmu(slider_crank_without_loader):
     return slider_crank_without_loader
 
 
+@pytest.fixture(scope="module")
+def slider_crank_fmi3_fmu(fmus3):
+    return fmus3["SliderCrank"]
+
+
 @pytest.mark.parametrize("build, nan_from, failed_call", [
     ("slider_crank_fmu", 0.02, r"fmi2\w+ returned (Discard|Error)"),  # Error where the FMU's loader returns it
     ("slider_crank_fmu", 0.3, r"fmi2\w+ returned (Discard|Error)"),
+    ("slider_crank_fmi3_fmu", 0.3, r"fmi3SetFloat64 returned Error"),
     ("pythonfmu_statuses_fmu", 0.3, "fmi2DoStep returned Discard")])
 def test_a_run_that_stops_early_fails_and_the_report_says_why(request, tmp_path, capsys, build, nan_from,
                                                               failed_call):

@@ -194,12 +194,16 @@ class _Monitor:
         self.time, self.recorder, self.failures, self.log = start_time, None, [], []
 
     def fmi_call(self, message):
-        """fmi_call_logger: message is e.g. 'fmi2DoStep(c=0x5d.., currentCommunicationPoint=0.3, ..) -> DISCARD'."""
+        """fmi_call_logger: message is e.g. 'fmi2DoStep(c=0x5d.., currentCommunicationPoint=0.3, ..) -> DISCARD'
+        (fmi3DoStep for FMI 3.0)."""
         status = message.rpartition(" -> ")[2].capitalize()
         if status in FAILED.values():
             self.failures.append(f"{message.partition('(')[0]} returned {status} at t = {self.time:.6g} s")
 
-    def logger(self, component_environment, instance_name, status, category, message):
+    def logger(self, *arguments):
+        """FMPy's logger: (environment, instance name, status, category, message) of FMI 2.0, or
+        (environment, status, category, message) of FMI 3.0."""
+        status, message = arguments[-3], arguments[-1]
         if status in FAILED:
             self.log.append(f"[{FAILED[status]}] {message.decode(errors='replace')}")
 

@@ -40,8 +40,8 @@ retry would not even start from the step's start.
 How the status reaches the host: pythonfmu 0.7 maps a Python ``do_step`` returning False to
 fmi2Discard and any Python exception to fmi2Fatal (destroying the Python instance), and returns
 fmi2OK from every other call that returns: Python alone cannot return fmi2Error. The slave
-therefore logs (``_fail``) and returns normally, and the FMU's loader (friction_joints/fmi/loader.c,
-in front of pythonfmu's binary in binaries/linux64) sees the messages of status fmi2Error that a
+therefore logs (``_fail``) and returns normally, and the FMU's loader (friction_joints/fmi/
+loader_fmi2.c, in front of pythonfmu's binary in binaries/linux64; loader_fmi3.c for FMI 3.0) sees the messages of status fmi2Error that a
 call logs and returns fmi2Error from it; it also passes such messages to the host whether or not
 debug logging is on. An FMU built without the loader (``build_fmu.py --no-loader``, or a platform
 other than Linux x86_64) keeps pythonfmu's statuses: the failing call returns fmi2OK with its
@@ -135,7 +135,7 @@ def publish_elements(rec: dict, elements, out: dict) -> dict:
     return out
 
 
-DERIVATIVE_ORDER_SHIFT = 28  # set_real: value reference = order << 28 | vr for a derivative of input vr (loader.c)
+DERIVATIVE_ORDER_SHIFT = 28  # set_real: value reference = order << 28 | vr for a derivative of input vr (loader_fmi2.c)
 
 
 class VarSlave(Fmi2Slave):
