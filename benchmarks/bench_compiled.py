@@ -10,8 +10,9 @@ Reported:
   library    seed runs through friction_joints.hybrid.run on both engines: wall time, ratio, and the
              largest state difference between the engines;
   FMU        each FMU stepped by FMPy's FMU2Slave at a 1 ms communication step on both engines
-             (FRICTION_JOINTS_ENGINE), its real-time factor, and the floor of pythonfmu itself: a
-             no-op FMU built here (an empty doStep) stepped the same way in the same run;
+             (FRICTION_JOINTS_ENGINE), its real-time factor, its FMI 3.0 build (dist/fmi3, FMU3Slave) on
+             the compiled engine, and the floor of pythonfmu itself: a no-op FMU built here (an empty
+             doStep) stepped the same way in the same run;
   master     SteeringSystem + SingleTrackVehicle under the project's master at 1 ms, and the ceiling of
              that master: two no-op FMUs coupled the same way, in the same process.
 The goals of the compiled-engine issue are printed beside the measured values.
@@ -178,27 +179,31 @@ FMU_CASES = [  # FMU, seconds, {input: function of t}, goal (real-time factor)
 
 
 def step_fmu(path, t_end, inputs, h=1e-3):
-    """Wall seconds of stepping the FMU from 0 to t_end at h (instantiation excluded) and of its
-    instantiation + initialisation."""
+    """Wall seconds of stepping the FMU (FMI 2.0 or 3.0) from 0 to t_end at h (instantiation excluded)
+    and of its instantiation + initialisation."""
     from fmpy import extract, read_model_description
     from fmpy.fmi2 import FMU2Slave
+    from fmpy.fmi3 import FMU3Slave
 
     md = read_model_description(str(path))
     vr = {v.name: v.valueReference for v in md.modelVariables}
+    fmi3 = md.fmiVersion.startswith("3")
     start = time.perf_counter()
-    fmu = FMU2Slave(guid=md.guid, unzipDirectory=extract(str(path), tempfile.mkdtemp()),
-                    modelIdentifier=md.coSimulation.modelIdentifier, instanceName="bench")
+    fmu = (FMU3Slave if fmi3 else FMU2Slave)(guid=md.guid, unzipDirectory=extract(str(path), tempfile.mkdtemp()),
+                                             modelIdentifier=md.coSimulation.modelIdentifier, instanceName="bench")
     fmu.instantiate()
-    fmu.setupExperiment(startTime=0.0)
+    if not fmi3:
+        fmu.setupExperiment(startTime=0.0)
     fmu.enterInitializationMode()
     fmu.exitInitializationMode()
     t_init = time.perf_counter() - start
     refs = [vr[name] for name in inputs]
+    set_inputs = fmu.setFloat64 if fmi3 else fmu.setReal
     n = int(round(t_end / h))
     start = time.perf_counter()
     for k in range(n):
         t = k * h
-        fmu.setReal(refs, [float(fn(t)) for fn in inputs.values()])
+        set_inputs(refs, [float(fn(t)) for fn in inputs.values()])
         fmu.doStep(t, h)  # FMPy raises on an FMI error
     wall = time.perf_counter() - start
     fmu.terminate()
@@ -226,22 +231,25 @@ def build_noop(out):
 
 
 def bench_fmus(dist, noop, quick):
-    print("\nFMUs in FMPy at h = 1 ms (fresh process each; wall time of the steps, instantiation apart)")
+    print("\nFMUs in FMPy at h = 1 ms (fresh process each; wall time of the steps, instantiation apart; FMI 3.0:"
+          " the same slave built with pythonfmu3, dist/fmi3)")
     print(f"  {'FMU':20s} {'t':>5s} {'Python RTF':>11s} {'compiled RTF':>13s} {'ratio':>6s} {'us/step':>8s} "
-          f"{'start-up s':>10s}  goal")
+          f"{'start-up s':>10s} {'FMI 3.0 RTF':>12s}  goal")
     for name, t_end, _, goal in FMU_CASES:
         path = noop if name == "NoOp" else Path(dist) / f"{name}.fmu"
         t_end = min(t_end, 0.5) if quick else t_end
         compiled, t_init = _fmu_in_process(path, t_end, "auto")
-        if name == "NoOp":
-            python_text, ratio_text = "", ""
-        else:
+        python_text, ratio_text, fmi3_text = "", "", ""
+        if name != "NoOp":
             t_py = min(t_end, 0.2)  # the Python engine is slow: a shorter run, scaled
             python, _ = _fmu_in_process(path, t_py, "python")
             python_text = f"{t_py / python:11.2f}"
             ratio_text = f"{(python / t_py) / (compiled / t_end):6.0f}"
+            fmi3 = Path(dist) / "fmi3" / f"{name}.fmu"
+            if fmi3.exists():
+                fmi3_text = f"{t_end / _fmu_in_process(fmi3, t_end, 'auto')[0]:12.1f}"
         print(f"  {name:20s} {t_end:5g} {python_text:>11s} {t_end / compiled:13.1f} {ratio_text:>6s} "
-              f"{compiled / (t_end / 1e-3) * 1e6:8.1f} {t_init:10.2f}  {goal}", flush=True)
+              f"{compiled / (t_end / 1e-3) * 1e6:8.1f} {t_init:10.2f} {fmi3_text:>12s}  {goal}", flush=True)
 
 
 def master_walls(dist, noop, t_end, t_short):
