@@ -288,14 +288,37 @@ def pythonfmu_api(folder: Path) -> Path:
                                 ignore=shutil.ignore_patterns("__pycache__", "resources", "tests")))
 
 
+def documents(fmu: Path, cls) -> dict[str, bytes]:
+    """The files of documentation/ for the FMUs of cls: {name in the FMU: content}: index.html, the plot
+    of the default experiment (run on ``fmu``, which has no documentation yet), the drawing of a
+    mechanism-file FMU and the input table of the default experiment."""
+    from friction_joints.fmi.regression import input_table, write_csv
+
+    png = experiment_plot(fmu, cls)
+    drawing = mechanism_drawing(cls) if png is not None else None
+    files = {"documentation/index.html": documentation(cls, png is not None, drawing is not None).encode()}
+    if png is not None:
+        files[f"documentation/{PLOT}"] = png
+    if drawing is not None:
+        files[f"documentation/{DRAWING}"] = drawing
+    e = cls.experiment
+    inputs = input_table(e.stop_time, e.step_size, e.inputs)
+    if inputs is not None:  # the inputs of the default experiment, as FMPy reads them
+        with tempfile.TemporaryDirectory() as tmp:
+            write_csv(Path(tmp) / input_file(cls), inputs)
+            files[f"documentation/{input_file(cls)}"] = (Path(tmp) / input_file(cls)).read_bytes()
+    return files
+
+
 def build(script: Path, out: Path, cache=None, loader: bool = True, package: Path = HERE / "friction_joints",
-          resources=(), fmi_version: int = 2) -> Path:
+          resources=(), fmi_version: int = 2, docs: dict | None = None) -> Path:
     """Build, complete and validate the FMU of a fmu_src script into ``out``; cache: the engine's
     cache files (default: ``engine_cache()``); loader: put the Python loader in front of pythonfmu's
     Linux binary (friction_joints.fmi.loader) so that hosts without Python run the FMU as it is;
     package: the friction_joints sources to bundle (default: this project's); resources: files the
     slave reads beside its script (a mechanism file), bundled into resources/ under their names;
-    fmi_version: 2 (pythonfmu) or 3 (pythonfmu3: the same slave bound by friction_joints.fmi.fmi3).
+    fmi_version: 2 (pythonfmu) or 3 (pythonfmu3: the same slave bound by friction_joints.fmi.fmi3);
+    docs: the documentation files (``documents``) when they are made already (another FMI version's).
 
     Isolation: with h the hash of the package's sources and the slave script, the package goes into
     resources/ as friction_joints_<h>, and the slave script, importing it under that name, as
@@ -308,7 +331,6 @@ def build(script: Path, out: Path, cache=None, loader: bool = True, package: Pat
     from fmpy.validation import validate_fmu
 
     from friction_joints.fmi.loader import install_loader
-    from friction_joints.fmi.regression import input_table, write_csv
 
     if fmi_version not in (2, 3):
         raise ValueError(f"fmi_version = {fmi_version!r} is outside its allowed values 2 and 3")
@@ -354,20 +376,9 @@ def build(script: Path, out: Path, cache=None, loader: bool = True, package: Pat
                 dst.writestr(item, data)
             for path in engine_cache() if cache is None else cache:  # before the plot runs the FMU
                 dst.write(path, f"resources/{bundle}/compiled/__pycache__/{path.name}")
-    png = experiment_plot(target, cls)
-    drawing = mechanism_drawing(cls) if png is not None else None
     with zipfile.ZipFile(target, "a", zipfile.ZIP_DEFLATED) as dst:
-        if png is not None:
-            dst.writestr(f"documentation/{PLOT}", png)
-        if drawing is not None:
-            dst.writestr(f"documentation/{DRAWING}", drawing)
-        dst.writestr("documentation/index.html", documentation(cls, png is not None, drawing is not None))
-        e = cls.experiment
-        inputs = input_table(e.stop_time, e.step_size, e.inputs)
-        if inputs is not None:  # the inputs of the default experiment, as FMPy reads them
-            with tempfile.TemporaryDirectory() as tmp:
-                write_csv(Path(tmp) / input_file(cls), inputs)
-                dst.write(Path(tmp) / input_file(cls), f"documentation/{input_file(cls)}")
+        for name, data in (documents(target, cls) if docs is None else docs).items():
+            dst.writestr(name, data)
     if loader:
         try:
             install_loader(target, interpolates_inputs=cls.interpolates_inputs)
@@ -378,6 +389,23 @@ def build(script: Path, out: Path, cache=None, loader: bool = True, package: Pat
     if problems:
         raise SystemExit(f"{target.name} is not valid:\n  " + "\n  ".join(problems))
     return target
+
+
+def version_folder(out: Path, version: int) -> Path:
+    """Where the FMUs of FMI version 2 or 3 go: ``out``, or ``out/fmi3``."""
+    return out / "fmi3" if version == 3 else out
+
+
+def build_versions(script: Path, out: Path, versions=(2, 3), cache=None, loader: bool = True) -> list[Path]:
+    """``build`` of the FMU of a fmu_src script for each FMI version, 2.0 into ``out`` and 3.0 into
+    ``out/fmi3``: the documentation (its plot runs the default experiment) is made once, for the first."""
+    paths, docs = [], None
+    for version in versions:
+        paths.append(build(script, version_folder(out, version), cache, loader, fmi_version=version, docs=docs))
+        if docs is None:
+            with zipfile.ZipFile(paths[-1]) as built:
+                docs = {name: built.read(name) for name in built.namelist() if name.startswith("documentation/")}
+    return paths
 
 
 MECHANISM_SCRIPT = '''"""FMU {name}: the mechanism of its file {name}.toml (beside this script in the FMU's resources)."""
@@ -428,12 +456,11 @@ def main(argv=None):
                         help="FMI version: 2.0 into DIR, 3.0 into DIR/fmi3, or both (the default)")
     args = parser.parse_args(argv)
     versions = [2, 3] if args.fmi == "both" else [int(args.fmi)]
-    out = {2: Path(args.out), 3: Path(args.out) / "fmi3"}
     if args.mechanism:
         for version in versions:
             try:
-                target = build_mechanism(args.mechanism, out[version], args.name, loader=not args.no_loader,
-                                         fmi_version=version)
+                target = build_mechanism(args.mechanism, version_folder(Path(args.out), version), args.name,
+                                         loader=not args.no_loader, fmi_version=version)
             except (OSError, ValueError) as exc:
                 raise SystemExit(str(exc)) from None
             print(f"built and validated {target}")
@@ -449,17 +476,18 @@ def main(argv=None):
             raise SystemExit(f"--only {args.only}: no such FMU in fmu_src/ "
                              f"(have {', '.join(s.stem for s in sorted(SOURCES.glob('[A-Z]*.py')))})")
     cache = engine_cache()
-    tasks = [(script, out[version], cache, not args.no_loader, HERE / "friction_joints", (), version)
-             for version in versions for script in scripts]
-    jobs = min(args.jobs or os.cpu_count() or 1, len(tasks))
+    jobs = min(args.jobs or os.cpu_count() or 1, len(scripts))
     if jobs == 1:
-        for task in tasks:
-            print(f"built and validated {build(*task)}")
+        for script in scripts:
+            for path in build_versions(script, Path(args.out), versions, cache, not args.no_loader):
+                print(f"built and validated {path}")
     else:  # in fresh processes (spawn): the caller may have threads, and fork copies them stopped
         with concurrent.futures.ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-            futures = [pool.submit(build, *task) for task in tasks]
+            futures = [pool.submit(build_versions, script, Path(args.out), versions, cache, not args.no_loader)
+                       for script in scripts]
             for future in futures:
-                print(f"built and validated {future.result()}", flush=True)
+                for path in future.result():
+                    print(f"built and validated {path}", flush=True)
     if not args.only and 2 in versions:
         write_systems(Path(args.out))
 

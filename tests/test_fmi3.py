@@ -69,7 +69,8 @@ def _slave(fmu, tmp_path, messages):
 
 def test_invalid_parameters_are_fmi3_errors_from_the_failing_call_and_every_later_step(fmus3, tmp_path):
     """mu_k > mu_s: the slave refuses it at exitInitializationMode, which returns fmi3Error (the loader);
-    every doStep then returns fmi3Error (not Discard, also without the loader) with the message."""
+    every doStep then returns fmi3Error (not Discard, also without the loader) with the message, until
+    fmi3Reset."""
     messages = []
     slave, vr = _slave(fmus3["DupontTwoMass"], tmp_path, messages)
     try:
@@ -84,6 +85,12 @@ def test_invalid_parameters_are_fmi3_errors_from_the_failing_call_and_every_late
         errors = [m for status, m in messages if status == 3]
         assert errors[0].startswith("exitInitializationMode: initialization failed") and "mu_k" in errors[0]
         assert errors[1].startswith("doStep at t=0.0: not stepped, an earlier call failed") and "mu_k" in errors[1]
+        slave.reset()  # fmi3Reset: a new slave with the start values (mu_k = 0.3)
+        slave.enterInitializationMode(startTime=0.0)
+        slave.exitInitializationMode()
+        slave.setFloat64([vr["F1"]], [40.0])
+        slave.doStep(0.0, 0.01)
+        assert slave.getFloat64([vr["mu_k"], vr["time"]]) == [0.3, 0.01] and slave.getFloat64([vr["xd"]])[0] > 0
     finally:
         slave.freeInstance()
 
