@@ -34,7 +34,6 @@ pythonfmu3 finds the slave class of an FMU by a regular expression on its script
 from __future__ import annotations
 
 import math
-import pickle
 import re
 
 from pythonfmu3 import Boolean, Float64, Fmi3Causality, Fmi3Slave, Fmi3Variability, Int32
@@ -140,10 +139,10 @@ class Fmi3Binding(Fmi3Slave):
         self.slave._set_fmu_state(state["slave"])
         self.time = state["time"]
 
-    @staticmethod
-    def _fmu_state_to_bytes(state) -> bytes:
-        return pickle.dumps(state)
+    @classmethod
+    def _fmu_state_to_bytes(cls, state) -> bytes:
+        return cls.model._fmu_state_to_bytes(state)
 
-    @staticmethod
-    def _fmu_state_from_bytes(state: bytes):
-        return pickle.loads(state)
+    @classmethod
+    def _fmu_state_from_bytes(cls, state: bytes):
+        return cls.model._fmu_state_from_bytes(state)

@@ -20,8 +20,7 @@
 #include <string.h>
 
 #include "fmi2Functions.h"
-
-#define MAX_SETS 16
+#include "host_common.h"
 
 static void logger(fmi2ComponentEnvironment env, fmi2String instance, fmi2Status status,
                    fmi2String category, fmi2String message, ...)
@@ -33,35 +32,6 @@ static void logger(fmi2ComponentEnvironment env, fmi2String instance, fmi2Status
     vfprintf(stderr, message, args);
     fputc('\n', stderr);
     va_end(args);
-}
-
-static void *symbol(void *lib, const char *name)
-{
-    void *f = dlsym(lib, name);
-    if (!f) {
-        fprintf(stderr, "missing symbol %s\n", name);
-        exit(2);
-    }
-    return f;
-}
-
-typedef struct {
-    int n;
-    fmi2ValueReference vr[MAX_SETS];
-    fmi2Real value[MAX_SETS];
-} Sets;
-
-/* "VR=VALUE" into sets; 0 on success */
-static int add_set(Sets *sets, const char *text)
-{
-    char *end;
-    if (sets->n == MAX_SETS)
-        return -1;
-    sets->vr[sets->n] = (fmi2ValueReference)strtoul(text, &end, 10);
-    if (end == text || *end != '=')
-        return -1;
-    sets->value[sets->n++] = strtod(end + 1, NULL);
-    return 0;
 }
 
 static fmi2FreeInstanceTYPE *free_instance;

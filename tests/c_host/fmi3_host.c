@@ -21,42 +21,12 @@
 #include <string.h>
 
 #include "fmi3Functions.h"
-
-#define MAX_SETS 16
+#include "host_common.h"
 
 static void logger(fmi3InstanceEnvironment env, fmi3Status status, fmi3String category, fmi3String message)
 {
     (void)env;
     fprintf(stderr, "[status %d][%s] %s\n", (int)status, category ? category : "", message);
-}
-
-static void *symbol(void *lib, const char *name)
-{
-    void *f = dlsym(lib, name);
-    if (!f) {
-        fprintf(stderr, "missing symbol %s\n", name);
-        exit(2);
-    }
-    return f;
-}
-
-typedef struct {
-    int n;
-    fmi3ValueReference vr[MAX_SETS];
-    fmi3Float64 value[MAX_SETS];
-} Sets;
-
-/* "VR=VALUE" into sets; 0 on success */
-static int add_set(Sets *sets, const char *text)
-{
-    char *end;
-    if (sets->n == MAX_SETS)
-        return -1;
-    sets->vr[sets->n] = (fmi3ValueReference)strtoul(text, &end, 10);
-    if (end == text || *end != '=')
-        return -1;
-    sets->value[sets->n++] = strtod(end + 1, NULL);
-    return 0;
 }
 
 static fmi3FreeInstanceTYPE *free_instance;

@@ -1,0 +1,42 @@
+/* What the plain C hosts fmi2_host.c and fmi3_host.c share: symbols looked up or exit, and the
+ * "VR=VALUE" settings of their -p and -a options. Value references are unsigned ints and values
+ * doubles in both FMI versions. */
+#ifndef HOST_COMMON_H
+#define HOST_COMMON_H
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define MAX_SETS 16
+
+static void *symbol(void *lib, const char *name)
+{
+    void *f = dlsym(lib, name);
+    if (!f) {
+        fprintf(stderr, "missing symbol %s\n", name);
+        exit(2);
+    }
+    return f;
+}
+
+typedef struct {
+    int n;
+    unsigned int vr[MAX_SETS];
+    double value[MAX_SETS];
+} Sets;
+
+/* "VR=VALUE" into sets; 0 on success */
+static int add_set(Sets *sets, const char *text)
+{
+    char *end;
+    if (sets->n == MAX_SETS)
+        return -1;
+    sets->vr[sets->n] = (unsigned int)strtoul(text, &end, 10);
+    if (end == text || *end != '=')
+        return -1;
+    sets->value[sets->n++] = strtod(end + 1, NULL);
+    return 0;
+}
+
+#endif
