@@ -11,6 +11,7 @@ import fmpy
 import numpy as np
 import pytest
 from fmpy import read_model_description, simulate_fmu
+from valgrind import valgrind_errors
 
 HOST_SOURCE = Path(__file__).with_name("c_host") / "fmi3_host.c"
 NAMES = ["x", "xd", "f_mu", "time", "rtol"]  # recorded outputs of DupontTwoMass (time and rtol: the experiment)
@@ -38,13 +39,13 @@ def dupont(fmus3, tmp_path_factory):
     return folder, {v.name: v.valueReference for v in md.modelVariables}, md
 
 
-def run_host(c_host, dupont, options=(), f1=F1, env=None):
+def run_host(c_host, dupont, options=(), f1=F1, env=None, wrapper=()):
     """The C host on DupontTwoMass with F1 held, STEPS steps of H, recording NAMES; options may name
     variables as NAME=VALUE for -p/-a."""
     folder, vr, md = dupont
     named = [re_vr(o, vr) for o in options]
     binary = folder / "binaries" / "x86_64-linux" / "DupontTwoMass.so"
-    return subprocess.run([str(c_host), *named, str(binary), str(folder / "resources") + "/", md.guid,
+    return subprocess.run([*wrapper, str(c_host), *named, str(binary), str(folder / "resources") + "/", md.guid,
                            str(vr["F1"]), repr(f1), repr(H), str(STEPS), *(str(vr[n]) for n in NAMES)],
                           capture_output=True, text=True, timeout=600, env=env or {})
 
@@ -94,3 +95,19 @@ def test_no_usable_python_is_a_null_instance_with_a_message(c_host, dupont):
     proc = run_host(c_host, dupont, env={"FRICTION_JOINTS_PYTHON": "/nonexistent/python3"})
     assert proc.returncode == 1 and "fmi3InstantiateCoSimulation failed" in proc.stdout
     assert "FRICTION_JOINTS_PYTHON=/nonexistent/python3 names no usable Python" in proc.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="needs valgrind")
+def test_c_host_error_path_under_valgrind(c_host, dupont):
+    """The FMI 3.0 loader under valgrind: instantiation with logging off, the experiment passed on, a
+    parameter set after initialisation (fmi3Error through the relay, the message passing the filter),
+    the instance freed and the host's exit, with no invalid access. The Python engine runs the model
+    (see test_fmu_loader.py). (About 40 s.)"""
+    proc = run_host(c_host, dupont, ["-q", "-t", "1.0", "-r", "1e-6", "-a", "m1=5"],
+                    env={"FRICTION_JOINTS_ENGINE": "python"}, wrapper=(shutil.which("valgrind"), "--error-limit=no"))
+    assert proc.returncode == 1, proc.stdout + proc.stderr[-3000:]
+    assert proc.stdout == "fmi3SetFloat64 returned status 3\n", proc.stdout + proc.stderr[-3000:]
+    assert "[status 3][logStatusError] setFloat64: m1 = 5.0 refused" in proc.stderr, proc.stderr[-3000:]
+    assert "ERROR SUMMARY" in proc.stderr, proc.stderr[-3000:]
+    assert valgrind_errors(proc.stderr) == [], "\n\n".join(valgrind_errors(proc.stderr))
