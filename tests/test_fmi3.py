@@ -141,3 +141,11 @@ def test_an_fmu_whose_code_cannot_be_imported_fails_to_instantiate_without_crash
     assert "Failed to instantiate FMU" in proc.stderr
     assert "the FMU's Python code cannot be imported" in proc.stdout + proc.stderr
     assert ".fmi.fmi3'" in proc.stdout + proc.stderr
+
+
+def test_the_master_refuses_an_fmi3_fmu_and_says_where_the_fmi2_one_is(fmus3):
+    from friction_joints.fmi.master import FMUInstance
+
+    with pytest.raises(ValueError, match=r"vehicle: SingleTrackVehicle.fmu is an FMI 3.0 FMU; the master runs FMI "
+                                         r"2.0 co-simulation FMUs .*dist/fmi3/"):
+        FMUInstance(fmus3["SingleTrackVehicle"], "vehicle")

@@ -46,7 +46,7 @@ class SimulationFailed(RuntimeError):
 
 
 class FMUInstance:
-    """One instantiated co-simulation FMU; path: its file, or a folder it is extracted in.
+    """One instantiated FMI 2.0 co-simulation FMU; path: its file, or a folder it is extracted in.
     start_values: {parameter name: value} (SI units). messages: what the FMU logged with status
     Discard, Error or Fatal (also printed, as FMPy does). SimulationFailed (with those messages) if
     the FMU cannot be initialised."""
@@ -54,6 +54,10 @@ class FMUInstance:
     def __init__(self, path, name: str, start_values=None, start_time=0.0):
         self.name = name
         self.md = read_model_description(str(path))
+        if self.md.fmiVersion != "2.0":
+            raise ValueError(f"{name}: {Path(path).name} is an FMI {self.md.fmiVersion} FMU; the master runs FMI 2.0 "
+                             "co-simulation FMUs (build_fmu.py writes them into dist/, the FMI 3.0 ones into "
+                             "dist/fmi3/)")
         self.refs = {v.name: v for v in self.md.modelVariables}
         unknown = sorted(set(start_values or {}) - set(self.refs))
         if unknown:
