@@ -82,6 +82,8 @@ def test_c_host_runs_the_fmu_in_an_empty_environment_from_the_host_start_time(c_
     ([], float("nan"), "fmi3SetFloat64", "F1 = nan is outside its allowed range"),
     (["-r", "-1"], F1, "fmi3EnterInitializationMode", "tolerance = -1.0 is outside its allowed range [0, inf)"),
     (["-t", "2", "-s", "1"], F1, "fmi3EnterInitializationMode", "stopTime = 1.0 is outside its allowed range"),
+    # 2^28 + 0 (F1's value reference): what the slave takes for F1's derivative, refused by the binding
+    (["-a", f"{2**28}=1"], F1, "fmi3SetFloat64", f"setFloat64: no variable has the value reference {2**28}"),
 ])
 def test_c_host_gets_fmi3_error_from_the_failing_call(c_host, dupont, options, f1, call, message):
     proc = run_host(c_host, dupont, options, f1)

@@ -278,12 +278,14 @@ C_HOST_FAILURES = [
     (["-s", "-1"], TAU, STEP, "fmi2SetupExperiment",
      "setupExperiment: stopTime = -1.0 is outside its allowed range [0.0, inf): it is before startTime = 0.0"),
     ([], TAU, 0.0, "fmi2DoStep", "doStep at t=0.0: communicationStepSize = 0.0 is outside its allowed range (0, inf)"),
+    # 2^28 + 0 (tau's value reference): how the loader tags tau's derivative; a host's is refused, not read as one
+    (["-a", f"{2**28}=1"], TAU, STEP, "fmi2SetReal", f"setReal: no variable has the value reference {2**28}"),
 ]
 
 
 @pytest.mark.parametrize("options, tau, step, function, message", C_HOST_FAILURES,
                          ids=["parameter range", "parameters at exit", "NaN input", "parameter after init",
-                              "stop before start", "zero step"])
+                              "stop before start", "zero step", "reserved reference"])
 def test_c_host_gets_fmi2_error_from_the_failing_call(c_host, unpacked, options, tau, step, function, message):
     """The C host in an empty environment with debug logging off: the failing call returns
     fmi2Error (3) and its message reaches the host's logger all the same (no other message does,

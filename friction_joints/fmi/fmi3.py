@@ -84,13 +84,17 @@ class Fmi3Binding(Fmi3Slave):
 
     # --- values -----------------------------------------------------------------------------------
     def set_float64(self, vrs, values):
-        if vrs and min(vrs) >= EXPERIMENT_REFERENCES[0]:  # from the loader's fmi3EnterInitializationMode
+        if not vrs or max(vrs) < EXPERIMENT_REFERENCES[0]:
+            self.slave.set_real(vrs, values)
+        elif set(vrs) <= set(EXPERIMENT_REFERENCES):  # from the loader's fmi3EnterInitializationMode
             start, stop, tolerance = (dict(zip(vrs, values)).get(vr, math.nan) for vr in EXPERIMENT_REFERENCES)
             self.slave.setup_experiment(0.0 if math.isnan(start) else start, None if math.isnan(stop) else stop,
                                         None if math.isnan(tolerance) else tolerance)
             self.time = self.slave.t_start
-        else:
-            self.slave.set_real(vrs, values)
+        else:  # the slave would take a reference from 2^28 on for an input derivative's (slave.DERIVATIVE_ORDER_SHIFT)
+            for vr in vrs:
+                if vr >= EXPERIMENT_REFERENCES[0]:
+                    self.slave._fail("setFloat64", f"no variable has the value reference {vr}")
 
     def get_float64(self, vrs):
         if self.time_reference not in vrs:

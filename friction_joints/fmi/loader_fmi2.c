@@ -180,6 +180,7 @@ static void log_message(const fmi2CallbackFunctions *functions, fmi2String insta
  * call that fails always says why. */
 typedef struct {
     fmi2Component inner;                   /* pythonfmu's instance */
+    char *name;                            /* its instance name, for the loader's own messages */
     fmi2CallbackFunctions callbacks;       /* given to pythonfmu: relay, with this Instance as environment */
     fmi2CallbackLogger host_logger;        /* the host's logger and its environment */
     fmi2ComponentEnvironment host_environment;
@@ -249,11 +250,13 @@ FMI2_Export fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmuT
     instance->callbacks.logger = relay;
     instance->callbacks.componentEnvironment = instance;
     instance->logging.on = loggingOn == fmi2True;
+    instance->name = strdup(instanceName ? instanceName : "");
     instance->inner = t->fmi2Instantiate(instanceName, fmuType, fmuGUID, fmuResourceLocation, &instance->callbacks,
                                          visible, fmi2True);
     if (!instance->inner) {
         log_message(functions, instanceName, fmi2Error, "logStatusError",
                     "pythonfmu's fmi2Instantiate failed (see above) with %s", original_binary()->python);
+        free(instance->name);
         free(instance);
         return NULL;
     }
@@ -269,6 +272,7 @@ FMI2_Export void fmi2FreeInstance(fmi2Component c)
     if (t)
         t->fmi2FreeInstance(instance->inner); /* may still log through relay */
     logging_free(&instance->logging);
+    free(instance->name);
     free(instance);
 }
 
@@ -316,8 +320,28 @@ FORWARD(fmi2GetBoolean, (fmi2Component component, const fmi2ValueReference vr[],
         (c, vr, nvr, value))
 FORWARD(fmi2GetString, (fmi2Component component, const fmi2ValueReference vr[], size_t nvr, fmi2String value[]),
         (c, vr, nvr, value))
-FORWARD(fmi2SetReal, (fmi2Component component, const fmi2ValueReference vr[], size_t nvr, const fmi2Real value[]),
-        (c, vr, nvr, value))
+/* fmi2SetReal: as FORWARD, but a value reference from 2^28 on is refused (with a message). Those carry the
+ * input derivatives to the slave (fmi2SetRealInputDerivatives below), and the slave would take a host's
+ * for one. */
+#define DERIVATIVE_ORDER_SHIFT 28
+FMI2_Export fmi2Status fmi2SetReal(fmi2Component component, const fmi2ValueReference vr[], size_t nvr,
+                                   const fmi2Real value[])
+{
+    const Table *t = table();
+    Instance *instance = (Instance *)component;
+    if (!t || !t->fmi2SetReal || !instance)
+        return fmi2Error;
+    for (size_t i = 0; vr && i < nvr; i++) {
+        if (vr[i] >> DERIVATIVE_ORDER_SHIFT) {
+            const fmi2CallbackFunctions host = {instance->host_logger, NULL, NULL, NULL, instance->host_environment};
+            log_message(&host, instance->name, fmi2Error, "logStatusError",
+                        "setReal: no variable has the value reference %u", (unsigned)vr[i]);
+            return fmi2Error;
+        }
+    }
+    instance->logged = fmi2OK;
+    return with_logged(instance, t->fmi2SetReal(instance->inner, vr, nvr, value));
+}
 FORWARD(fmi2SetInteger,
         (fmi2Component component, const fmi2ValueReference vr[], size_t nvr, const fmi2Integer value[]),
         (c, vr, nvr, value))
@@ -363,7 +387,6 @@ FORWARD(fmi2GetNominalsOfContinuousStates, (fmi2Component component, fmi2Real x_
  * the slave through fmi2SetReal with the order in the value reference's top bits (order << 28 | vr,
  * DERIVATIVE_ORDER_SHIFT of friction_joints/fmi/slave.py), which tells them from values. An order
  * below 1 or above 15, or a value reference of 2^28 or more, is refused here with a message. */
-#define DERIVATIVE_ORDER_SHIFT 28
 #define DERIVATIVES_PER_CALL 64
 FMI2_Export fmi2Status fmi2SetRealInputDerivatives(fmi2Component component, const fmi2ValueReference vr[], size_t nvr,
                                                    const fmi2Integer order[], const fmi2Real value[])
@@ -385,7 +408,7 @@ FMI2_Export fmi2Status fmi2SetRealInputDerivatives(fmi2Component component, cons
             if (k < 1 || k > 15 || (r >> DERIVATIVE_ORDER_SHIFT) != 0) {
                 const fmi2CallbackFunctions host = {instance->host_logger, NULL, NULL, NULL,
                                                     instance->host_environment};
-                log_message(&host, "", fmi2Error, "logStatusError",
+                log_message(&host, instance->name, fmi2Error, "logStatusError",
                             "setRealInputDerivatives: order %d of value reference %u is outside the allowed "
                             "range: orders 1 to 15 of value references below 2^28", (int)k, (unsigned)r);
                 return fmi2Error;
