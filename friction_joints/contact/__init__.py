@@ -4,11 +4,11 @@ and spatial) run by the hybrid integrator."""
 
 from .journal import FreeJournal
 from .laws import ContactLaw, Flores, LankaraniNikravesh, cylinder_stiffness
-from .modes import FREE, Contact, contact_events, contact_update
+from .modes import FREE, Contact, Free, contact_events, contact_update
 from .planar import PlanarClearance, PlanarContact
 from .spatial import SpatialClearance, SpatialContact
 from .spatial_journal import SpatialJournal
 
 __all__ = ["ContactLaw", "LankaraniNikravesh", "Flores", "cylinder_stiffness", "PlanarClearance", "PlanarContact",
-           "SpatialClearance", "SpatialContact", "FreeJournal", "SpatialJournal", "Contact", "FREE",
+           "SpatialClearance", "SpatialContact", "FreeJournal", "SpatialJournal", "Contact", "Free", "FREE",
            "contact_events", "contact_update"]

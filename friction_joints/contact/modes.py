@@ -7,6 +7,13 @@ output. In FREE the system adds no contact force, so delta follows the free moti
 stays beyond it: an impact shorter than a step cannot be stepped over (with contact forces in every mode, a
 step could enter and leave the contact unseen).
 
+A located root leaves delta at the event a rounding residual off zero (4e-18 m was seen), on either side. On
+the far side the new mode would start past its own event: after a separation with delta = +4e-18, a journal
+that leaves the wall by less than a step and comes back has delta > 0 at both ends of that step, and its
+impact is stepped over (it then falls through the bearing). So each mode carries the ``level`` of delta at
+which its event fires: 0, or the residual the mode started with (``Free(level > 0)``, ``Contact(deltad0,
+level < 0)``), a shift of the wall by the residual and no more.
+
 The first step after an impact starts from the free flight's step size, far too long for the contact: its
 trial stages may penetrate so deep that the force overflows. The systems' right-hand sides evaluate under
 ``quiet_overflow`` and return ``rejectable(dydt)``: all NaN if anything overflowed, which the error control
@@ -22,7 +29,6 @@ import numpy as np
 
 from ..hybrid.integrator import Event
 
-FREE = "free"
 
 
 def quiet_overflow():
@@ -36,17 +42,29 @@ def rejectable(dydt):
 
 
 @dataclass(frozen=True)
+class Free:
+    """No contact; the impact fires when delta rises through ``level`` >= 0 (m; see the module docstring)."""
+
+    level: float = 0.0
+
+
+FREE = Free()
+
+
+@dataclass(frozen=True)
 class Contact:
-    """The contact mode, with the impact rate deltad0 (m/s) that started it."""
+    """The contact mode, with the impact rate deltad0 (m/s) that started it; the separation fires when delta
+    falls through ``level`` <= 0 (m; see the module docstring)."""
 
     deltad0: float
+    level: float = 0.0
 
 
 def contact_events(delta, mode) -> list:
-    """The event of ``mode``: ``impact`` (delta(t, y) rising through 0) in FREE, ``separation`` (falling) in contact."""
-    if isinstance(mode, Contact):
-        return [Event("separation", delta, -1)]
-    return [Event("impact", delta, +1)]
+    """The event of ``mode``: ``impact`` (delta(t, y) rising through the mode's level) in FREE, ``separation``
+    (falling through it) in contact."""
+    fn = delta if mode.level == 0.0 else (lambda t, y: delta(t, y) - mode.level)
+    return [Event("separation", fn, -1) if isinstance(mode, Contact) else Event("impact", fn, +1)]
 
 
 def contact_update(mode, event, delta, deltad, deltad0_min):
@@ -60,8 +78,8 @@ def contact_update(mode, event, delta, deltad, deltad0_min):
     rising has no rising crossing left to fire, and the journal would pass through the wall."""
     if mode is None:
         return (Contact(max(deltad, deltad0_min)), "impact") if delta > 0 else (FREE, None)
-    if event == "impact" and deltad > 0:
-        return Contact(max(deltad, deltad0_min)), "impact"
-    if event == "separation" and deltad < 0:
-        return FREE, "separation"
+    if event == "impact" and deltad > 0:  # a residual delta < 0 is where the separation fires
+        return Contact(max(deltad, deltad0_min), min(delta, 0.0)), "impact"
+    if event == "separation" and deltad < 0:  # a residual delta > 0 is where the next impact fires
+        return Free(max(delta, 0.0)), "separation"
     return mode, None
