@@ -92,20 +92,23 @@ def engine_from_environment() -> str:
     return engine
 
 
-def load_compiled() -> dict:
-    """Import the compiled engine (once): {'seconds': time it took, 'compiled': True if numba had to
-    compile it (no cache for this CPU or numba version), False if it came from the cache}. Threads that
-    instantiate FMUs at once wait for the first one's import (the name swap of _cache_names is global)."""
+def load_compiled(system=None) -> dict:
+    """Import the compiled integrator (once) and, given a hybrid system, build its CompiledModel, whose
+    kernel module (``compiled.planar``, ``compiled.spatial``, ...) is imported then, once per module:
+    an FMU loads from the cache only its own model's kernels. Returns what the loads of this process
+    cost so far: {'seconds': their time, 'compiled': True if numba had to compile a kernel (no cache
+    for this CPU or numba version)}. Threads that instantiate FMUs at once wait for each other's loads
+    (the name swap of _cache_names is global)."""
     with _load_lock:
-        if not _load:
-            start = time.perf_counter()
-            with _cache_names():
-                from .compiled import dop853, registry
+        start = time.perf_counter()
+        with _cache_names():
+            from .compiled import dop853
 
-                modules = [importlib.import_module(f"{__package__}.compiled.{name}") for name in registry.MODULES]
-            kernels = [dop853.advance] + [getattr(m, kind) for m in modules for kind in ("rhs", "events", "record")]
-            _load.update(seconds=time.perf_counter() - start, compiled=any(k.stats.cache_misses for k in kernels))
-    return _load
+            model = None if system is None else system.compiled()  # imports the system's kernel module
+        kernels = [dop853.advance] + ([] if model is None else [model.rhs, model.events, model.record])
+        _load["seconds"] = _load.get("seconds", 0.0) + time.perf_counter() - start
+        _load["compiled"] = _load.get("compiled", False) or any(k.stats.cache_misses for k in kernels)
+    return dict(_load)
 
 
 def _compilable(system) -> bool:
@@ -129,7 +132,7 @@ def make_integrator(system, t0, y0, *, engine="auto", **options) -> HybridIntegr
         warnings.warn(f"numba is not installed: running on the Python engine ({PYTHON_SLOWDOWN} slower)",
                       RuntimeWarning, stacklevel=2)
         return HybridIntegrator(system, t0, y0, **options)
-    load_compiled()
+    load_compiled(system)
     from .compiled.integrator import CompiledIntegrator
 
     if _compilable(system):

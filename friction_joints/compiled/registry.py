@@ -9,7 +9,8 @@ engine's cold compile. An address is read when a model is run, never cached, so 
 the integrator and the kernels' own caches stay independent. A kernel that raised (it should not:
 they report failures as status codes) gives KERNEL_RAISED.
 
-Adding a model needs nothing here: list its kernel module in ``MODULES`` (loaded with the engine).
+Adding a model needs nothing here: list its kernel module in ``MODULES`` (``python -m
+friction_joints.compiled`` compiles them ahead of use; a run loads only its model's, ``engine.load_compiled``).
 """
 
 from __future__ import annotations
