@@ -30,7 +30,6 @@ import numpy as np
 from ..hybrid.integrator import Event
 
 
-
 def quiet_overflow():
     """A context silencing numpy's overflow and invalid-value warnings (see the module docstring)."""
     return np.errstate(over="ignore", invalid="ignore")
