@@ -33,7 +33,7 @@ def compiled_available() -> bool:
     return True
 
 
-_load = {}
+_load = {}  # what load_compiled cost so far: 'seconds', 'compiled' (empty until the integrator is loaded)
 _load_lock = threading.Lock()
 BUILD_PACKAGE = "friction_joints"  # the name the engine's cache is compiled under (build_fmu.py)
 
@@ -100,6 +100,8 @@ def load_compiled(system=None) -> dict:
     for this CPU or numba version)}. Threads that instantiate FMUs at once wait for each other's loads
     (the name swap of _cache_names is global)."""
     with _load_lock:
+        if _load and system is None:  # nothing to load: no name swap (it holds the import lock)
+            return dict(_load)
         start = time.perf_counter()
         with _cache_names():
             from .compiled import dop853
