@@ -1,0 +1,41 @@
+/* fj_dop853.h: DOP853 with dense output and event location over a family's kernels (dop853.c). */
+#ifndef FJ_DOP853_H
+#define FJ_DOP853_H
+
+#include "fj_kernel.h"
+
+/* what fj_dop853_advance returns */
+enum { FJ_REACHED_END = 0, FJ_EVENT = 1, FJ_KERNEL_FAILED = 2, FJ_STEP_TOO_SMALL = 3, FJ_NOT_QUIET = 4 };
+/* the slots of its info array */
+enum {
+    FJ_INFO_T,             /* time reached (s): t_end, or the event's time */
+    FJ_INFO_H,             /* the step size to try next (s) */
+    FJ_INFO_EVENT,         /* index of the event that fired, -1 if none */
+    FJ_INFO_RECORDS,       /* rows recorded */
+    FJ_INFO_RHS_CALLS,     /* right-hand sides evaluated */
+    FJ_INFO_KERNEL_STATUS, /* the failing kernel's status (0 if none failed) */
+    FJ_INFO_STEPS,         /* steps accepted */
+    FJ_INFO_SIZE
+};
+
+/* Doubles of scratch fj_dop853_advance needs for n_y states, n_events events and n_tau inputs. */
+int64_t fj_dop853_scratch_size(int64_t n_y, int64_t n_events, int64_t n_tau);
+
+/* Integrate y (a->n_y) in place from t to t_end, or to the first event, whichever comes first.
+ *
+ * fam, a: the family and its arguments (packed model, mode, scratch; a->n_tau inputs); scratch: 
+ * fj_dop853_scratch_size doubles; h_abs: the step size to try first (<= 0 or NaN: choose one);
+ * max_step: bound on the step (s); forms (n_tau x 5): the inputs over the call, per input a row
+ * (kind, a, b, c, d): kind 0 is a + b (t - t0), kind 1 is a + b sin(c t + d);
+ * directions (n_events): of the mode's events (-1 falling, +1 rising, 0 both); grid (n_grid):
+ * increasing output times within (t, t_end], recorded by the record kernel into the rows of records
+ * (n_grid x n_record) until an event; info (FJ_INFO_SIZE): see above. quiet > 0: first check that
+ * every event function at t is at least quiet from firing in its direction, else return
+ * FJ_NOT_QUIET at once (a restart at changed inputs that cannot change the mode).
+ * Returns FJ_REACHED_END, FJ_EVENT, FJ_KERNEL_FAILED, FJ_STEP_TOO_SMALL or FJ_NOT_QUIET. */
+int64_t fj_dop853_advance(const fj_family *fam, fj_args *a, double *scratch, double t, double *y, double t_end,
+                          double h_abs, double rtol, double atol, double max_step, const double *forms,
+                          const int64_t *directions, int64_t n_events, const double *grid, int64_t n_grid,
+                          double *records, int64_t n_record, double *info, double quiet);
+
+#endif
