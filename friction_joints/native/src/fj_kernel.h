@@ -49,7 +49,21 @@ typedef struct fj_family {
     const char *(*message)(int64_t status);
 } fj_family;
 
-/* The families, by name (families.c); NULL for an unknown name. */
+/* work_size and message of a family whose kernels need no scratch and cannot fail (fj_kernel.c). */
+void fj_no_scratch(const double *fpar, int64_t n_fpar, const int64_t *ipar, int64_t n_ipar, int64_t *n_work,
+                   int64_t *n_iwork);
+const char *fj_no_failure(int64_t status);
+
+/* The six families (each defined in its source: planar.c, absolute.c, lumped.c, steering.c, vehicle.c,
+ * spatial.c). */
+extern const fj_family fj_family_planar;
+extern const fj_family fj_family_absolute;
+extern const fj_family fj_family_lumped;
+extern const fj_family fj_family_steering;
+extern const fj_family fj_family_vehicle;
+extern const fj_family fj_family_spatial;
+
+/* The family whose name is `name` (families.c); NULL for an unknown name or a NULL name. */
 const fj_family *fj_family_find(const char *name);
 
 #endif

@@ -1,0 +1,50 @@
+/* planar_internal.h: the packed layout of the planar family (friction_joints/compiled/planar.py, whose
+ * module docstring describes it and whose pack builds it) and the few planar helpers the absolute family
+ * (absolute.c) reuses. The header offsets and status codes have the names and values of the constants
+ * of compiled/planar.py; the workspace fields are in the order of its WORK_FIELDS and IWORK_FIELDS. */
+#ifndef FJ_PLANAR_INTERNAL_H
+#define FJ_PLANAR_INTERNAL_H
+
+#include <stdint.h>
+
+#include "fj_kernel.h"
+
+/* status codes (compiled/planar.py's ST_*; planar.c's message() has their texts) */
+enum {
+    ST_GUIDE_AXIS = 1, ST_TREE_SINGULAR, ST_V_SINGULAR, ST_M2_NOT_PD, ST_CCT_SINGULAR, ST_NO_CONVERGENCE,
+    ST_INCONSISTENT, ST_INDETERMINATE, ST_HOLDING_SINGULAR, ST_LOCK_SINGULAR, ST_SHARED_NO_SETTLE
+};
+
+/* ipar header */
+enum {
+    I_N, I_M, I_L, I_K1, I_K, I_M2, I_NB, I_NJ, I_ND, I_NC,
+    I_JOINTS, I_TREE, I_ROWS1, I_ROWS2, I_CONTACTS, I_LAWS, I_XQ, I_XO, I_WORK, I_IWORK,
+    I_F_MASS, I_F_HEXT, I_F_H, I_F_GRAV, I_F_BODY_MASS, I_F_LIP, I_F_JOINTS, I_F_LAWS,
+    I_WORK_ROWS, I_IWORK_ROWS, I_WIDTH, HEADER
+};
+
+/* the fields of the workspace (compiled.planar.WORK_FIELDS, IWORK_FIELDS), in their order */
+enum {
+    W_X, W_XD, W_QD, W_C, W_CMU, W_XI, W_D1, W_D2, W_NU2, W_D, W_GAMMA, W_SD, W_H, W_L2, W_H2, W_CPP, W_F0, W_B,
+    W_A, W_V, W_C2P, W_U, W_D1DQ, W_XI2P, W_Y0, W_Y, W_WV, W_WM, W_CCT,
+    W_F, W_FMU, W_UDOT, W_DIRECTION, W_BASE, W_TRIAL, W_SCALED, W_LIMITS, W_ONES,
+    W_J, W_J2, W_F2, W_FMU2, W_BF, W_BF2, W_R, W_R2, W_STEP, W_NA, W_JR, W_START, W_ROOT, W_ROOTMU,
+    W_P, W_WR, W_B0, W_HOLD, W_F0S, W_BS, W_SV, W_SVALUES
+};
+enum { WI_PIV, WI_VPIV, WI_NPIV, WI_WPIV, WI_LPIV, WI_STATIC, WI_ALL_STATIC };
+
+/* Field `field` of WORK_FIELDS: its first row in a->work (the row that compiled.planar.pack's table
+ * at ipar[I_WORK] gives); every field has the row stride ipar[I_WIDTH]. */
+double *fj_planar_field(const fj_args *a, int64_t field);
+/* Field `field` of IWORK_FIELDS in a->iwork (its table at ipar[I_IWORK]). */
+int64_t *fj_planar_ifield(const fj_args *a, int64_t field);
+/* C = dPhi/dx (m x n) and C_mu = dPsi/dx (l x n), row stride ld (model.constraints; seed 000 eqs 2.1-2.2). */
+void fj_planar_jacobians(const fj_args *a, const double *x, double *C, double *Cmu, int64_t ld);
+/* xi = -Cdot xdot (m) (model.xi; seed 000 eq. 2.9). */
+void fj_planar_xi(const fj_args *a, const double *x, const double *xd, double *xi);
+/* f = f0 + B f_mu(f) (seed 000 eq. 3.3), B (m x l, row stride ipar[I_WIDTH]) (coupling.solve_coupled). */
+int64_t fj_planar_solve_coupled(const fj_args *a, const double *f0, const double *B, const double *sd,
+                                const double *direction, int use_sign, const int64_t *stat, double *f,
+                                double *f_mu);
+
+#endif

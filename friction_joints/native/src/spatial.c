@@ -1,0 +1,1203 @@
+/* spatial.c: the kernels of the spatial RSRRR linkage (seed 002), spatial.system.RSRRRSystem. The
+ * Python engine (spatial.chain, spatial.dynamics, spatial.loop, spatial.reactions, spatial.journal,
+ * spatial.rsrrr and spatial.system) is the reference: the kernels follow its equations in the same
+ * order, on the model packed by compiled.spatial.pack.
+ *
+ * Supported: both forms of the loop (form "cut": seed 002 eq. 2 with Baumgarte's stabilisation of the
+ * closure; "minimal": coordinate partitioning, chain 2 re-assembled by Newton at every evaluation), both
+ * open-chain formulations (recursive: composite rigid bodies and recursive Newton-Euler; trace: the
+ * 4x4-matrix Lagrange form of seed 002 eq. 2), friction on or off, stiction on (modes +1, -1, 0) or
+ * off, no load or a SpeedLoad, serial or tree chains of 1 + 3 revolute joints.
+ *
+ * The reaction-friction coupling (RSRRR.dynamics) is solved as the Python engine solves it: one solve of
+ * eq. (2) gives qdd and the cut force as affine functions of the four friction torques (the column of
+ * a unit friction torque computed directly as the linear part, not as a difference of two solves: the
+ * same up to rounding), the Newton-Euler reactions (eqs 3.1-3.8) follow as affine functions too, and
+ * the fixed point t_f = t_f(reactions(t_f)) (eqs 4-7) is iterated on that map with the same start and
+ * the same stopping test.
+ *
+ * Inputs: tau = [tau (drive), tau_res] (N.m). Model arrays: see the docstring of
+ * friction_joints/compiled/spatial.py (the I_*, L_*, CH_*, LOOP_*, J_*, LOAD_* offsets below follow
+ * its layout; the I_* and the status codes have the names and values of its constants). Mode:
+ * imode = [direction]. Matrices row-major; stacks of matrices (n, r, c) contiguous.
+ *
+ * Scratch: the struct work, carved from a->work / a->iwork (layout()); the kernels allocate nothing.
+ */
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fj_kernel.h"
+#include "fj_linalg.h"
+
+/* --- constants of the Python engine (the same values) -------------------------------------------- */
+#define ASSEMBLE_TOL 1e-13          /* spatial.loop.CutJointLoop.assemble(tol) */
+#define ASSEMBLE_MAX_ITERATIONS 50  /* spatial.loop.CutJointLoop.assemble(max_iter) */
+#define J2_SINGULAR 1e-12           /* CutJointLoop._dependent_inverse: |det J2| < 1e-12 max(1, max|J2|^3) */
+
+/* --- codes ---------------------------------------------------------------------------------------- */
+enum { FORM_CUT = 0, FORM_MINIMAL = 1 };
+enum { NO_LOAD = 0, SPEED_LOAD = 1 };
+enum {
+    ST_K_SINGULAR = 1, ST_J2_SINGULAR = 2, ST_REDUCED_SINGULAR = 3, ST_NOT_CLOSED = 4,
+    ST_COUPLING = 5, ST_HOLDING = 6, ST_FRAME_SINGULAR = 7
+};
+
+/* --- ipar header ---------------------------------------------------------------------------------- */
+enum {
+    I_N1, I_N2, I_FORM, I_TRACE, I_FRICTION, I_STICTION, I_LOAD, I_MAX_COUPLING, I_MAX_HOLD,
+    I_PARENTS, I_F_LINKS, I_F_CHAINS, I_F_LOOP, I_F_JOURNALS, I_F_LOAD, HEADER
+};
+/* per link in fpar */
+enum { L_M = 0, L_C = 1, L_IC = 4, L_B = 13, L_A = 29, L_H = 45, L_CJ = 61, L_IJ = 64, L_AB = 73, L_MB = 89 };
+#define LINK_WIDTH 105
+/* per chain in fpar */
+enum { CH_BASE = 0, CH_G = 16, CH_RS = 19, CH_TIP = 22, CH_VD0 = 25 };
+#define CHAIN_WIDTH 28
+/* loop block in fpar */
+enum { LOOP_ALPHA, LOOP_BETA, LOOP_COUPLING_TOL, LOOP_HOLD_TOL };
+/* per journal in fpar */
+enum { J_A_BAR, J_D_A, J_D_B, J_D_C, J_MU_A, J_MU_B, J_MU_C, J_K, J_PSID_K, J_MU_S };
+#define JOURNAL_WIDTH 10
+/* load block in fpar */
+enum { LOAD_T0, LOAD_PSID0, LOAD_C };
+
+/* ==================================================================================================
+ * Small vectors and matrices
+ * ================================================================================================== */
+
+/* 3-vectors are a struct passed and returned by value, not double[3] out-arguments: nested expressions
+ * (add(cross(om, s1), x1), ...) then read like the Python engine's vector expressions, with no
+ * temporaries to name and no aliasing between input and output; at -O2 the struct stays in registers. */
+typedef struct v3 {
+    double x[3];
+} v3;
+
+static inline v3 mk3(double a, double b, double c) {
+    v3 r;
+    r.x[0] = a;
+    r.x[1] = b;
+    r.x[2] = c;
+    return r;
+}
+
+/* (x[o], x[o + 1], x[o + 2]) */
+static inline v3 vec3(const double *x, int64_t o) { return mk3(x[o], x[o + 1], x[o + 2]); }
+
+/* row i of X (., 3) */
+static inline v3 row3(const double *X, int64_t i) { return vec3(X, 3 * i); }
+
+static inline void put3(double *X, int64_t i, v3 v) {
+    X[3 * i] = v.x[0];
+    X[3 * i + 1] = v.x[1];
+    X[3 * i + 2] = v.x[2];
+}
+
+static inline v3 add(v3 a, v3 b) { return mk3(a.x[0] + b.x[0], a.x[1] + b.x[1], a.x[2] + b.x[2]); }
+
+static inline v3 sub(v3 a, v3 b) { return mk3(a.x[0] - b.x[0], a.x[1] - b.x[1], a.x[2] - b.x[2]); }
+
+static inline v3 scale(double s, v3 a) { return mk3(s * a.x[0], s * a.x[1], s * a.x[2]); }
+
+static inline double dot3(v3 a, v3 b) { return a.x[0] * b.x[0] + a.x[1] * b.x[1] + a.x[2] * b.x[2]; }
+
+static inline v3 cross(v3 a, v3 b) {
+    return mk3(a.x[1] * b.x[2] - a.x[2] * b.x[1], a.x[2] * b.x[0] - a.x[0] * b.x[2], a.x[0] * b.x[1] - a.x[1] * b.x[0]);
+}
+
+/* The z axis of the frame X[k] (its column 2), X a stack of 4x4 frames. */
+static inline v3 axis3(const double *X, int64_t k) { return mk3(X[16 * k + 2], X[16 * k + 6], X[16 * k + 10]); }
+
+/* The origin of the frame X[k] (its column 3). */
+static inline v3 origin3(const double *X, int64_t k) { return mk3(X[16 * k + 3], X[16 * k + 7], X[16 * k + 11]); }
+
+/* F v with F the 3x3 top-left block of the row-major matrix of row width ``width`` at F. */
+static inline v3 frot(const double *F, int64_t width, v3 v) {
+    return mk3(F[0] * v.x[0] + F[1] * v.x[1] + F[2] * v.x[2],
+               F[width] * v.x[0] + F[width + 1] * v.x[1] + F[width + 2] * v.x[2],
+               F[2 * width] * v.x[0] + F[2 * width + 1] * v.x[1] + F[2 * width + 2] * v.x[2]);
+}
+
+/* X[k][:3, :3] v, X a stack of width x width matrices (4: frames, 3: rotations). */
+static inline v3 rot3(const double *X, int64_t k, int64_t width, v3 v) { return frot(X + k * width * width, width, v); }
+
+/* X[k][:3, :3]^T v. */
+static inline v3 rot3_t(const double *X, int64_t k, int64_t width, v3 v) {
+    const double *F = X + k * width * width;
+    return mk3(F[0] * v.x[0] + F[width] * v.x[1] + F[2 * width] * v.x[2],
+               F[1] * v.x[0] + F[width + 1] * v.x[1] + F[2 * width + 1] * v.x[2],
+               F[2] * v.x[0] + F[width + 2] * v.x[1] + F[2 * width + 2] * v.x[2]);
+}
+
+/* Python's max(a, b) and min(a, b) (the first unless the second is greater / smaller: NaN-faithful). */
+static inline double max2(double a, double b) { return b > a ? b : a; }
+static inline double min2(double a, double b) { return b < a ? b : a; }
+
+/* out = X Y (4x4). */
+static void mul4(const double *X, const double *Y, double *out) {
+    for (int a = 0; a < 4; a++)
+        for (int b = 0; b < 4; b++)
+            out[4 * a + b] = X[4 * a] * Y[b] + X[4 * a + 1] * Y[4 + b] + X[4 * a + 2] * Y[8 + b]
+                             + X[4 * a + 3] * Y[12 + b];
+}
+
+/* out = A^-1 (n x n, n <= 4; A is left untouched); returns 1 if A is singular. */
+static int inverse(const double *A, int64_t n, double *out) {
+    double LU[16];
+    int64_t piv[4];
+    for (int64_t i = 0; i < n * n; i++) LU[i] = A[i];
+    if (fj_lu_factor(LU, n, n, piv)) return 1;
+    for (int64_t i = 0; i < n * n; i++) out[i] = 0.0;
+    for (int64_t i = 0; i < n; i++) out[i * n + i] = 1.0;
+    fj_lu_solve_columns(LU, n, n, piv, out, n, n);
+    return 0;
+}
+
+/* ==================================================================================================
+ * The model and the scratch arrays
+ * ================================================================================================== */
+
+/* Offset of link k (chain 1's links first) in fpar (link_ because link is POSIX's link(2)). */
+static inline int64_t link_(const int64_t *ipar, int64_t k) { return ipar[I_F_LINKS] + k * LINK_WIDTH; }
+
+/* Offset of chain ch (0, 1) in fpar. */
+static inline int64_t chain(const int64_t *ipar, int64_t ch) { return ipar[I_F_CHAINS] + ch * CHAIN_WIDTH; }
+
+/* (first joint, number of joints) of chain ch. */
+static inline void chain_range(const int64_t *ipar, int64_t ch, int64_t *first, int64_t *n) {
+    *first = ch == 0 ? 0 : ipar[I_N1];
+    *n = ch == 0 ? ipar[I_N1] : ipar[I_N2];
+}
+
+/* The scratch of a kernel call (shapes with n = n1 + n2 joints), every array carved from a->work and
+ * a->iwork by layout(). */
+typedef struct work {
+    /* frames (seed 002 eq. 1) and the open-chain dynamics */
+    double *T, *M, *S, *I6, *comp, *v6, *a6, *f6, *A, *e; /* (n,4,4) (n,4,4) (n,6) (n,6,6) (n,6,6) (n,6)x3 (n,n) (n) */
+    /* closure kinematics: G = [J1, -J2], c = b2 - b1, Phi, dPhi/dt, the points S of both chains */
+    double *G, *c, *Phi, *Phid, *P; /* (3,n) (3) (3) (3) (2,3) */
+    /* eq. (2) and the minimal form: the affine map of qdd and f_S in the friction torques */
+    double *K, *X, *J2, *J2inv, *V, *qdd0, *fS0, *Sq, *Sf; /* (n+3,n+3) (n+3,n+1) (3,3)x2 (n,n1) (n) (3) (n,n) (3,n) */
+    int64_t *piv;                                          /* (n+3) */
+    /* Newton-Euler (eqs 3.1-3.8): joint geometry and motion, reactions and their slopes */
+    double *Rg, *rO, *Rtip, *motion, *fO0, *nO0, *SfO, *SnO; /* (n,3,3) (n,3) (2,3,3) (n,9) (n,3)x2 (n,n,3)x2 */
+    /* the state of motion */
+    double *qdd, *fS, *fO, *nO, *tf, *new_, *limits, *R4; /* (n) (3) (n,3)x2 (n)x3 (4,4) */
+    int64_t *path;                                        /* (n) */
+    /* the trace formulation (lagrange_trace) */
+    double *Delta, *Ti, *TiH; /* (n,4,4) each (a chain's joints) */
+    int64_t *on_path;         /* (n) */
+    /* the minimal form (solve_minimal) */
+    double *wv, *Mr, *AV, *force, *Y, *qddm, *res; /* (n) (n1,n1) (n,n1) (n,n+1) (n1,n+1) (n,n+1) (3,n+1) */
+    int64_t *pivr;                                 /* (n1) */
+    /* zero: the zero rates where the Python engine passes np.zeros(n) (cleared by work_of, never
+     * written); rest_terms' V, reaction_map's col, the kernels' q, qd */
+    double *zero, *Vh, *col, *q, *qd; /* (n) each */
+} work;
+
+/* The next `size` entries of base (NULL while only counting) */
+static double *take(double *base, int64_t *used, int64_t size) {
+    double *p = base ? base + *used : NULL;
+    *used += size;
+    return p;
+}
+
+static int64_t *itake(int64_t *base, int64_t *used, int64_t size) {
+    int64_t *p = base ? base + *used : NULL;
+    *used += size;
+    return p;
+}
+
+/* The arrays of w carved from f and iw (NULL: only count); *nf, *ni their sizes. */
+static void layout(work *w, double *f, int64_t *iw, int64_t n, int64_t n1, int64_t *nf, int64_t *ni) {
+    int64_t u = 0, v = 0;
+    w->T = take(f, &u, n * 16), w->M = take(f, &u, n * 16), w->S = take(f, &u, n * 6);
+    w->I6 = take(f, &u, n * 36), w->comp = take(f, &u, n * 36);
+    w->v6 = take(f, &u, n * 6), w->a6 = take(f, &u, n * 6), w->f6 = take(f, &u, n * 6);
+    w->A = take(f, &u, n * n), w->e = take(f, &u, n);
+    w->G = take(f, &u, 3 * n), w->c = take(f, &u, 3), w->Phi = take(f, &u, 3), w->Phid = take(f, &u, 3);
+    w->P = take(f, &u, 6);
+    w->K = take(f, &u, (n + 3) * (n + 3)), w->X = take(f, &u, (n + 3) * (n + 1));
+    w->J2 = take(f, &u, 9), w->J2inv = take(f, &u, 9), w->V = take(f, &u, n * n1);
+    w->qdd0 = take(f, &u, n), w->fS0 = take(f, &u, 3), w->Sq = take(f, &u, n * n), w->Sf = take(f, &u, 3 * n);
+    w->Rg = take(f, &u, n * 9), w->rO = take(f, &u, n * 3), w->Rtip = take(f, &u, 18);
+    w->motion = take(f, &u, n * 9), w->fO0 = take(f, &u, n * 3), w->nO0 = take(f, &u, n * 3);
+    w->SfO = take(f, &u, n * n * 3), w->SnO = take(f, &u, n * n * 3);
+    w->qdd = take(f, &u, n), w->fS = take(f, &u, 3), w->fO = take(f, &u, n * 3), w->nO = take(f, &u, n * 3);
+    w->tf = take(f, &u, n), w->new_ = take(f, &u, n), w->limits = take(f, &u, n), w->R4 = take(f, &u, 16);
+    w->Delta = take(f, &u, n * 16), w->Ti = take(f, &u, n * 16), w->TiH = take(f, &u, n * 16);
+    w->wv = take(f, &u, n), w->Mr = take(f, &u, n1 * n1), w->AV = take(f, &u, n * n1);
+    w->force = take(f, &u, n * (n + 1)), w->Y = take(f, &u, n1 * (n + 1)), w->qddm = take(f, &u, n * (n + 1));
+    w->res = take(f, &u, 3 * (n + 1));
+    w->zero = take(f, &u, n), w->Vh = take(f, &u, n), w->col = take(f, &u, n);
+    w->q = take(f, &u, n), w->qd = take(f, &u, n);
+    w->piv = itake(iw, &v, n + 3), w->path = itake(iw, &v, n), w->on_path = itake(iw, &v, n);
+    w->pivr = itake(iw, &v, n1);
+    if (nf) *nf = u;
+    if (ni) *ni = v;
+}
+
+/* The arrays of a kernel call, with A, G and zero cleared (entries the kernels read but do not all
+ * write). */
+static void work_of(const fj_args *a, work *w) {
+    int64_t n1 = a->ipar[I_N1], n = n1 + a->ipar[I_N2];
+    layout(w, a->work, a->iwork, n, n1, NULL, NULL);
+    for (int64_t i = 0; i < n * n; i++) w->A[i] = 0.0;
+    for (int64_t i = 0; i < 3 * n; i++) w->G[i] = 0.0;
+    for (int64_t i = 0; i < n; i++) w->zero[i] = 0.0;
+}
+
+/* The joints from the base to the last link of the chain (local indices, base first) into path;
+ * returns their number (chain.path(-1)). */
+static int64_t tip_path(const int64_t *ipar, int64_t first, int64_t n, int64_t *path) {
+    const int64_t *par = ipar + ipar[I_PARENTS] + first;
+    int64_t count = 0, i = n - 1;
+    while (i >= 0) {
+        count++;
+        i = par[i];
+    }
+    i = n - 1;
+    for (int64_t s = count - 1; s >= 0; s--) {
+        path[s] = i;
+        i = par[i];
+    }
+    return count;
+}
+
+/* ==================================================================================================
+ * Open chains: frames, dynamics (recursive and trace), the point S
+ * ================================================================================================== */
+
+/* T (link frames) and M (joint-axis frames T(parent) B_p) of chain ch at its coordinates q (seed 002
+ * eq. 1: T(p) = T(parent) B_p Rz(psi_p) A_p; chain.Chain.frames); MR 4x4 scratch. */
+static void frames(const double *q, const double *fpar, const int64_t *ipar, int64_t ch, double *T, double *M,
+                   double *MR) {
+    int64_t first, n;
+    chain_range(ipar, ch, &first, &n);
+    for (int64_t p = 0; p < n; p++) {
+        int64_t k = first + p, lo = link_(ipar, first + p), i = ipar[ipar[I_PARENTS] + first + p];
+        double *Mk = M + 16 * k, *Tk = T + 16 * k;
+        for (int a = 0; a < 4; a++) {
+            if (i < 0) { /* base B */
+                for (int b = 0; b < 4; b++) Mk[4 * a + b] = fpar[lo + L_MB + 4 * a + b];
+            } else { /* T(parent) B */
+                const double *Tp = T + 16 * (first + i) + 4 * a;
+                double x0 = Tp[0], x1 = Tp[1], x2 = Tp[2], x3 = Tp[3];
+                for (int b = 0; b < 4; b++) {
+                    int64_t o = lo + L_B + b;
+                    Mk[4 * a + b] = x0 * fpar[o] + x1 * fpar[o + 4] + x2 * fpar[o + 8] + x3 * fpar[o + 12];
+                }
+            }
+        }
+        double c = cos(q[p]), s = sin(q[p]);
+        for (int a = 0; a < 4; a++) { /* M Rz(psi) (chain.rot_z) */
+            double x0 = Mk[4 * a], x1 = Mk[4 * a + 1];
+            MR[4 * a] = x0 * c + x1 * s;
+            MR[4 * a + 1] = -x0 * s + x1 * c;
+            MR[4 * a + 2] = Mk[4 * a + 2];
+            MR[4 * a + 3] = Mk[4 * a + 3];
+        }
+        for (int a = 0; a < 4; a++) { /* (M Rz) A */
+            double x0 = MR[4 * a], x1 = MR[4 * a + 1], x2 = MR[4 * a + 2], x3 = MR[4 * a + 3];
+            for (int b = 0; b < 4; b++) {
+                int64_t o = lo + L_A + b;
+                Tk[4 * a + b] = x0 * fpar[o] + x1 * fpar[o + 4] + x2 * fpar[o + 8] + x3 * fpar[o + 12];
+            }
+        }
+    }
+}
+
+/* X[k] [u1; u2] for a stack X of 6x6 matrices, as two 3-vectors. */
+static void mul6(const double *X, int64_t k, v3 u1, v3 u2, v3 *r1, v3 *r2) {
+    double r[6];
+    for (int a = 0; a < 6; a++) {
+        const double *x = X + 36 * k + 6 * a;
+        r[a] = x[0] * u1.x[0] + x[1] * u1.x[1] + x[2] * u1.x[2] + x[3] * u2.x[0] + x[4] * u2.x[1] + x[5] * u2.x[2];
+    }
+    *r1 = mk3(r[0], r[1], r[2]);
+    *r2 = mk3(r[3], r[4], r[5]);
+}
+
+/* dynamics._link_terms: the joint axes S and the spatial inertias I of chain ch. */
+static void link_terms(const double *fpar, const int64_t *ipar, int64_t first, int64_t n, const double *T,
+                       const double *M, double *S, double *I6) {
+    for (int64_t p = 0; p < n; p++) {
+        int64_t k = first + p, lo = link_(ipar, first + p);
+        v3 z = axis3(M, k), o = origin3(M, k);
+        v3 oz = cross(o, z); /* rotation about z through o, at the origin */
+        for (int a = 0; a < 3; a++) {
+            S[6 * k + a] = z.x[a];
+            S[6 * k + 3 + a] = oz.x[a];
+        }
+        double m = fpar[lo + L_M];
+        v3 c = add(rot3(T, k, 4, vec3(fpar, lo + L_C)), origin3(T, k));
+        const double C[3][3] = {{0.0, -c.x[2], c.x[1]}, {c.x[2], 0.0, -c.x[0]}, {-c.x[1], c.x[0], 0.0}}; /* skew(c) */
+        const double *Tk = T + 16 * k, *Ic = fpar + lo + L_IC;
+        double *Ik = I6 + 36 * k;
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++) {
+                double ig = 0.0; /* R I_c R^T */
+                for (int a = 0; a < 3; a++)
+                    ig += Tk[4 * i + a]
+                          * (Ic[3 * a] * Tk[4 * j] + Ic[3 * a + 1] * Tk[4 * j + 1] + Ic[3 * a + 2] * Tk[4 * j + 2]);
+                double cc = C[i][0] * C[j][0] + C[i][1] * C[j][1] + C[i][2] * C[j][2];
+                Ik[6 * i + j] = ig + m * cc; /* dynamics._spatial_inertia */
+                Ik[6 * i + 3 + j] = m * C[i][j];
+                Ik[6 * (3 + i) + j] = m * C[j][i];
+                Ik[6 * (3 + i) + 3 + j] = i == j ? m : 0.0;
+            }
+    }
+}
+
+/* The block of chain ch of A (mass matrix, composite rigid bodies) and e = -(h + g) (recursive
+ * Newton-Euler with qdd = 0, gravity as a base acceleration): dynamics.recursive, spatial vectors
+ * [omega; v] at the global origin (Featherstone). S, I6, comp, v6, a6, f6: per link scratch. */
+static void recursive(const double *qd, const double *fpar, const int64_t *ipar, int64_t ch, const double *T,
+                      const double *M, double *S, double *I6, double *comp, double *v6, double *a6, double *f6,
+                      double *A, double *e) {
+    int64_t first, n, nt = ipar[I_N1] + ipar[I_N2];
+    chain_range(ipar, ch, &first, &n);
+    const int64_t *par = ipar + ipar[I_PARENTS] + first;
+    link_terms(fpar, ipar, first, n, T, M, S, I6);
+    for (int64_t p = 0; p < n; p++)
+        for (int a = 0; a < 36; a++) comp[36 * (first + p) + a] = I6[36 * (first + p) + a];
+    for (int64_t p = n - 1; p >= 0; p--) { /* the inertia of each link with everything beyond it */
+        int64_t i = par[p];
+        if (i >= 0)
+            for (int a = 0; a < 36; a++) comp[36 * (first + i) + a] += comp[36 * (first + p) + a];
+    }
+    for (int64_t j = 0; j < n; j++) { /* A_ij = S_i . composite_j S_j for the joints i supporting link j */
+        int64_t kj = first + j;
+        for (int a = 0; a < 6; a++) {
+            double s = 0.0;
+            for (int b = 0; b < 6; b++) s += comp[36 * kj + 6 * a + b] * S[6 * kj + b];
+            v6[6 * kj + a] = s; /* scratch: composite_j S_j */
+        }
+        int64_t i = j;
+        while (i >= 0) {
+            double s = 0.0;
+            for (int a = 0; a < 6; a++) s += S[6 * (first + i) + a] * v6[6 * kj + a];
+            A[(first + i) * nt + kj] = s;
+            A[kj * nt + first + i] = s;
+            i = par[i];
+        }
+    }
+    v3 g = vec3(fpar, chain(ipar, ch) + CH_G);
+    for (int64_t p = 0; p < n; p++) { /* outward: velocities, bias accelerations, forces */
+        int64_t k = first + p, i = par[p];
+        v3 s1 = scale(qd[p], vec3(S, 6 * k)); /* S qd */
+        v3 s2 = scale(qd[p], vec3(S, 6 * k + 3));
+        v3 om, vv, x1, x2;
+        if (i < 0) {
+            om = s1, vv = s2;
+            x1 = mk3(0.0, 0.0, 0.0), x2 = scale(-1.0, g); /* gravity as the base acceleration */
+        } else {
+            om = add(vec3(v6, 6 * (first + i)), s1);
+            vv = add(vec3(v6, 6 * (first + i) + 3), s2);
+            x1 = vec3(a6, 6 * (first + i));
+            x2 = vec3(a6, 6 * (first + i) + 3);
+        }
+        x1 = add(x1, cross(om, s1)); /* + crm(v) (S qd) */
+        x2 = add(x2, add(cross(vv, s1), cross(om, s2)));
+        for (int a = 0; a < 3; a++) {
+            v6[6 * k + a] = om.x[a], v6[6 * k + 3 + a] = vv.x[a];
+            a6[6 * k + a] = x1.x[a], a6[6 * k + 3 + a] = x2.x[a];
+        }
+        v3 h1, h2, f1, f2;
+        mul6(I6, k, om, vv, &h1, &h2);          /* I v */
+        v3 y1 = add(cross(om, h1), cross(vv, h2)); /* -crm(v)^T (I v) */
+        v3 y2 = cross(om, h2);
+        mul6(I6, k, x1, x2, &f1, &f2); /* I a */
+        for (int a = 0; a < 3; a++) f6[6 * k + a] = f1.x[a] + y1.x[a], f6[6 * k + 3 + a] = f2.x[a] + y2.x[a];
+    }
+    for (int64_t p = n - 1; p >= 0; p--) { /* inward: each link passes its subtree's force to its parent */
+        int64_t k = first + p, i = par[p];
+        double s = 0.0;
+        for (int a = 0; a < 6; a++) s += S[6 * k + a] * f6[6 * k + a];
+        e[k] = -s;
+        if (i >= 0)
+            for (int a = 0; a < 6; a++) f6[6 * (first + i) + a] += f6[6 * k + a];
+    }
+}
+
+/* tr(X Y^T) = sum_ab X_ab Y_ab (4x4). */
+static double trace_product(const double *X, const double *Y) {
+    double s = 0.0;
+    for (int a = 0; a < 16; a++) s += X[a] * Y[a];
+    return s;
+}
+
+/* Delta_i = M_i Q M_i^-1 of the joints of chain ch (local index); 1 if an M_i is singular. */
+static int deltas(int64_t first, int64_t n, const double *M, double *Delta) {
+    double Minv[16], MQ[16];
+    for (int64_t p = 0; p < n; p++) {
+        const double *Mk = M + 16 * (first + p);
+        if (inverse(Mk, 4, Minv)) return 1;
+        for (int a = 0; a < 4; a++) { /* M Q: dRz/dpsi = Q Rz with Q[0, 1] = -1, Q[1, 0] = 1 */
+            MQ[4 * a] = Mk[4 * a + 1], MQ[4 * a + 1] = -Mk[4 * a], MQ[4 * a + 2] = 0.0, MQ[4 * a + 3] = 0.0;
+        }
+        mul4(MQ, Minv, Delta + 16 * p);
+    }
+    return 0;
+}
+
+/* The block of chain ch of A and e by the trace formulation of seed 002 eq. (2)
+ * (dynamics.lagrange_trace): A_ij = sum_p tr(T_i H T_j^T), e_k = -sum_p (h_k + g_k) with
+ * T_i = Delta_i T, T_ij = Delta_min(i,j) Delta_max(i,j) T, Delta_i = M_i Q M_i^-1.
+ * Delta, Ti, TiH (n,4,4), on_path (n): scratch (w). */
+static int64_t lagrange_trace(const double *qd, const double *fpar, const int64_t *ipar, int64_t ch, const double *T,
+                              const double *M, double *A, double *e, double *Delta, double *Ti, double *TiH,
+                              int64_t *on_path) {
+    int64_t first, n, nt = ipar[I_N1] + ipar[I_N2];
+    chain_range(ipar, ch, &first, &n);
+    const int64_t *par = ipar + ipar[I_PARENTS] + first;
+    if (deltas(first, n, M, Delta)) return ST_FRAME_SINGULAR;
+    v3 g = vec3(fpar, chain(ipar, ch) + CH_G);
+    double Tqq[16], DD[16], DDT[16]; /* Ti, TiH: T_i and T_i H of the links on the path */
+    for (int64_t p = 0; p < n; p++) {
+        int64_t k = first + p, lo = link_(ipar, first + p);
+        const double *H = fpar + lo + L_H, *Tk = T + 16 * k;
+        double m = fpar[lo + L_M];
+        for (int64_t i = 0; i < n; i++) on_path[i] = 0;
+        for (int64_t i = p; i >= 0; i = par[i]) on_path[i] = 1;
+        for (int64_t i = 0; i < n; i++)
+            if (on_path[i]) {
+                mul4(Delta + 16 * i, Tk, Ti + 16 * i);
+                mul4(Ti + 16 * i, H, TiH + 16 * i);
+            }
+        for (int64_t i = 0; i < n; i++)
+            if (on_path[i])
+                for (int64_t j = 0; j < n; j++)
+                    if (on_path[j]) A[(first + i) * nt + first + j] += trace_product(TiH + 16 * i, Ti + 16 * j);
+        for (int a = 0; a < 16; a++) Tqq[a] = 0.0;
+        for (int64_t i = 0; i < n; i++)
+            if (on_path[i])
+                for (int64_t j = 0; j < n; j++)
+                    if (on_path[j]) {
+                        int64_t lo_ = i < j ? i : j, hi_ = i < j ? j : i;
+                        mul4(Delta + 16 * lo_, Delta + 16 * hi_, DD);
+                        mul4(DD, Tk, DDT);
+                        double f = qd[i] * qd[j];
+                        for (int a = 0; a < 16; a++) Tqq[a] += DDT[a] * f;
+                    }
+        const double rbar[4] = {fpar[lo + L_C], fpar[lo + L_C + 1], fpar[lo + L_C + 2], 1.0};
+        for (int64_t kk = 0; kk < n; kk++)
+            if (on_path[kk]) {
+                double h = trace_product(TiH + 16 * kk, Tqq), gk = 0.0;
+                for (int a = 0; a < 3; a++) { /* g4 = (g, 0): only the first three rows of T_k rbar */
+                    const double *t = Ti + 16 * kk + 4 * a;
+                    gk += g.x[a] * (t[0] * rbar[0] + t[1] * rbar[1] + t[2] * rbar[2] + t[3] * rbar[3]);
+                }
+                e[first + kk] -= h + (-m * gk);
+            }
+    }
+    return FJ_OK;
+}
+
+/* The point S of chain ch (its last link): position into P[ch], its Jacobian times sign into the
+ * columns of G, and its acceleration at qdd = 0 b (returned): dynamics.point_terms. path: scratch. */
+static v3 point_terms(const double *qd, const double *fpar, const int64_t *ipar, int64_t ch, const double *T,
+                      const double *M, double *G, double *P, int64_t *path, double sign) {
+    int64_t first, n, nt = ipar[I_N1] + ipar[I_N2];
+    chain_range(ipar, ch, &first, &n);
+    int64_t count = tip_path(ipar, first, n, path);
+    int64_t last = first + n - 1;
+    v3 Pc = add(rot3(T, last, 4, vec3(fpar, chain(ipar, ch) + CH_RS)), origin3(T, last));
+    put3(P, ch, Pc);
+    v3 vP = mk3(0.0, 0.0, 0.0);
+    for (int64_t s = 0; s < count; s++) { /* columns z_i x (P - o_i) */
+        int64_t i = path[s];
+        v3 Ji = cross(axis3(M, first + i), sub(Pc, origin3(M, first + i)));
+        for (int a = 0; a < 3; a++) G[a * nt + first + i] = sign * Ji.x[a];
+        vP = add(vP, scale(qd[i], Ji));
+    }
+    v3 b = mk3(0.0, 0.0, 0.0), omega = mk3(0.0, 0.0, 0.0), v_o = mk3(0.0, 0.0, 0.0);
+    v3 o_prev = origin3(M, first + path[0]);
+    for (int64_t s = 0; s < count; s++) {
+        int64_t i = path[s];
+        v3 z = axis3(M, first + i), o = origin3(M, first + i);
+        v_o = add(v_o, cross(omega, sub(o, o_prev))); /* consecutive axis points on the link between them */
+        b = add(b, scale(qd[i], add(cross(cross(omega, z), sub(Pc, o)), cross(z, sub(vP, v_o)))));
+        omega = add(omega, scale(qd[i], z)), o_prev = o;
+    }
+    return b;
+}
+
+/* Per joint p of chain ch: R~ (frame p to its parent's) and r~_O (O^(p) in the parent's frame) of
+ * A_parent B Rz(psi) (reactions._joint_geometry); and R_k of the last link (its joint frame in global
+ * axes, T_k A_k^-1). */
+static void ne_geometry(const double *q, const double *fpar, const int64_t *ipar, int64_t ch, const double *T,
+                        double *Rg, double *rO, double *Rtip) {
+    int64_t first, n;
+    chain_range(ipar, ch, &first, &n);
+    for (int64_t p = 0; p < n; p++) {
+        int64_t k = first + p, lo = link_(ipar, first + p);
+        double c = cos(q[p]), s = sin(q[p]);
+        for (int a = 0; a < 3; a++) { /* (A_parent B) Rz(psi) */
+            double x0 = fpar[lo + L_AB + 4 * a], x1 = fpar[lo + L_AB + 4 * a + 1];
+            Rg[9 * k + 3 * a] = x0 * c + x1 * s;
+            Rg[9 * k + 3 * a + 1] = -x0 * s + x1 * c;
+            Rg[9 * k + 3 * a + 2] = fpar[lo + L_AB + 4 * a + 2];
+            rO[3 * k + a] = fpar[lo + L_AB + 4 * a + 3];
+        }
+    }
+    int64_t last = first + n - 1, la = link_(ipar, last) + L_A;
+    const double *Tl = T + 16 * last;
+    for (int a = 0; a < 3; a++) /* R_k = T[k][:3, :3] A_k[:3, :3]^T */
+        for (int b = 0; b < 3; b++)
+            Rtip[9 * ch + 3 * a + b] = Tl[4 * a] * fpar[la + 4 * b] + Tl[4 * a + 1] * fpar[la + 4 * b + 1]
+                                       + Tl[4 * a + 2] * fpar[la + 4 * b + 2];
+}
+
+/* Everything at (q, qd) that eq. (2) and the reactions need: frames, A and e of both chains, G, c,
+ * Phi, dPhi/dt (loop.CutJointLoop.mass_and_bias and kinematics) and the joint geometry. */
+static int64_t mechanics(const double *q, const double *qd, const double *fpar, const int64_t *ipar, work *w) {
+    int64_t n = ipar[I_N1] + ipar[I_N2];
+    for (int64_t i = 0; i < n * n; i++) w->A[i] = 0.0;
+    int trace = ipar[I_TRACE] != 0;
+    v3 bs = mk3(0.0, 0.0, 0.0);
+    for (int64_t ch = 0; ch < 2; ch++) {
+        int64_t first, nc;
+        chain_range(ipar, ch, &first, &nc);
+        const double *qc = q + first, *qdc = qd + first;
+        frames(qc, fpar, ipar, ch, w->T, w->M, w->R4);
+        if (trace) {
+            for (int64_t i = first; i < first + nc; i++) w->e[i] = 0.0;
+            int64_t st = lagrange_trace(qdc, fpar, ipar, ch, w->T, w->M, w->A, w->e, w->Delta, w->Ti, w->TiH,
+                                        w->on_path);
+            if (st) return st;
+        } else {
+            recursive(qdc, fpar, ipar, ch, w->T, w->M, w->S, w->I6, w->comp, w->v6, w->a6, w->f6, w->A, w->e);
+        }
+        v3 b = point_terms(qdc, fpar, ipar, ch, w->T, w->M, w->G, w->P, w->path, ch == 0 ? 1.0 : -1.0);
+        bs = sub(b, bs); /* b1, then b2 - b1 */
+        ne_geometry(qc, fpar, ipar, ch, w->T, w->Rg, w->rO, w->Rtip);
+    }
+    for (int a = 0; a < 3; a++) {
+        w->c[a] = bs.x[a];
+        w->Phi[a] = w->P[a] - w->P[3 + a];
+        double s = 0.0;
+        for (int64_t j = 0; j < n; j++) s += w->G[a * n + j] * qd[j];
+        w->Phid[a] = s;
+    }
+    return FJ_OK;
+}
+
+/* Frames, the points S, Phi and G at q only (for the assembly and the dependent velocities). */
+static void closure_terms(const double *q, const double *fpar, const int64_t *ipar, work *w) {
+    for (int64_t ch = 0; ch < 2; ch++) {
+        int64_t first, nc;
+        chain_range(ipar, ch, &first, &nc);
+        frames(q + first, fpar, ipar, ch, w->T, w->M, w->R4);
+        point_terms(w->zero + first, fpar, ipar, ch, w->T, w->M, w->G, w->P, w->path, ch == 0 ? 1.0 : -1.0);
+    }
+    for (int a = 0; a < 3; a++) w->Phi[a] = w->P[a] - w->P[3 + a];
+}
+
+/* ==================================================================================================
+ * The loop: eq. (2) with Baumgarte, and the minimal form
+ * ================================================================================================== */
+
+/* J2inv = J2^-1 with J2 = -G[:, n1:] (loop.CutJointLoop._dependent_inverse, q_d = q2); 1 if singular. */
+static int j2_inverse(const int64_t *ipar, work *w) {
+    int64_t n1 = ipar[I_N1], n = n1 + ipar[I_N2];
+    double *J2 = w->J2, big = 0.0;
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++) {
+            J2[3 * a + b] = -w->G[a * n + n1 + b];
+            big = max2(big, fabs(J2[3 * a + b]));
+        }
+    double det = (J2[0] * (J2[4] * J2[8] - J2[5] * J2[7]) - J2[1] * (J2[3] * J2[8] - J2[5] * J2[6])
+                  + J2[2] * (J2[3] * J2[7] - J2[4] * J2[6]));
+    if (!(fabs(det) >= J2_SINGULAR * max2(1.0, big * (big * big)))) /* the reference's big**3, as a product */
+        return 1;
+    return inverse(J2, 3, w->J2inv);
+}
+
+/* Seed 002 eq. (2), [A -G^T; G 0] [qdd; f_S] = [e + tau; c - 2 alpha dPhi/dt - beta^2 Phi]
+ * (loop.CutJointLoop.solve), as the affine map of the friction torques: qdd0, fS0 at the joint
+ * torques tau = (tau0, 0, ...), and the columns Sq, Sf of a unit friction torque (joint torque -1). */
+static int64_t solve_cut(double tau0, const double *fpar, const int64_t *ipar, work *w) {
+    int64_t n = ipar[I_N1] + ipar[I_N2], nk = n + 3, nx = n + 1;
+    double alpha = fpar[ipar[I_F_LOOP] + LOOP_ALPHA], beta = fpar[ipar[I_F_LOOP] + LOOP_BETA];
+    double *K = w->K, *X = w->X;
+    for (int64_t i = 0; i < nk * nk; i++) K[i] = 0.0;
+    for (int64_t i = 0; i < nk * nx; i++) X[i] = 0.0;
+    for (int64_t i = 0; i < n; i++) {
+        for (int64_t j = 0; j < n; j++) K[i * nk + j] = w->A[i * n + j];
+        for (int a = 0; a < 3; a++) {
+            K[i * nk + n + a] = -w->G[a * n + i];
+            K[(n + a) * nk + i] = w->G[a * n + i];
+        }
+        X[i * nx] = w->e[i] + (i == 0 ? tau0 : 0.0);
+        X[i * nx + 1 + i] = -1.0;
+    }
+    for (int a = 0; a < 3; a++)
+        X[(n + a) * nx] = w->c[a] - 2.0 * alpha * w->Phid[a] - beta * beta * w->Phi[a];
+    if (fj_lu_factor(K, nk, nk, w->piv)) return ST_K_SINGULAR;
+    fj_lu_solve_columns(K, nk, nk, w->piv, X, nx, nx);
+    for (int64_t i = 0; i < n; i++) {
+        w->qdd0[i] = X[i * nx];
+        for (int64_t k = 0; k < n; k++) w->Sq[i * n + k] = X[i * nx + 1 + k];
+    }
+    for (int a = 0; a < 3; a++) {
+        w->fS0[a] = X[(n + a) * nx];
+        for (int64_t k = 0; k < n; k++) w->Sf[a * n + k] = X[(n + a) * nx + 1 + k];
+    }
+    return FJ_OK;
+}
+
+/* V = [I; J2^-1 J1] and wv = [0; -J2^-1 c] of the minimal form; Mr = V^T A V. */
+static void minimal_terms(const int64_t *ipar, work *w) {
+    int64_t n1 = ipar[I_N1], n = n1 + ipar[I_N2];
+    double *V = w->V, *J2inv = w->J2inv, *A = w->A, *G = w->G;
+    for (int64_t i = 0; i < n * n1; i++) V[i] = 0.0;
+    for (int64_t i = 0; i < n1; i++) V[i * n1 + i] = 1.0;
+    for (int a = 0; a < 3; a++)
+        for (int64_t i = 0; i < n1; i++) {
+            double s = 0.0;
+            for (int b = 0; b < 3; b++) s += J2inv[3 * a + b] * G[b * n + i];
+            V[(n1 + a) * n1 + i] = s;
+        }
+    for (int64_t i = 0; i < n; i++) w->wv[i] = 0.0;
+    for (int a = 0; a < 3; a++) {
+        double s = 0.0;
+        for (int b = 0; b < 3; b++) s += J2inv[3 * a + b] * w->c[b];
+        w->wv[n1 + a] = -s;
+    }
+    for (int64_t i = 0; i < n; i++) /* V^T A V */
+        for (int64_t j = 0; j < n1; j++) {
+            double s = 0.0;
+            for (int64_t k = 0; k < n; k++) s += A[i * n + k] * V[k * n1 + j];
+            w->AV[i * n1 + j] = s;
+        }
+    for (int64_t i = 0; i < n1; i++)
+        for (int64_t j = 0; j < n1; j++) {
+            double s = 0.0;
+            for (int64_t k = 0; k < n; k++) s += V[k * n1 + i] * w->AV[k * n1 + j];
+            w->Mr[i * n1 + j] = s;
+        }
+}
+
+/* The minimal form (loop.CutJointLoop.solve_minimal): qd = V qd1, qdd = V qdd1 + w with
+ * V = [I; J2^-1 J1], w = [0; -J2^-1 c], V^T A V qdd1 = V^T (e + tau - A w), and f_S = J2^-T times
+ * chain 2's rows of eq. (2), e2 + tau2 - A2 qdd2; as the affine map of the friction torques. */
+static int64_t solve_minimal(double tau0, const int64_t *ipar, work *w) {
+    int64_t n1 = ipar[I_N1], n = n1 + ipar[I_N2], nr = n + 1;
+    if (j2_inverse(ipar, w)) return ST_J2_SINGULAR;
+    minimal_terms(ipar, w);
+    double *V = w->V, *A = w->A, *wv = w->wv, *force = w->force, *Y = w->Y, *qdd = w->qddm, *res = w->res;
+    if (fj_lu_factor(w->Mr, n1, n1, w->pivr)) return ST_REDUCED_SINGULAR;
+    /* right-hand sides: column 0 the applied case, column 1 + k a unit friction torque on joint k */
+    for (int64_t i = 0; i < n * nr; i++) force[i] = 0.0;
+    for (int64_t i = 0; i < n; i++) {
+        double s = 0.0;
+        for (int64_t k = 0; k < n; k++) s += A[i * n + k] * wv[k];
+        force[i * nr] = w->e[i] + (i == 0 ? tau0 : 0.0) - s;
+        force[i * nr + 1 + i] = -1.0;
+    }
+    for (int64_t i = 0; i < n1; i++)
+        for (int64_t r = 0; r < nr; r++) {
+            double s = 0.0;
+            for (int64_t k = 0; k < n; k++) s += V[k * n1 + i] * force[k * nr + r];
+            Y[i * nr + r] = s;
+        }
+    fj_lu_solve_columns(w->Mr, n1, n1, w->pivr, Y, nr, nr);
+    for (int64_t i = 0; i < n; i++)
+        for (int64_t r = 0; r < nr; r++) {
+            double s = 0.0;
+            for (int64_t j = 0; j < n1; j++) s += V[i * n1 + j] * Y[j * nr + r];
+            qdd[i * nr + r] = s + (r == 0 ? wv[i] : 0.0);
+        }
+    for (int a = 0; a < 3; a++) { /* chain 2 rows of eq. (2): A2 qdd2 + J2^T f_S = e2 + tau2 */
+        int64_t i = n1 + a;
+        for (int64_t r = 0; r < nr; r++) {
+            double s = 0.0;
+            for (int64_t k = 0; k < n; k++) s += A[i * n + k] * qdd[k * nr + r];
+            if (r == 0)
+                res[a * nr + r] = w->e[i] + (i == 0 ? tau0 : 0.0) - s;
+            else
+                res[a * nr + r] = (i == r - 1 ? -1.0 : 0.0) - s;
+        }
+    }
+    for (int64_t i = 0; i < n; i++) {
+        w->qdd0[i] = qdd[i * nr];
+        for (int64_t k = 0; k < n; k++) w->Sq[i * n + k] = qdd[i * nr + 1 + k];
+    }
+    for (int a = 0; a < 3; a++)
+        for (int64_t r = 0; r < nr; r++) {
+            double s = 0.0;
+            for (int b = 0; b < 3; b++) s += w->J2inv[3 * b + a] * res[b * nr + r];
+            if (r == 0)
+                w->fS0[a] = s;
+            else
+                w->Sf[a * n + r - 1] = s;
+        }
+    return FJ_OK;
+}
+
+/* max(|Phi_0|, |Phi_1|, |Phi_2|) */
+static double closure_error(const work *w) { return max2(max2(fabs(w->Phi[0]), fabs(w->Phi[1])), fabs(w->Phi[2])); }
+
+/* q (n,) closing the loop with q1 = y[:n1] fixed, by Newton on chain 2's coordinates from y[n1:n]
+ * (loop.CutJointLoop.assemble). */
+static int64_t assemble(const double *y, const double *fpar, const int64_t *ipar, work *w, double *q) {
+    int64_t n1 = ipar[I_N1], n = n1 + ipar[I_N2];
+    for (int64_t i = 0; i < n; i++) q[i] = y[i];
+    for (int it = 0; it < ASSEMBLE_MAX_ITERATIONS; it++) {
+        closure_terms(q, fpar, ipar, w);
+        if (closure_error(w) <= ASSEMBLE_TOL) return FJ_OK;
+        if (j2_inverse(ipar, w)) return ST_J2_SINGULAR;
+        const double *Ji = w->J2inv, *Phi = w->Phi;
+        for (int a = 0; a < 3; a++) /* dPhi/dq2 = -J2 */
+            q[n1 + a] -= -(Ji[3 * a] * Phi[0] + Ji[3 * a + 1] * Phi[1] + Ji[3 * a + 2] * Phi[2]);
+    }
+    return ST_NOT_CLOSED;
+}
+
+/* qd (n,) = [qd1, J2^-1 J1 qd1] at q (loop.CutJointLoop.dependent_velocities). */
+static int64_t dependent_velocities(const double *q, const double *qd1, const double *fpar, const int64_t *ipar,
+                                    work *w, double *qd) {
+    int64_t n1 = ipar[I_N1], n = n1 + ipar[I_N2];
+    closure_terms(q, fpar, ipar, w);
+    if (j2_inverse(ipar, w)) return ST_J2_SINGULAR;
+    for (int64_t i = 0; i < n1; i++) qd[i] = qd1[i];
+    for (int a = 0; a < 3; a++) {
+        double s = 0.0;
+        for (int64_t i = 0; i < n1; i++) {
+            double v = 0.0;
+            for (int b = 0; b < 3; b++) v += w->J2inv[3 * a + b] * w->G[b * n + i];
+            s += v * qd1[i];
+        }
+        qd[n1 + a] = s;
+    }
+    return FJ_OK;
+}
+
+/* (q, qd) of the state y (RSRRRSystem._coordinates): y itself in the cut form; chain 2 assembled and
+ * its rates the dependent ones in the minimal form. */
+static int64_t coordinates(const double *y, const double *fpar, const int64_t *ipar, work *w, double *q,
+                           double *qd) {
+    int64_t n = ipar[I_N1] + ipar[I_N2];
+    if (ipar[I_FORM] == FORM_MINIMAL) {
+        int64_t st = assemble(y, fpar, ipar, w, q);
+        if (st) return st;
+        return dependent_velocities(q, y + n, fpar, ipar, w, qd);
+    }
+    for (int64_t i = 0; i < n; i++) q[i] = y[i], qd[i] = y[n + i];
+    return FJ_OK;
+}
+
+/* ==================================================================================================
+ * Reactions (eqs 3.1-3.8) and journal friction (eqs 4-7)
+ * ================================================================================================== */
+
+/* f_O, n_O (n, 3) of chain ch in its joint frames by recursive Newton-Euler (seed 002 eqs 3.1-3.8,
+ * reactions.newton_euler), with the cut force f_tip (global axes) on the last link at S. Rg, rO,
+ * Rtip: the joint geometry (ne_geometry); motion (n, 9) scratch: omega, omegad, vd of each link.
+ * gravity 1.0, or 0.0 (with qd = 0): the part linear in qdd and f_tip, a column of the affine map. */
+static void newton_euler(const double *qd, const double *qdd, v3 f_tip, double gravity, const double *fpar,
+                         const int64_t *ipar, int64_t ch, const double *Rg, const double *rO, const double *Rtip,
+                         double *motion, double *f_O, double *n_O) {
+    int64_t first, n;
+    chain_range(ipar, ch, &first, &n);
+    const int64_t *par = ipar + ipar[I_PARENTS] + first;
+    const v3 zero = mk3(0.0, 0.0, 0.0);
+    int64_t co = chain(ipar, ch);
+    for (int64_t p = 0; p < n; p++) { /* outward, eqs 3.1-3.6 */
+        int64_t k = first + p, i = par[p];
+        v3 om, omd, vd;
+        if (i < 0) { /* the base: at rest, gravity as its acceleration vd_0 = -R_base^T g */
+            om = zero, omd = zero, vd = scale(gravity, vec3(fpar, co + CH_VD0));
+        } else {
+            om = vec3(motion, 9 * i), omd = vec3(motion, 9 * i + 3), vd = vec3(motion, 9 * i + 6);
+        }
+        v3 r = row3(rO, k);
+        v3 z = mk3(0.0, 0.0, qd[p]);
+        vd = rot3_t(Rg, k, 3, add(add(cross(omd, r), cross(om, cross(om, r))), vd)); /* (3.3) */
+        v3 om_prev = rot3_t(Rg, k, 3, om);
+        omd = add(add(rot3_t(Rg, k, 3, omd), cross(om_prev, z)), mk3(0.0, 0.0, qdd[p])); /* (3.2), Craig's form */
+        om = add(om_prev, z);                                                             /* (3.1) */
+        for (int a = 0; a < 3; a++)
+            motion[9 * p + a] = om.x[a], motion[9 * p + 3 + a] = omd.x[a], motion[9 * p + 6 + a] = vd.x[a];
+        int64_t lo = link_(ipar, k);
+        v3 c = vec3(fpar, lo + L_CJ);
+        v3 vd_C = add(add(cross(omd, c), cross(om, cross(om, c))), vd);                    /* (3.4) */
+        v3 F = scale(fpar[lo + L_M], vd_C);                                                /* (3.5) */
+        v3 N = add(frot(fpar + lo + L_IJ, 3, omd), cross(om, frot(fpar + lo + L_IJ, 3, om))); /* (3.6) */
+        put3(f_O, p, F);
+        put3(n_O, p, add(N, cross(c, F)));
+    }
+    /* the tip force acting like a child's -f at the point S */
+    v3 f_loc = scale(-1.0, rot3_t(Rtip, ch, 3, f_tip));
+    v3 tip = vec3(fpar, co + CH_TIP);
+    put3(f_O, n - 1, add(row3(f_O, n - 1), f_loc));
+    put3(n_O, n - 1, add(row3(n_O, n - 1), cross(tip, f_loc)));
+    for (int64_t p = n - 1; p >= 0; p--) { /* inward, eqs 3.7-3.8: each link passes its reaction to its parent */
+        int64_t i = par[p];
+        if (i >= 0) {
+            v3 f_child = rot3(Rg, first + p, 3, row3(f_O, p));
+            put3(f_O, i, add(row3(f_O, i), f_child)); /* (3.7) */
+            v3 n_child = add(rot3(Rg, first + p, 3, row3(n_O, p)), cross(row3(rO, first + p), f_child));
+            put3(n_O, i, add(row3(n_O, i), n_child)); /* (3.8) */
+        }
+    }
+}
+
+/* The reactions as affine functions of the friction torques: fO0, nO0 of (qdd0, fS0) and the columns
+ * SfO[k], SnO[k] of (Sq[:, k], Sf[:, k]) (RSRRR.reactions: f_S on chain 1, -f_S on chain 2). */
+static void reaction_map(const double *qd, const double *fpar, const int64_t *ipar, work *w) {
+    int64_t n = ipar[I_N1] + ipar[I_N2];
+    double *col = w->col;
+    for (int64_t ch = 0; ch < 2; ch++) {
+        int64_t first, nc;
+        chain_range(ipar, ch, &first, &nc);
+        double sgn = ch == 0 ? 1.0 : -1.0;
+        v3 f0 = mk3(sgn * w->fS0[0], sgn * w->fS0[1], sgn * w->fS0[2]);
+        newton_euler(qd + first, w->qdd0 + first, f0, 1.0, fpar, ipar, ch, w->Rg, w->rO, w->Rtip, w->motion,
+                     w->fO0 + 3 * first, w->nO0 + 3 * first);
+        for (int64_t k = 0; k < n; k++) {
+            for (int64_t i = 0; i < n; i++) col[i] = w->Sq[i * n + k];
+            v3 fk = mk3(sgn * w->Sf[k], sgn * w->Sf[n + k], sgn * w->Sf[2 * n + k]);
+            newton_euler(w->zero + first, col + first, fk, 0.0, fpar, ipar, ch, w->Rg, w->rO, w->Rtip, w->motion,
+                         w->SfO + 3 * n * k + 3 * first, w->SnO + 3 * n * k + 3 * first);
+        }
+    }
+}
+
+/* f_O, n_O at the friction torques t_f, from the affine map. */
+static void at(const double *t_f, int64_t n, const double *fO0, const double *nO0, const double *SfO,
+               const double *SnO, double *fO, double *nO) {
+    for (int64_t j = 0; j < n; j++)
+        for (int a = 0; a < 3; a++) {
+            double sf = fO0[3 * j + a], sn = nO0[3 * j + a];
+            for (int64_t k = 0; k < n; k++) {
+                sf += SfO[3 * n * k + 3 * j + a] * t_f[k];
+                sn += SnO[3 * n * k + 3 * j + a] * t_f[k];
+            }
+            fO[3 * j + a] = sf, nO[3 * j + a] = sn;
+        }
+}
+
+/* qdd, f_S at the friction torques t_f, from the affine map. */
+static void at_motion(const double *t_f, int64_t n, const double *qdd0, const double *fS0, const double *Sq,
+                      const double *Sf, double *qdd, double *fS) {
+    for (int64_t i = 0; i < n; i++) {
+        double s = qdd0[i];
+        for (int64_t k = 0; k < n; k++) s += Sq[i * n + k] * t_f[k];
+        qdd[i] = s;
+    }
+    for (int a = 0; a < 3; a++) {
+        double s = fS0[a];
+        for (int64_t k = 0; k < n; k++) s += Sf[a * n + k] * t_f[k];
+        fS[a] = s;
+    }
+}
+
+/* t_0 (N.m) of joint j at the full friction levels mu_a0: eqs 4, 5.1-5.3 with the surface loads of
+ * eqs 6.1-6.2 (journal._full_torque). */
+static double full_torque(const double *fpar, const int64_t *ipar, int64_t j, const double *f_O, const double *n_O) {
+    int64_t o = ipar[I_F_JOURNALS] + j * JOURNAL_WIDTH;
+    double a_bar = fpar[o + J_A_BAR], d_A = fpar[o + J_D_A], d_B = fpar[o + J_D_B], d_C = fpar[o + J_D_C];
+    double f_nx = n_O[3 * j] / a_bar, f_ny = n_O[3 * j + 1] / a_bar;
+    double xA = 0.5 * f_O[3 * j] - f_ny, yA = 0.5 * f_O[3 * j + 1] + f_nx;
+    double xB = 0.5 * f_O[3 * j] + f_ny, yB = 0.5 * f_O[3 * j + 1] - f_nx;
+    double F_A = sqrt(xA * xA + yA * yA); /* (6.1); np.hypot in Python: the same to rounding */
+    double F_B = sqrt(xB * xB + yB * yB); /* (6.2) */
+    double F_z = fabs(f_O[3 * j + 2]);
+    double face = (d_C * d_C + d_C * d_A + d_A * d_A) / (3.0 * (d_C + d_A)); /* (5.3), 0/0-free form */
+    return (0.5 * fpar[o + J_MU_A] * F_A * d_A + 0.5 * fpar[o + J_MU_B] * F_B * d_B
+            + fpar[o + J_MU_C] * F_z * face); /* (4), (5.1), (5.2) */
+}
+
+/* sgn(psid) (1 - exp(-k |psid| / psid_k)): eq. (7) divided by mu_a0. */
+static double characteristic(const double *fpar, const int64_t *ipar, int64_t j, double psid) {
+    int64_t o = ipar[I_F_JOURNALS] + j * JOURNAL_WIDTH;
+    return fj_sign(psid) * -expm1(-fpar[o + J_K] * fabs(psid) / fpar[o + J_PSID_K]);
+}
+
+/* ==================================================================================================
+ * The state of motion: turning (RSRRR.dynamics) and held (RSRRRSystem.holding)
+ * ================================================================================================== */
+
+/* One pass of the coupling: new = t_f(reactions(t_f)) (eqs 4-7), and its change and size. */
+static void coupling_pass(const double *fpar, const int64_t *ipar, work *w, double *change, double *biggest) {
+    int64_t n = ipar[I_N1] + ipar[I_N2];
+    if (ipar[I_FRICTION] != 0) {
+        at(w->tf, n, w->fO0, w->nO0, w->SfO, w->SnO, w->fO, w->nO);
+        for (int64_t j = 0; j < n; j++) /* eqs 4-7 (limits: chi, eq. 7 / mu_a0) */
+            w->new_[j] = w->limits[j] * full_torque(fpar, ipar, j, w->fO, w->nO);
+    } else {
+        for (int64_t j = 0; j < n; j++) w->new_[j] = 0.0;
+    }
+    *change = 0.0, *biggest = 0.0;
+    for (int64_t j = 0; j < n; j++) {
+        *change = max2(*change, fabs(w->new_[j] - w->tf[j]));
+        *biggest = max2(*biggest, fabs(w->new_[j]));
+    }
+}
+
+/* status; *iterations: qdd, f_S, f_O, n_O and t_f at (q, qd) with the net torque ``applied`` on the
+ * driving link, the reaction-friction coupling iterated on its affine map (RSRRR.dynamics). */
+static int64_t dynamics(const double *q, const double *qd, double applied, const double *fpar, const int64_t *ipar,
+                        work *w, int64_t *iterations) {
+    int64_t n = ipar[I_N1] + ipar[I_N2];
+    *iterations = 0;
+    int64_t st = mechanics(q, qd, fpar, ipar, w);
+    if (st) return st;
+    st = ipar[I_FORM] == FORM_MINIMAL ? solve_minimal(applied, ipar, w) : solve_cut(applied, fpar, ipar, w);
+    if (st) return st;
+    reaction_map(qd, fpar, ipar, w);
+    double tol = fpar[ipar[I_F_LOOP] + LOOP_COUPLING_TOL];
+    int64_t limit = ipar[I_MAX_COUPLING];
+    double *chi = w->limits;
+    for (int64_t j = 0; j < n; j++) chi[j] = characteristic(fpar, ipar, j, qd[j]); /* eq. (7) at qd, / mu_a0 */
+    for (int64_t j = 0; j < n; j++) w->tf[j] = 0.0; /* the first pass is frictionless */
+    double change = 0.0, biggest = 0.0;
+    int64_t it = 0;
+    for (int64_t pass = 1; pass <= limit; pass++) {
+        it = pass;
+        coupling_pass(fpar, ipar, w, &change, &biggest);
+        if (change <= tol * (1.0 + biggest) || it == limit) break;
+        for (int64_t j = 0; j < n; j++) w->tf[j] = w->new_[j];
+    }
+    at(w->tf, n, w->fO0, w->nO0, w->SfO, w->SnO, w->fO, w->nO);
+    at_motion(w->tf, n, w->qdd0, w->fS0, w->Sq, w->Sf, w->qdd, w->fS);
+    *iterations = it;
+    if (!(change <= tol * (1.0 + biggest))) return ST_COUPLING;
+    return FJ_OK;
+}
+
+/* The SpeedLoad's resistance max(0, t_0 + c (psid - psid_0)) (N.m), 0 without a load. */
+static double load(const double *fpar, const int64_t *ipar, double psid) {
+    if (ipar[I_LOAD] == NO_LOAD) return 0.0;
+    int64_t o = ipar[I_F_LOAD];
+    return max2(0.0, fpar[o + LOAD_T0] + fpar[o + LOAD_C] * (psid - fpar[o + LOAD_PSID0]));
+}
+
+/* RSRRRSystem.resistance: tau_res plus the load's (N.m). */
+static double resistance(const double *tau, const double *fpar, const int64_t *ipar, double psid) {
+    return tau[1] + load(fpar, ipar, psid);
+}
+
+/* RSRRRSystem._rest_terms: V = dq/dpsi11 into w->Vh and Q = V^T (e + applied) (returned). */
+static double rest_terms(const int64_t *ipar, work *w, double applied) {
+    int64_t n1 = ipar[I_N1], n = n1 + ipar[I_N2];
+    double *V = w->Vh;
+    V[0] = 1.0;
+    for (int a = 0; a < 3; a++) {
+        double s = 0.0;
+        for (int b = 0; b < 3; b++) s += w->J2inv[3 * a + b] * w->G[b * n];
+        V[n1 + a] = s;
+    }
+    double Q = 0.0;
+    for (int64_t i = 0; i < n; i++) Q += V[i] * (w->e[i] + (i == 0 ? applied : 0.0));
+    return Q;
+}
+
+/* status, *iterations, *alpha of the held state at rest at q (RSRRRSystem.holding): t_f are the holding
+ * torques alpha mu_s t_0 sgn(V Q), every joint at the same fraction alpha of its static limit, iterated
+ * with the reactions (on the affine map of the cut form's eq. 2 at qd = 0); qdd, f_S, f_O, n_O are
+ * those of the holding torques of the last pass but one, as in Python. */
+static int64_t holding(const double *tau, const double *q, const double *fpar, const int64_t *ipar, work *w,
+                       int64_t *iterations, double *alpha_out) {
+    int64_t n = ipar[I_N1] + ipar[I_N2];
+    double applied = tau[0] - resistance(tau, fpar, ipar, 0.0);
+    *iterations = 0, *alpha_out = 0.0;
+    int64_t st = mechanics(q, w->zero, fpar, ipar, w);
+    if (st) return st;
+    if (j2_inverse(ipar, w)) return ST_J2_SINGULAR;
+    double Q = rest_terms(ipar, w, applied);
+    const double *V = w->Vh;
+    st = solve_cut(applied, fpar, ipar, w);
+    if (st) return st;
+    reaction_map(w->zero, fpar, ipar, w);
+    double tol = fpar[ipar[I_F_LOOP] + LOOP_HOLD_TOL];
+    double *t_hold = w->tf, *limits = w->limits;
+    for (int64_t j = 0; j < n; j++) t_hold[j] = 0.0;
+    double alpha = 0.0, new_alpha = 0.0;
+    for (int64_t it = 0; it < ipar[I_MAX_HOLD]; it++) {
+        at(t_hold, n, w->fO0, w->nO0, w->SfO, w->SnO, w->fO, w->nO);
+        at_motion(t_hold, n, w->qdd0, w->fS0, w->Sq, w->Sf, w->qdd, w->fS);
+        double capacity = 0.0;
+        for (int64_t j = 0; j < n; j++) {
+            int64_t o = ipar[I_F_JOURNALS] + j * JOURNAL_WIDTH;
+            limits[j] = fpar[o + J_MU_S] * full_torque(fpar, ipar, j, w->fO, w->nO);
+            capacity += fabs(V[j]) * limits[j];
+        }
+        if (capacity > 0)
+            new_alpha = fabs(Q) / capacity;
+        else
+            new_alpha = Q == 0 ? 0.0 : INFINITY;
+        double share = min2(new_alpha, 1.0);
+        for (int64_t j = 0; j < n; j++) t_hold[j] = share * limits[j] * fj_sign(V[j] * Q);
+        if (fabs(new_alpha - alpha) <= tol * max2(1.0, new_alpha) || !isfinite(new_alpha)) {
+            *iterations = it + 1, *alpha_out = new_alpha;
+            return FJ_OK;
+        }
+        alpha = new_alpha;
+    }
+    *iterations = ipar[I_MAX_HOLD], *alpha_out = new_alpha;
+    return ST_HOLDING;
+}
+
+/* status, *iterations, *alpha: RSRRRSystem.state_of_motion into q, qd and w (qdd, fS, fO, nO, tf). */
+static int64_t state_of_motion(const double *y, const double *tau, const double *fpar, const int64_t *ipar,
+                               int64_t direction, work *w, double *q, double *qd, int64_t *iterations,
+                               double *alpha) {
+    *iterations = 0, *alpha = 0.0;
+    int64_t st = coordinates(y, fpar, ipar, w, q, qd);
+    if (st) return st;
+    if (direction == 0) {
+        for (int64_t i = 0; i < ipar[I_N1] + ipar[I_N2]; i++) qd[i] = 0.0;
+        return holding(tau, q, fpar, ipar, w, iterations, alpha);
+    }
+    double applied = tau[0] - resistance(tau, fpar, ipar, y[ipar[I_N1] + ipar[I_N2]]);
+    st = dynamics(q, qd, applied, fpar, ipar, w, iterations);
+    *alpha = NAN;
+    return st;
+}
+
+/* ==================================================================================================
+ * Kernels
+ * ================================================================================================== */
+
+/* dy/dt = [qd, qdd, drive power, resistance power, friction power] (RSRRRSystem.rhs). */
+static int64_t rhs(const fj_args *a, double t, const double *y, const double *tau, double *dy, int64_t n_out) {
+    const double *fpar = a->fpar;
+    const int64_t *ipar = a->ipar;
+    int64_t n = ipar[I_N1] + ipar[I_N2], iterations;
+    double alpha;
+    (void)t;
+    if (a->imode[0] == 0) { /* stuck: nothing moves, no work is done */
+        for (int64_t i = 0; i < n_out; i++) dy[i] = 0.0;
+        return FJ_OK;
+    }
+    work w;
+    work_of(a, &w);
+    int64_t st = state_of_motion(y, tau, fpar, ipar, a->imode[0], &w, w.q, w.qd, &iterations, &alpha);
+    if (st) return st;
+    double res = resistance(tau, fpar, ipar, y[n]);
+    double applied = tau[0] - res;
+    double friction_power = 0.0;
+    for (int64_t j = 0; j < n; j++) {
+        dy[j] = w.qd[j];
+        dy[n + j] = w.qdd[j];
+        friction_power += -w.tf[j] * w.qd[j];
+    }
+    dy[2 * n] = applied * w.qd[0];
+    dy[2 * n + 1] = -res * w.qd[0];
+    dy[2 * n + 2] = friction_power;
+    return FJ_OK;
+}
+
+/* RSRRRSystem.events(mode): none without stiction; turning: 'stop' direction psid11; stuck:
+ * 'breakaway' alpha - 1 of the holding torques. */
+static int64_t events(const fj_args *a, double t, const double *y, const double *tau, double *g, int64_t n_out) {
+    const double *fpar = a->fpar;
+    const int64_t *ipar = a->ipar;
+    int64_t iterations;
+    double alpha;
+    (void)t, (void)n_out;
+    if (ipar[I_STICTION] == 0) return FJ_OK;
+    int64_t n = ipar[I_N1] + ipar[I_N2];
+    if (a->imode[0] != 0) {
+        g[0] = (double)a->imode[0] * y[n];
+        return FJ_OK;
+    }
+    work w;
+    work_of(a, &w);
+    int64_t st = coordinates(y, fpar, ipar, &w, w.q, w.qd);
+    if (st) return st;
+    st = holding(tau, w.q, fpar, ipar, &w, &iterations, &alpha);
+    g[0] = alpha - 1.0;
+    return st;
+}
+
+/* (E_kin, E_pot) in J (dynamics.energy of both chains): qd^T A qd / 2 with the recursive A, and
+ * -sum m g . r_C. */
+static void energy(const double *q, const double *qd, const double *fpar, const int64_t *ipar, work *w,
+                   double *e_kin, double *e_pot) {
+    int64_t n = ipar[I_N1] + ipar[I_N2];
+    for (int64_t i = 0; i < n * n; i++) w->A[i] = 0.0;
+    *e_kin = 0.0, *e_pot = 0.0;
+    for (int64_t ch = 0; ch < 2; ch++) {
+        int64_t first, nc;
+        chain_range(ipar, ch, &first, &nc);
+        frames(q + first, fpar, ipar, ch, w->T, w->M, w->R4);
+        recursive(w->zero + first, fpar, ipar, ch, w->T, w->M, w->S, w->I6, w->comp, w->v6, w->a6, w->f6, w->A,
+                  w->e);
+        v3 g = vec3(fpar, chain(ipar, ch) + CH_G);
+        double s = 0.0;
+        for (int64_t i = first; i < first + nc; i++) {
+            double v = 0.0;
+            for (int64_t j = first; j < first + nc; j++) v += w->A[i * n + j] * qd[j];
+            s += qd[i] * v;
+        }
+        *e_kin += 0.5 * s;
+        double pot = 0.0;
+        for (int64_t k = first; k < first + nc; k++) {
+            int64_t lo = link_(ipar, k);
+            v3 r_C = add(rot3(w->T, k, 4, vec3(fpar, lo + L_C)), origin3(w->T, k));
+            pot += fpar[lo + L_M] * dot3(g, r_C);
+        }
+        *e_pot += -pot;
+    }
+}
+
+/* The recorded quantities of RSRRRSystem.record, flat (spatial.record_layout). */
+static int64_t record(const fj_args *a, double t, const double *y, const double *tau, double *out, int64_t n_out) {
+    const double *fpar = a->fpar;
+    const int64_t *ipar = a->ipar;
+    int64_t n = ipar[I_N1] + ipar[I_N2], iterations;
+    double alpha, e_kin, e_pot;
+    (void)t, (void)n_out;
+    work w;
+    work_of(a, &w);
+    int64_t st = state_of_motion(y, tau, fpar, ipar, a->imode[0], &w, w.q, w.qd, &iterations, &alpha);
+    if (st) return st;
+    int64_t o = 0;
+    const double *blocks[4] = {w.q, w.qd, w.qdd, w.fS};
+    const int64_t sizes[4] = {n, n, n, 3};
+    for (int b = 0; b < 4; b++)
+        for (int64_t i = 0; i < sizes[b]; i++) out[o++] = blocks[b][i];
+    for (int64_t i = 0; i < 3 * n; i++) out[o++] = w.fO[i];
+    for (int64_t i = 0; i < 3 * n; i++) out[o++] = w.nO[i];
+    for (int64_t i = 0; i < n; i++) out[o++] = w.tf[i];
+    out[o] = (double)iterations;
+    out[o + 1] = a->imode[0] == 0 ? 1.0 : 0.0;
+    out[o + 2] = tau[0];
+    out[o + 3] = resistance(tau, fpar, ipar, y[n]);
+    energy(w.q, w.qd, fpar, ipar, &w, &e_kin, &e_pot);
+    out[o + 4] = e_kin, out[o + 5] = e_pot;
+    out[o + 6] = y[2 * n], out[o + 7] = y[2 * n + 1], out[o + 8] = y[2 * n + 2];
+    closure_terms(w.q, fpar, ipar, &w);
+    out[o + 9] = closure_error(&w);
+    return FJ_OK;
+}
+
+/* The scratch of the kernels for this packed model (layout()). */
+static void work_size(const double *fpar, int64_t n_fpar, const int64_t *ipar, int64_t n_ipar, int64_t *n_work,
+                      int64_t *n_iwork) {
+    work w;
+    (void)fpar, (void)n_fpar;
+    *n_work = 0, *n_iwork = 0;
+    if (n_ipar < HEADER) return;
+    layout(&w, NULL, NULL, ipar[I_N1] + ipar[I_N2], ipar[I_N1], n_work, n_iwork);
+}
+
+/* The text of each status (the only source of these texts; compiled/spatial.py has the codes). */
+static const char *message(int64_t status) {
+    switch (status) {
+    case ST_K_SINGULAR: return "the matrix of seed 002 eq. (2) is singular (the closure Jacobian G has lost rank)";
+    case ST_J2_SINGULAR: return "chain 2 is singular at S: its Jacobian J2 has no inverse";
+    case ST_REDUCED_SINGULAR: return "the reduced mass matrix V^T A V of the minimal form is singular";
+    case ST_NOT_CLOSED: return "the loop does not close: Newton on chain 2's coordinates did not converge";
+    case ST_COUPLING: return "the reaction-friction coupling did not converge";
+    case ST_HOLDING: return "the holding torques did not converge";
+    case ST_FRAME_SINGULAR: return "a joint-axis frame M_i has no inverse (trace formulation)";
+    default: return "unknown status";
+    }
+}
+
+const fj_family fj_family_spatial = {"spatial", rhs, events, record, work_size, message};

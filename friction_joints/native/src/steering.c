@@ -1,0 +1,155 @@
+/* steering.c: the kernels of the rack-and-pinion steering system vehicle.steering.SteeringSystem (a
+ * lumped luz/tar model in the spirit of seed 001). The Python model is the reference: the kernels
+ * follow its equations in the same order (its module docstring):
+ *
+ *   T_c = k_c (th_sw - th_p) + c_c (thd_sw - thd_p),     F_g = k_g luz(r_p th_p - x, b)   (freeplay 2 b)
+ *   F_ti = k_t (x - l_a delta_i) + c_t (xd - l_a deltad_i)
+ *   Q = (tau_sw - T_c, T_c - r_p F_g, F_g - F_tL - F_tR, l_a F_tL + M_z,L - c_w deltad_L, l_a F_tR + ...)
+ *
+ * and each friction element k (pinion, rack, left and right king-pin) on coordinate k + 1: -d level_k in
+ * slip, the holding force -Q_{k+1} while stuck (acceleration exactly 0); kinetic levels (s T_p, s F_r,
+ * s mu_k r_k (|F_z,i| + |F_ti|)), static = static_factor x kinetic. The layouts of fpar, ipar, fmode,
+ * imode and of the record are those of the packers in friction_joints/compiled/steering.py (its
+ * module docstring).
+ *
+ * State y = [th_sw, th_p, x, delta_L, delta_R, their rates (5), W_driver, W_aligning, W_friction,
+ * W_damping]; inputs tau = [tau_sw, M_z_left, M_z_right, F_z_left, F_z_right]. The kernels cannot fail
+ * (every division is by an inertia, > 0 by the parameters) and need no scratch.
+ */
+#include <math.h>
+#include <stdint.h>
+
+#include "fj_kernel.h"
+#include "luz_tar.h"
+
+#define BREAKAWAY_MARGIN 1e-9 /* vehicle.steering.BREAKAWAY_MARGIN (N.m or N) */
+
+/* fpar: the SteeringParameters in the order of compiled.steering.PARAMETERS, then mu_k r_k, then the inertias */
+enum {
+    F_J_SW, F_K_C, F_C_C, F_J_P, F_R_P, F_K_G, F_B, F_M_R, F_K_T, F_C_T, F_L_A, F_J_W, F_C_W, F_T_P,
+    F_F_R, F_MU_K, F_R_K, F_STATIC, F_SCALE, F_KINGPIN, F_MASSES
+};
+
+/* Q (5) the generalised forces without friction, kinetic (4) the kinetic friction levels, internal (4)
+ * (T_c, F_g, F_tL, F_tR) (SteeringSystem.forces). */
+static void forces(const double *y, const double *tau, const double *fpar, double *Q, double *kinetic,
+                   double *internal) {
+    double th_sw = y[0], th_p = y[1], x = y[2], dL = y[3], dR = y[4];
+    double w_sw = y[5], w_p = y[6], v = y[7], wL = y[8], wR = y[9];
+    double r_p = fpar[F_R_P], l_a = fpar[F_L_A];
+    double T_c = fpar[F_K_C] * (th_sw - th_p) + fpar[F_C_C] * (w_sw - w_p);
+    /* the rack-pinion mesh with freeplay 2 b: the dead zone of luz (seed 001 Sect. 2) */
+    double F_g = fpar[F_K_G] * fj_luz(r_p * th_p - x, fpar[F_B]);
+    double F_tL = fpar[F_K_T] * (x - l_a * dL) + fpar[F_C_T] * (v - l_a * wL);
+    double F_tR = fpar[F_K_T] * (x - l_a * dR) + fpar[F_C_T] * (v - l_a * wR);
+    Q[0] = tau[0] - T_c;
+    Q[1] = T_c - r_p * F_g;
+    Q[2] = F_g - F_tL - F_tR;
+    Q[3] = l_a * F_tL + tau[1] - fpar[F_C_W] * wL;
+    Q[4] = l_a * F_tR + tau[2] - fpar[F_C_W] * wR;
+    double s = fpar[F_SCALE], kingpin = fpar[F_KINGPIN];
+    kinetic[0] = s * fpar[F_T_P];
+    kinetic[1] = s * fpar[F_F_R];
+    kinetic[2] = s * kingpin * (fabs(tau[3]) + fabs(F_tL)); /* a king-pin's friction follows its load */
+    kinetic[3] = s * kingpin * (fabs(tau[4]) + fabs(F_tR));
+    internal[0] = T_c;
+    internal[1] = F_g;
+    internal[2] = F_tL;
+    internal[3] = F_tR;
+}
+
+/* Friction of one element: the holding force -Q of its coordinate while stuck (d = 0), else the kinetic
+ * level against the sliding direction d. */
+static double element(int64_t d, double Q_dof, double level) {
+    return d == 0 ? -Q_dof : -(double)d * level;
+}
+
+/* acc (5) and the friction f (4) of the elements in the mode (SteeringSystem.accelerations): element k
+ * acts on coordinate k + 1; a stuck coordinate's acceleration is exactly 0 (the luz form of seed 001
+ * Sect. 2 per element, its dead zone frozen within the mode). */
+static void accelerations(const double *fpar, const int64_t *imode, const double *Q, const double *kinetic,
+                          double *acc, double *f) {
+    for (int k = 0; k < 4; k++) f[k] = element(imode[k], Q[k + 1], kinetic[k]);
+    acc[0] = Q[0] / fpar[F_MASSES];
+    for (int i = 1; i < 5; i++) acc[i] = (Q[i] + f[i - 1]) / fpar[F_MASSES + i];
+}
+
+static double square(double v) {
+    return v * v;
+}
+
+/* dy/dt = [rates (5), accelerations (5), driver power, aligning power, friction power, damping power]
+ * (SteeringSystem.rhs). */
+static int64_t rhs(const fj_args *a, double t, const double *y, const double *tau, double *dy, int64_t n_out) {
+    (void)t, (void)n_out;
+    const double *fpar = a->fpar;
+    double Q[5], kinetic[4], internal[4], acc[5], f[4];
+    forces(y, tau, fpar, Q, kinetic, internal);
+    accelerations(fpar, a->imode, Q, kinetic, acc, f);
+    double w_sw = y[5], w_p = y[6], v = y[7], wL = y[8], wR = y[9];
+    for (int i = 0; i < 5; i++) {
+        dy[i] = y[5 + i];
+        dy[5 + i] = acc[i];
+    }
+    double l_a = fpar[F_L_A];
+    dy[10] = tau[0] * w_sw;
+    dy[11] = tau[1] * wL + tau[2] * wR;
+    dy[12] = f[0] * w_p + f[1] * v + f[2] * wL + f[3] * wR;
+    dy[13] = -(fpar[F_C_C] * square(w_sw - w_p) + fpar[F_C_T] * (square(v - l_a * wL) + square(v - l_a * wR))
+               + fpar[F_C_W] * (square(wL) + square(wR)));
+    return FJ_OK;
+}
+
+/* For each active element in ELEMENTS order: breakaway |Q_{k+1}| - static level - margin while stuck (luz
+ * of the acting force leaving its dead zone, seed 001 Sect. 2), stop d v_{k+1} while slipping
+ * (SteeringSystem.events). */
+static int64_t events(const fj_args *a, double t, const double *y, const double *tau, double *g, int64_t n_out) {
+    (void)t, (void)n_out;
+    const double *fpar = a->fpar;
+    double Q[5], kinetic[4], internal[4];
+    forces(y, tau, fpar, Q, kinetic, internal);
+    int64_t n = 0;
+    for (int k = 0; k < 4; k++) {
+        if (a->ipar[k] == 0) continue;
+        int64_t d = a->imode[k];
+        if (d == 0)
+            g[n] = fj_luz_margin(Q[k + 1], fpar[F_STATIC] * kinetic[k]) - BREAKAWAY_MARGIN;
+        else
+            g[n] = (double)d * y[6 + k];
+        n++;
+    }
+    return FJ_OK;
+}
+
+/* The quantities of SteeringSystem.record, flat (compiled.steering.RECORD). */
+static int64_t record(const fj_args *a, double t, const double *y, const double *tau, double *out,
+                      int64_t n_out) {
+    (void)t, (void)n_out;
+    const double *fpar = a->fpar;
+    double Q[5], kinetic[4], internal[4], acc[5], f[4];
+    forces(y, tau, fpar, Q, kinetic, internal);
+    accelerations(fpar, a->imode, Q, kinetic, acc, f);
+    for (int i = 0; i < 10; i++) out[i] = y[i];
+    for (int i = 0; i < 5; i++) out[10 + i] = acc[i];
+    for (int k = 0; k < 4; k++) {
+        out[15 + k] = f[k];
+        out[19 + k] = a->imode[k] == 0 ? 1.0 : 0.0;
+    }
+    double r_p = fpar[F_R_P], b = fpar[F_B], l_a = fpar[F_L_A];
+    double gap = r_p * y[1] - y[2];
+    out[23] = fabs(gap) < b ? 1.0 : 0.0; /* in_freeplay (strict, as the Python record) */
+    double E_kin = 0.0;
+    for (int i = 0; i < 5; i++) E_kin += fpar[F_MASSES + i] * square(y[5 + i]);
+    out[24] = 0.5 * E_kin;
+    double th_sw = y[0], th_p = y[1], x = y[2], dL = y[3], dR = y[4];
+    out[25] = 0.5 * (fpar[F_K_C] * square(th_sw - th_p) + fpar[F_K_G] * square(fj_luz(gap, b))
+                     + fpar[F_K_T] * (square(x - l_a * dL) + square(x - l_a * dR)));
+    for (int i = 0; i < 4; i++) {
+        out[26 + i] = y[10 + i];
+        out[30 + i] = internal[i];
+    }
+    return FJ_OK;
+}
+
+/* No scratch, and the kernels cannot fail (every status is unknown). */
+const fj_family fj_family_steering = {"steering", rhs, events, record, fj_no_scratch, fj_no_failure};
