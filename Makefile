@@ -9,11 +9,11 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(VENV)/.installed-demo: pyproject.toml | $(BIN)/python
+$(VENV)/.installed-demo: pyproject.toml setup.py $(wildcard friction_joints/native/src/*) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[plot]"
 	touch $@
 
-$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+$(VENV)/.installed-test: pyproject.toml setup.py $(wildcard friction_joints/native/src/*) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[test,plot]"
 	touch $@
 
@@ -21,10 +21,8 @@ demo: $(VENV)/.installed-demo
 	$(BIN)/python build_fmu.py --out dist
 	$(BIN)/python examples/cosim_speed_control.py --dist dist --out out
 
-# the engine compiled (or its cache found) first, in parallel processes, for the generic CPU that the
-# test suite asks numba for (tests/conftest.py); then the tests, in one process per core
+# the tests, in one process per core (pip install compiled the C engine)
 test: $(VENV)/.installed-test
-	NUMBA_CPU_NAME=generic $(BIN)/python -m friction_joints.compiled
 	$(BIN)/python -m pytest -q -n auto
 
 clean:

@@ -41,6 +41,7 @@ from friction_joints.fmi.units import DISPLAY, UNITS
 
 HERE = Path(__file__).resolve().parent
 SOURCES = HERE / "fmu_src"
+TESTED_BINARIES = ("binaries/linux64/", "binaries/x86_64-linux/")  # the platforms (FMI 2.0, 3.0) tests run FMUs on
 
 PLOT = "default_experiment.png"
 DRAWING = "mechanism.png"
@@ -169,8 +170,7 @@ np.save(result, simulate_fmu(fmu, stop_time=float(stop), output_interval=float(s
 
 def run_default_experiment(fmu: Path, cls):
     """FMPy's result of the FMU's default experiment with its documented inputs, run in a process of
-    its own: there the FMU loads the engine's cache it carries (the generic CPU), where this process
-    may have numba set up for another CPU and would compile the engine again."""
+    its own (the FMU's bundled package then is the only one imported there)."""
     import numpy as np
 
     from friction_joints.fmi.regression import input_table, write_csv
@@ -182,9 +182,8 @@ def run_default_experiment(fmu: Path, cls):
             inputs = str(Path(tmp) / "inputs.csv")
             write_csv(Path(inputs), table)
         result = Path(tmp) / "result.npy"
-        env = dict(os.environ, NUMBA_CPU_NAME="generic")
         subprocess.run([sys.executable, "-c", SIMULATE, str(Path(fmu).resolve()), repr(e.stop_time),
-                        repr(e.step_size), inputs, "|".join(e.outputs), str(result)], check=True, env=env, cwd=tmp)
+                        repr(e.step_size), inputs, "|".join(e.outputs), str(result)], check=True, cwd=tmp)
         return np.load(result)
 
 
@@ -217,24 +216,6 @@ def experiment_plot(fmu: Path, cls) -> bytes | None:
     fig.savefig(buffer, format="png", dpi=90)
     plt.close(fig)
     return buffer.getvalue()
-
-
-def engine_cache() -> list:
-    """The compiled engine's cache files for the generic CPU of this architecture (what the FMUs ask
-    numba for, see fmi.slave), made by loading or compiling the engine in processes of their own (``python -m
-    friction_joints.compiled``):
-    pythonfmu's builder leaves __pycache__ out, so they are added to the FMU after its build, and an
-    FMU then starts without compiling on any CPU of this architecture with this numba version."""
-    from friction_joints.compiled import cache
-
-    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
-    env["NUMBA_CPU_NAME"] = "generic"
-    subprocess.run([sys.executable, "-m", "friction_joints.compiled"], env=env, check=True, cwd=HERE)
-    files = cache.cache_files()
-    if not files:
-        print("NUMBA_CACHE_DIR is set: the FMUs get no compiled cache and compile when first loaded",
-              file=sys.stderr)
-    return files
 
 
 def forget_modules(*names):
@@ -310,10 +291,9 @@ def documents(fmu: Path, cls) -> dict[str, bytes]:
     return files
 
 
-def build(script: Path, out: Path, cache=None, loader: bool = True, package: Path = HERE / "friction_joints",
+def build(script: Path, out: Path, loader: bool = True, package: Path = HERE / "friction_joints",
           resources=(), fmi_version: int = 2, docs: dict | None = None) -> Path:
-    """Build, complete and validate the FMU of a fmu_src script into ``out``; cache: the engine's
-    cache files (default: ``engine_cache()``); loader: put the Python loader in front of pythonfmu's
+    """Build, complete and validate the FMU of a fmu_src script into ``out``; loader: put the Python loader in front of pythonfmu's
     Linux binary (friction_joints.fmi.loader) so that hosts without Python run the FMU as it is;
     package: the friction_joints sources to bundle (default: this project's); resources: files the
     slave reads beside its script (a mechanism file), bundled into resources/ under their names;
@@ -370,12 +350,13 @@ def build(script: Path, out: Path, cache=None, loader: bool = True, package: Pat
         target = out / raw.name
         with zipfile.ZipFile(raw) as src, zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as dst:
             for item in src.infolist():
+                if item.filename.startswith("binaries/") and not item.filename.startswith(TESTED_BINARIES):
+                    continue  # pythonfmu's binaries for platforms no test runs the FMU on
                 data = src.read(item)
                 if item.filename == "modelDescription.xml":
                     data = complete_description(data, cls)
+                item.compress_type = zipfile.ZIP_DEFLATED  # pythonfmu's builder stores its files uncompressed
                 dst.writestr(item, data)
-            for path in engine_cache() if cache is None else cache:  # before the plot runs the FMU
-                dst.write(path, f"resources/{bundle}/compiled/__pycache__/{path.name}")
     with zipfile.ZipFile(target, "a", zipfile.ZIP_DEFLATED) as dst:
         for name, data in (documents(target, cls) if docs is None else docs).items():
             dst.writestr(name, data)
@@ -396,12 +377,12 @@ def version_folder(out: Path, version: int) -> Path:
     return out / "fmi3" if version == 3 else out
 
 
-def build_versions(script: Path, out: Path, versions=(2, 3), cache=None, loader: bool = True) -> list[Path]:
+def build_versions(script: Path, out: Path, versions=(2, 3), loader: bool = True) -> list[Path]:
     """``build`` of the FMU of a fmu_src script for each FMI version, 2.0 into ``out`` and 3.0 into
     ``out/fmi3``: the documentation (its plot runs the default experiment) is made once, for the first."""
     paths, docs = [], None
     for version in versions:
-        paths.append(build(script, version_folder(out, version), cache, loader, fmi_version=version, docs=docs))
+        paths.append(build(script, version_folder(out, version), loader, fmi_version=version, docs=docs))
         if docs is None:
             with zipfile.ZipFile(paths[-1]) as built:
                 docs = {name: built.read(name) for name in built.namelist() if name.startswith("documentation/")}
@@ -422,7 +403,7 @@ class {name}(file_slave.FileSlave):
 '''
 
 
-def build_mechanism(path: Path, out: Path, name: str | None = None, cache=None, loader: bool = True,
+def build_mechanism(path: Path, out: Path, name: str | None = None, loader: bool = True,
                     fmi_version: int = 2) -> Path:
     """Build the FMU of a mechanism file (friction_joints.fmi.file_slave) into ``out``, named ``name``
     (default: the file's name); arguments as for ``build``."""
@@ -436,7 +417,7 @@ def build_mechanism(path: Path, out: Path, name: str | None = None, cache=None, 
         shutil.copy(path, toml)
         script.write_text(MECHANISM_SCRIPT.format(name=name))
         try:
-            return build(script, out, cache, loader, resources=[toml], fmi_version=fmi_version)
+            return build(script, out, loader, resources=[toml], fmi_version=fmi_version)
         finally:
             forget_modules(name)
 
@@ -475,15 +456,14 @@ def main(argv=None):
         if not scripts:
             raise SystemExit(f"--only {args.only}: no such FMU in fmu_src/ "
                              f"(have {', '.join(s.stem for s in sorted(SOURCES.glob('[A-Z]*.py')))})")
-    cache = engine_cache()
     jobs = min(args.jobs or os.cpu_count() or 1, len(scripts))
     if jobs == 1:
         for script in scripts:
-            for path in build_versions(script, Path(args.out), versions, cache, not args.no_loader):
+            for path in build_versions(script, Path(args.out), versions, not args.no_loader):
                 print(f"built and validated {path}")
     else:  # in fresh processes (spawn): the caller may have threads, and fork copies them stopped
         with concurrent.futures.ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-            futures = [pool.submit(build_versions, script, Path(args.out), versions, cache, not args.no_loader)
+            futures = [pool.submit(build_versions, script, Path(args.out), versions, not args.no_loader)
                        for script in scripts]
             for future in futures:
                 for path in future.result():

@@ -9,13 +9,9 @@ from pathlib import Path
 
 import pytest
 
-# numba for the generic CPU in this process and the ones it starts (before numba is imported): the
-# FMUs carry the engine's cache for it, so FMUs run here load it instead of compiling their engine
-os.environ.setdefault("NUMBA_CPU_NAME", "generic")
+import build_fmu
 
-import build_fmu  # noqa: E402
-
-from friction_joints.mechanisms import dupont_two_mass, offset_slider_crank, slider_crank  # noqa: E402
+from friction_joints.mechanisms import dupont_two_mass, offset_slider_crank, slider_crank
 
 MECHANISMS = {
     "DupontTwoMass": dupont_two_mass,

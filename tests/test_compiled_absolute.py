@@ -1,24 +1,33 @@
 """The compiled kernels of the absolute formulation (friction_joints.compiled.absolute) against
 planar.absolute_dynamics (seed 000 eq. 2.9, friction directions sgn(sd)), their reference, on random
 states of the seed mechanisms (on the constraints, drifted off them as an integrated x is, and at
-rest), the failure statuses, and a run of AbsoluteSystem on both engines. Agreement to 1e-10 of each
-quantity's scale (at least 1 in its unit). Compiling the kernels takes about 20 s without numba's
-cache, under a second with it."""
+rest), the failure statuses and their messages, and a run of AbsoluteSystem on both engines. Agreement
+to 1e-10 of each quantity's scale (at least 1 in its unit).
+
+The kernels are those of the installed C engine (native/src/absolute.c, on planar.c) that
+``system.compiled()`` calls; some of these tests also run once against a build with sanitizers
+(tests/native_build.py)."""
 
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from friction_joints.compiled import absolute
+from friction_joints.compiled import absolute, planar
 from friction_joints.errors import SingularConfigurationError
 from friction_joints.hybrid import Constant, RegularisedSystem, run
 from friction_joints.hybrid.absolute import SIGN_MODE, AbsoluteSystem
 from friction_joints.mechanisms import Mechanism, dupont_two_mass, offset_slider_crank, slider_crank
+from friction_joints.native import Family, library
+from friction_joints.native.build import SOURCE_DIR
 from friction_joints.planar import Body, BodyLoad, MinimalForm, PlanarModel, Revolute, absolute_dynamics
+
+from native_build import run_against, sanitized_library, sanitizers
 
 RTOL = 1e-10  # of each quantity's scale (its largest magnitude, at least 1)
 STATES = 12  # random states per mechanism
+C_SOURCES = [SOURCE_DIR / "fj_linalg.c", SOURCE_DIR / "planar.c", SOURCE_DIR / "absolute.c"]  # the family's own
 FACTORIES = {
     "SliderCrank": slider_crank,  # seed 000 Example 2: the massless slider (M singular, K not)
     "OffsetSliderCrank": offset_slider_crank,  # Example 1
@@ -86,7 +95,7 @@ def test_kernels_match_absolute_dynamics(name):
 
 def test_failures_give_the_status_of_the_python_exception():
     """A body with zero mass moment about its own pivot: [[M, -C^T], [C, 0]] is singular; a non-finite
-    angle: ValueError in Python. The codes have the Python engine's messages."""
+    angle: ValueError in Python. The statuses' messages are the Python engine's."""
     model = PlanarModel([Body("disc", 1.0, 0.0)], [Revolute(1, 0, (0.0, 0.0), (0.0, 0.0))],
                         [BodyLoad(1, (0.0, 0.0, 1.0))], (0.0, -9.81))
     mech = Mechanism("disc", model, MinimalForm(model, (0,), ("theta",)), (0,), ("th",), lambda q_u: q_u)
@@ -98,21 +107,21 @@ def test_failures_give_the_status_of_the_python_exception():
     cm = system.compiled()
     assert kernel(cm, "rhs", 0.0, y, [1.0], 6)[0] == absolute.ST_AUGMENTED_SINGULAR
     assert kernel(cm, "record", 0.0, y, [1.0], cm.n_record)[0] == absolute.ST_AUGMENTED_SINGULAR
-    assert cm.errors[absolute.ST_AUGMENTED_SINGULAR] == str(exc.value)
+    assert cm.message(absolute.ST_AUGMENTED_SINGULAR) == str(exc.value)
 
     mech = offset_slider_crank()
     system = AbsoluteSystem(mech, [60.0])
     y = system.initial_state(mech.assemble([0.4]), [3.0])
     y[2] = np.nan  # theta_1
-    with pytest.raises(ValueError, match="non-finite"):
+    with pytest.raises(ValueError, match="non-finite") as exc:
         absolute_dynamics(mech.model, y[:9], y[9:], [60.0])
-    assert kernel(system.compiled(), "rhs", 0.0, y, [60.0], 18)[0] == absolute.ST_NOT_FINITE
+    cm = system.compiled()
+    assert kernel(cm, "rhs", 0.0, y, [60.0], 18)[0] == absolute.ST_NOT_FINITE
+    assert str(exc.value).startswith(cm.message(absolute.ST_NOT_FINITE) + ": ")  # then numpy's words
 
 
 def test_the_comparison_detects_a_wrong_model():
     """A mass 1 % off, or a kinetic coefficient, changes xdd beyond the tolerance."""
-    from friction_joints.compiled import planar
-
     mech = offset_slider_crank()
     system = AbsoluteSystem(mech, [60.0])
     cm = system.compiled()
@@ -148,3 +157,41 @@ def test_runs_on_both_engines_and_agrees_with_the_minimal_form():
     np.testing.assert_allclose(compiled["x"][:, 2], reference["q"][:, 0], rtol=0, atol=1e-7)
     z = np.array([mech.model.constraints(x)[0] for x in compiled["x"]])
     assert np.abs(z).max() < 1e-8  # the drift off Phi(x) = 0 at rtol 1e-10
+
+
+def test_messages_scratch_and_library():
+    """The family's own statuses (ST_*) have their own messages, the coupled solve's those of the planar
+    family, any other is unknown; the scratch is the planar workspace and the augmented system; the
+    kernels are the engine library's."""
+    cm = AbsoluteSystem(offset_slider_crank(), [0.0]).compiled()
+    assert cm.family_name == "absolute" and cm.family.lib is library()
+    own = [value for name, value in vars(absolute).items() if name.startswith("ST_")]
+    messages = {cm.message(status) for status in own}
+    assert len(messages) == len(own) and "unknown status" not in messages, messages
+    coupled = (planar.ST_NO_CONVERGENCE, planar.ST_INCONSISTENT, planar.ST_INDETERMINATE)
+    for status in coupled:
+        assert cm.message(status) == Family("planar").message(status) != "unknown status"
+    for status in set(range(-1, max(own) + 2)) - set(own) - set(coupled):
+        assert cm.message(status) == "unknown status", status
+    n, m, l, width = (cm.ipar[i] for i in (planar.I_N, planar.I_M, planar.I_L, planar.I_WIDTH))
+    assert cm.family.work_size(cm.fpar, cm.ipar) == (cm.ipar[planar.I_WORK_ROWS] * width + (n + m) * (n + m + 1 + l),
+                                                     cm.ipar[planar.I_IWORK_ROWS] * width + n + m)
+
+
+SANITIZED = f"""
+import sys
+from friction_joints.native import library
+import {Path(__file__).stem} as tests
+assert library() is library(sys.argv[1])
+for name in tests.FACTORIES:
+    tests.test_kernels_match_absolute_dynamics(name)
+tests.test_failures_give_the_status_of_the_python_exception()
+"""
+
+
+def test_kernels_under_sanitizers(tmp_path):
+    """The comparisons on every seed mechanism (moving, at rest, drifted) and the failures (a singular
+    augmented matrix, a non-finite state), with the kernels of a library built with the sanitizers
+    (``native_build.sanitizers()``; in a subprocess: a sanitizer's report fails this test)."""
+    # -O0 after the build's -O2: the same checks in a quarter of the compile time
+    run_against(sanitized_library(tmp_path, (*sanitizers(), "-O0"), C_SOURCES), SANITIZED)

@@ -5,8 +5,10 @@ same types and dtypes) agree to 1e-10 of each quantity's scale in every mode kin
 directions and stiction of the single mass (with and without spring and belt, static above kinetic,
 a frictionless level without events); for the two masses every slip direction of each friction, each
 stuck set ({12}, {20}, both) and a frictionless contact at zero velocity, and the modes that
-TwoMassFriction.update selects by the Gauss principle at rest (all four stuck sets reached). The
-first run compiles the kernels (a few seconds; later runs load them from numba's cache)."""
+TwoMassFriction.update selects by the Gauss principle at rest (all four stuck sets reached).
+
+The kernels are those of the installed C engine (native/src/lumped.c) that ``system.compiled()`` calls;
+they also run once from a build with sanitizers (tests/native_build.py)."""
 
 import itertools
 
@@ -17,10 +19,13 @@ from friction_joints.hybrid import Sine
 from friction_joints.hybrid.stiction import DirectionMode
 from friction_joints.lumped import SingleMassFriction, SingleMassParameters, TwoMassFriction, TwoMassParameters
 from friction_joints.lumped.two_mass import Mode as TwoMode
+from friction_joints.native import library
+from friction_joints.native.build import SOURCE_DIR
 
-lumped = pytest.importorskip("friction_joints.compiled.lumped")
+from native_build import run_kernels, sanitized_library, sanitizers
 
 TOL = 1e-10  # of each quantity's scale
+C_SOURCES = [SOURCE_DIR / "fj_kernel.c", SOURCE_DIR / "lumped.c"]  # the family's own
 STATES = 8  # random states per configuration
 
 SINGLE = {
@@ -205,7 +210,7 @@ def test_compiled_is_built_once_and_none_for_subclasses():
         assert system.compiled() is model
         assert model.fpar.dtype == np.float64 and model.ipar.dtype == np.int64
         assert model.fpar.flags.c_contiguous and model.ipar.flags.c_contiguous
-        assert model.rhs is lumped.rhs and model.errors == {}
+        assert model.family_name == "lumped" and model.family.lib is library()
     fmode, imode = two_system({}).encode_mode(TwoMode((-1, 0), (False, True)))
     assert fmode.dtype == np.float64 and imode.dtype == np.int64 and list(imode) == [-1, 0, 0, 1]
 
@@ -219,3 +224,25 @@ def test_compiled_is_built_once_and_none_for_subclasses():
 
     assert Pushed(SingleMassParameters(), [1.0]).compiled() is None
     assert Other(TwoMassParameters(), [1.0, 0.0]).compiled() is None
+
+
+def test_messages_and_scratch():
+    """The kernels cannot fail (nor can the Python models): every status is unknown to the C family,
+    and it needs no scratch."""
+    for system in (single_system({}), two_system({})):
+        model = system.compiled()
+        for status in (0, 1, 2, -1):
+            assert model.message(status) == "unknown status"
+        assert model.family.work_size(model.fpar, model.ipar) == (0, 0)
+
+
+def test_kernels_under_sanitizers(tmp_path):
+    """Every kernel in every mode kind of both models, once, from a library built with the sanitizers
+    (``native_build.sanitizers()``: a sanitizer's report fails this test)."""
+    path = sanitized_library(tmp_path, sanitizers(), C_SOURCES)
+    rng, cases = np.random.default_rng(3), []
+    for system, modes, n_y in ((single_system(SINGLE["belt-oscillator"]), SINGLE_MODES, 4),
+                               (two_system(TWO["viscous-static"]), two_modes(), 6)):
+        for mode in modes:
+            cases.append((system, rng.uniform(0.0, 5.0), rng.normal(size=n_y), mode))
+    run_kernels(path, cases)

@@ -4,8 +4,13 @@ seed mechanisms and of test mechanisms with every joint type and friction law (P
 Prismatic with edge_length on a rotating guide, Stribeck, Exponential, Tanh, frictionless
 coordinates, four closing rows), in every mode kind (slip, stuck, frozen, shared stiction and
 shared frozen stiction) and other partitions; the failures (dead centre, Painleve cases) give the
-status codes of the Python exceptions. Agreement to 1e-10 of each quantity's scale (at least 1 in
-its unit). Compiling the kernels takes about 30 s without numba's cache, 0.5 s with it."""
+status codes and messages of the Python exceptions, and cond(V) decides the dead centre as in the
+Python engine. Agreement to 1e-10 of each quantity's scale (at least 1 in its unit).
+
+The kernels are those of the installed C engine (native/src/planar.c) that ``system.compiled()`` calls;
+some of these tests also run once against a build with sanitizers (tests/native_build.py)."""
+
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,11 +23,16 @@ from friction_joints.hybrid import Constant, MechanismSystem, Mode, RegularisedS
 from friction_joints.hybrid.mechanism import _independent_rows, lock_velocity
 from friction_joints.mechanisms import (Mechanism, dupont_two_mass, offset_slider_crank, regularised, slider_crank,
                                         stacked_blocks)
+from friction_joints.native import library
+from friction_joints.native.build import SOURCE_DIR
 from friction_joints.planar import Body, BodyLoad, MinimalForm, PinInSlot, PlanarModel, Prismatic, Revolute
+
+from native_build import run_against, sanitized_library, sanitizers
 
 RTOL = 1e-10  # of each quantity's scale (its largest magnitude, at least 1)
 STATES = 6  # random states per mechanism (the Yoke's Python reference is slow: a sign-pattern search)
 MAX_COND_M2 = 1e4  # states beyond it lose digits in proportion in both engines (they are skipped)
+C_SOURCES = [SOURCE_DIR / "fj_linalg.c", SOURCE_DIR / "planar.c"]  # the family's own
 
 
 # --- test mechanisms ----------------------------------------------------------------------------------
@@ -116,6 +126,15 @@ STATUS_OF = {
     InconsistentFrictionError: {planar.ST_INCONSISTENT},
     IndeterminateFrictionError: {planar.ST_INDETERMINATE},
     np.linalg.LinAlgError: {planar.ST_TREE_SINGULAR, planar.ST_CCT_SINGULAR, planar.ST_LOCK_SINGULAR},
+}
+# words of a failure that the Python exception's text and the kernels' (model.message) both have
+NAMES = {
+    planar.ST_V_SINGULAR: "(a dead-centre configuration)",
+    planar.ST_M2_NOT_PD: "the reduced mass matrix M'' is not positive definite",
+    planar.ST_NO_CONVERGENCE: "reaction-friction iteration did not converge",
+    planar.ST_INCONSISTENT: "have no solution (Painleve inconsistency",
+    planar.ST_INDETERMINATE: "solutions (Painleve indeterminacy",
+    planar.ST_SHARED_NO_SETTLE: "the shared holding friction does not settle",
 }
 
 
@@ -213,6 +232,15 @@ def python_or_error(fn):
         return None, exc
 
 
+def assert_failure(cm, status, exc, what):
+    """The kernel's status is one of the Python exception's (STATUS_OF) and names the same failure (NAMES;
+    numpy's LinAlgError has no words of the engine)."""
+    text = f"{what}: Python raised {exc!r}, kernel status {status} ({cm.message(status)})"
+    assert status in STATUS_OF[type(exc)], text
+    if status in NAMES:
+        assert NAMES[status] in str(exc) and NAMES[status] in cm.message(status), text
+
+
 def compare(system, cm, t, y, tau, mode, label, failures):
     """rhs, events and record of the kernels against the Python engine at (t, y) in mode."""
     fmode, imode = system.encode_mode(mode)
@@ -222,10 +250,10 @@ def compare(system, cm, t, y, tau, mode, label, failures):
     status = cm.rhs(*args, dy)
     ref, exc = python_or_error(lambda: system.rhs(t, y, mode))
     if exc is not None:
-        assert status in STATUS_OF[type(exc)], f"{label} rhs: Python raised {exc!r}, kernel status {status}"
+        assert_failure(cm, status, exc, f"{label} rhs")
         failures.append(status)
         return
-    assert status == 0, f"{label} rhs: status {status} ({cm.errors.get(status)})"
+    assert status == 0, f"{label} rhs: status {status} ({cm.message(status)})"
     k1, k = system.k1, system.k
     for name, part in (("qd", slice(0, k1)), ("udot", slice(k1, k1 + k)), ("W_drive'", k1 + k),
                        ("W_friction'", k1 + k + 1)):
@@ -236,10 +264,10 @@ def compare(system, cm, t, y, tau, mode, label, failures):
     status = cm.events(*args, g)
     ref, exc = python_or_error(lambda: [ev.fn(t, y) for ev in evs])
     if exc is not None:
-        assert status in STATUS_OF[type(exc)], f"{label} events: Python raised {exc!r}, kernel status {status}"
+        assert_failure(cm, status, exc, f"{label} events")
         failures.append(status)
     else:
-        assert status == 0, f"{label} events: status {status} ({cm.errors.get(status)})"
+        assert status == 0, f"{label} events: status {status} ({cm.message(status)})"
         for ev, value, expected in zip(evs, g, ref):
             assert_close(value, expected, f"{label} event {ev.name}")
 
@@ -247,10 +275,10 @@ def compare(system, cm, t, y, tau, mode, label, failures):
     status = cm.record(*args, out)
     ref, exc = python_or_error(lambda: system.record(t, y, mode))
     if exc is not None:
-        assert status in STATUS_OF[type(exc)], f"{label} record: Python raised {exc!r}, kernel status {status}"
+        assert_failure(cm, status, exc, f"{label} record")
         failures.append(status)
         return
-    assert status == 0, f"{label} record: status {status} ({cm.errors.get(status)})"
+    assert status == 0, f"{label} record: status {status} ({cm.message(status)})"
     rec = system.decode_record(out)
     assert list(rec) == list(ref), f"{label} record keys"
     for key, expected in ref.items():
@@ -335,19 +363,54 @@ def test_regularised_system_single_mode():
 
 
 def test_dead_centre_gives_the_singular_status():
-    """u = x3 at the dead centre th1 = th2 = 0: V is singular (Python: SingularConfigurationError)."""
+    """u = x3 at the dead centre th1 = th2 = 0: V is singular (Python: SingularConfigurationError); every
+    kernel returns ST_V_SINGULAR, whose message names the dead centre as the exception does."""
     mech = slider_crank()
     system = MechanismSystem(mech, [1.0])
     cm = system.compiled()
     q = mech.assemble([0.0])
     mode = Mode((1, 1, 1, 1), (), (), (2,))
     y = np.concatenate((q, [0.3], [0.0, 0.0]))
-    with pytest.raises(SingularConfigurationError):
+    with pytest.raises(SingularConfigurationError) as exc:
         system.rhs(0.0, y, mode)
     fmode, imode = system.encode_mode(mode)
     for kernel, size in ((cm.rhs, len(y)), (cm.events, 4), (cm.record, cm.n_record)):
-        assert kernel(0.0, y, np.array([1.0]), cm.fpar, cm.ipar, fmode, imode, np.zeros(size)) == planar.ST_V_SINGULAR
-    assert "dead-centre" in cm.errors[planar.ST_V_SINGULAR]
+        status = kernel(0.0, y, np.array([1.0]), cm.fpar, cm.ipar, fmode, imode, np.zeros(size))
+        assert status == planar.ST_V_SINGULAR
+        assert_failure(cm, status, exc.value, "dead centre")
+
+
+@pytest.mark.parametrize("factory", [slider_crank, twin_slider])
+def test_condition_of_v_decides_the_dead_centre(factory):
+    """u = x3 near the dead centre th1 = 0, where cond(V) ~ 1 / th1: on 41 states within 1.2 % of
+    MAX_CONDITION_V either way the kernel's status is the Python engine's decision (np.linalg.cond),
+    and both occur: cond(V) in closed form (SliderCrank: two closing rows) and from singular values by
+    Jacobi rotations (TwinSlider: four) right to the grid's step, 6e-4 of cond(V), at 1e12."""
+    mech = factory()
+    system = MechanismSystem(mech, [0.0] * mech.model.n_drives)
+    cm = system.compiled()
+    direction = np.zeros(mech.model.l, dtype=int)
+    direction[system.contacts] = 1
+    mode = Mode(tuple(int(v) for v in direction), (), (), (2,))
+    fmode, imode = system.encode_mode(mode)
+    tau = np.zeros(mech.model.n_drives)
+
+    def cond_v(th1):  # V of MinimalForm._D2: the closing rows' columns of the dependent coordinates
+        return np.linalg.cond(np.delete(mech.minimal.closing_jacobian(mech.assemble([th1]))[3], mode.partition, 1))
+
+    statuses = set()
+    for th1 in 1e-9 * cond_v(1e-9) / planar.MAX_CONDITION_V * 10.0 ** np.linspace(-0.005, 0.005, 41):
+        y = np.concatenate((mech.assemble([th1]), [0.3], [0.0, 0.0]))
+        status = cm.rhs(0.0, y, tau, cm.fpar, cm.ipar, fmode, imode, np.full_like(y, np.nan))
+        _, exc = python_or_error(lambda: system.rhs(0.0, y, mode))
+        what = f"{mech.name} th1 = {th1:.6g}, cond(V) / 1e12 = {cond_v(th1) / 1e12:.6f}"
+        if exc is None:
+            assert status == 0, f"{what}: status {status} ({cm.message(status)})"
+        else:
+            assert status == planar.ST_V_SINGULAR, f"{what}: Python raised {exc!r}, status {status}"
+            assert_failure(cm, status, exc, what)
+        statuses.add(status)
+    assert statuses == {0, planar.ST_V_SINGULAR}
 
 
 def test_the_comparison_detects_a_wrong_model():
@@ -390,20 +453,38 @@ def test_unsupported_models_run_on_the_python_engine():
     assert MechanismSystem(slider_crank(), [0.0]).compiled() is not None
 
 
-def test_singular_values_by_jacobi_rotations():
-    """The singular values behind cond(V) (closing rows m2 >= 3) and kappa against LAPACK."""
-    rng = np.random.default_rng(11)
-    for shape in [(3, 3), (4, 4), (8, 5), (4, 6), (6, 6)]:
-        for decades in (0, 6, 10):
-            A = rng.normal(size=shape)
-            U, s, Vt = np.linalg.svd(A, full_matrices=False)
-            s = np.logspace(0, -decades, len(s))
-            A = (U * s) @ Vt
-            sv = np.zeros(shape[1])
-            planar._singular_values(A.copy(), sv)
-            expected = np.linalg.svd(A, compute_uv=False)
-            got = np.sort(sv)[::-1][: len(expected)]
-            np.testing.assert_allclose(got, expected, rtol=1e-9 * 10.0 ** (0.5 * decades), atol=1e-14)
-            if shape[0] == shape[1]:
-                cond = planar._cond2(A, np.zeros(shape), np.zeros(shape[1]))
-                np.testing.assert_allclose(cond, np.linalg.cond(A), rtol=1e-9 * 10.0 ** (0.5 * decades))
+def test_messages_scratch_and_library():
+    """Every status (ST_*) has its own message, any other is unknown; the scratch is the packer's
+    workspace tables; the kernels are the engine library's."""
+    cm = MechanismSystem(yoke(), [0.0, 0.0]).compiled()
+    assert cm.family_name == "planar" and cm.family.lib is library()
+    statuses = [value for name, value in vars(planar).items() if name.startswith("ST_")]
+    messages = {cm.message(status) for status in statuses}
+    assert len(messages) == len(statuses) and "unknown status" not in messages, messages
+    for status in (0, max(statuses) + 1, -1):
+        assert cm.message(status) == "unknown status"
+    width = cm.ipar[planar.I_WIDTH]
+    assert cm.family.work_size(cm.fpar, cm.ipar) == (cm.ipar[planar.I_WORK_ROWS] * width,
+                                                     cm.ipar[planar.I_IWORK_ROWS] * width)
+
+
+SANITIZED = f"""
+import sys
+from friction_joints.native import library
+import {Path(__file__).stem} as tests
+assert library() is library(sys.argv[1])
+for name in ("Yoke", "TwinSlider", "OffsetSliderCrank"):
+    tests.test_kernels_match_the_python_engine(name)
+tests.test_dead_centre_gives_the_singular_status()
+for factory in (tests.slider_crank, tests.twin_slider):
+    tests.test_condition_of_v_decides_the_dead_centre(factory)
+"""
+
+
+def test_kernels_under_sanitizers(tmp_path):
+    """The comparisons of the Yoke (every joint type, law and mode kind, the sign-pattern search), the
+    TwinSlider (four closing rows) and the OffsetSliderCrank (the Painleve statuses), the dead centre and
+    cond(V) at the threshold, with the kernels of a library built with the sanitizers
+    (``native_build.sanitizers()``; in a subprocess: a sanitizer's report fails this test)."""
+    # -O0 after the build's -O2: the same checks in a quarter of the compile time
+    run_against(sanitized_library(tmp_path, (*sanitizers(), "-O0"), C_SOURCES), SANITIZED)

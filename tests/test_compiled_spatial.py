@@ -3,21 +3,29 @@ Python engine (RSRRRSystem, its reference) on random states: rhs, events and rec
 decode_record, key by key) agree to 1e-10 of each quantity's scale in every supported configuration
 (cut and minimal forms, recursive and trace formulations, friction on and off, stiction with the
 modes +1, -1 and 0, no load and SpeedLoads) and the number of passes of the reaction-friction
-coupling is the same. The first run compiles the kernels (about 35 s on the CI machine; later runs
-load them from numba's cache in about a second)."""
+coupling is the same; the failures give their statuses, named as the Python exceptions name them.
+
+The kernels are those of the installed C engine (native/src/spatial.c) that ``system.compiled()``
+calls; some of these tests also run once against a build with sanitizers (tests/native_build.py)."""
+
+from pathlib import Path
 
 import numpy as np
 import pytest
 
+from friction_joints.compiled import spatial
 from friction_joints.errors import ConvergenceError, SingularConfigurationError
 from friction_joints.hybrid.stiction import DirectionMode as Mode
+from friction_joints.native import library
+from friction_joints.native.build import SOURCE_DIR
 from friction_joints.spatial.rsrrr import RSRRR, RSRRRParameters, table1_journals
 from friction_joints.spatial.system import RSRRRSystem, SpeedLoad, paper_drive, paper_load
 
-spatial = pytest.importorskip("friction_joints.compiled.spatial")
+from native_build import run_against, sanitized_library, sanitizers
 
 TOL = 1e-10  # of each quantity's scale
 STATES = 6  # random states per configuration
+C_SOURCES = [SOURCE_DIR / "fj_linalg.c", SOURCE_DIR / "spatial.c"]  # the family's own
 
 CONFIGS = {
     "cut": dict(),
@@ -73,9 +81,14 @@ def assert_close(got, want, what, floor=1.0):
     assert err <= TOL * scale, f"{what}: error {err:.3g} beyond {TOL:g} x scale {scale:.3g}\n{got}\n{want}"
 
 
+def make_systems():
+    """{name: system} of CONFIGS."""
+    return {name: make_system(**kw) for name, kw in CONFIGS.items()}
+
+
 @pytest.fixture(scope="module")
 def systems():
-    return {name: make_system(**kw) for name, kw in CONFIGS.items()}
+    return make_systems()
 
 
 @pytest.mark.parametrize("name", list(CONFIGS))
@@ -138,27 +151,32 @@ def test_stuck_rhs_is_zero_and_the_iterations_count_passes(systems):
 
 
 def test_failures_return_their_status():
+    """The statuses where the Python engine raises; their messages have the exceptions' words."""
     # a coupling that diverges (friction five times Table 1's): ConvergenceError in Python
     system = RSRRRSystem(RSRRR(RSRRRParameters(journals=table1_journals(5.0))), [paper_drive(), 0.0], paper_load())
     y = system.initial_state(psid11=3.0)
-    with pytest.raises(ConvergenceError):
+    with pytest.raises(ConvergenceError) as exc:
         system.rhs(0.5, y, Mode(1))
     status, _ = call(system.compiled().rhs, system, 0.5, y, Mode(1), 11)
-    assert status == spatial.ST_COUPLING and "coupling" in system.compiled().errors[status]
+    message, words = system.compiled().message(status), "the reaction-friction coupling did not converge"
+    assert status == spatial.ST_COUPLING and words in message and words in str(exc.value), (message, exc.value)
     # chain 2 stretched (psi(2,3) = 0): J2 is singular, the holding torques need V = dq/dpsi11
     system = make_system(stiction=True)
     y = system.initial_state()
     y[3] = 0.0
-    with pytest.raises(SingularConfigurationError):
+    with pytest.raises(SingularConfigurationError) as exc:
         system.events(Mode(0))[0].fn(0.5, y)
     status, _ = call(system.compiled().events, system, 0.5, y, Mode(0), 1)
-    assert status == spatial.ST_J2_SINGULAR and "J2" in system.compiled().errors[status]
+    message, words = system.compiled().message(status), "is singular at S"
+    assert status == spatial.ST_J2_SINGULAR and "J2" in message, message
+    assert words in message and words in str(exc.value), (message, exc.value)
 
 
 def test_compiled_is_built_once_and_none_where_unsupported(systems):
     system = systems["cut"]
     assert system.compiled() is system.compiled()
     model = system.compiled()
+    assert model.family_name == "spatial" and model.family.lib is library()
     assert model.fpar.dtype == np.float64 and model.ipar.dtype == np.int64
     assert model.fpar.flags.c_contiguous and model.ipar.flags.c_contiguous
     assert model.n_record == spatial.record_size()
@@ -172,3 +190,38 @@ def test_compiled_is_built_once_and_none_where_unsupported(systems):
             return super().rhs(t, y, mode)
 
     assert Damped(RSRRR(), [1.0, 0.0]).compiled() is None
+
+
+def test_messages_and_scratch(systems):
+    """Every status (ST_*) has its own message, any other is unknown; the scratch depends on the numbers
+    of joints only."""
+    model = systems["cut"].compiled()
+    statuses = [value for name, value in vars(spatial).items() if name.startswith("ST_")]
+    messages = {model.message(status) for status in statuses}
+    assert len(messages) == len(statuses) and "unknown status" not in messages, messages
+    for status in (0, max(statuses) + 1, -1):
+        assert model.message(status) == "unknown status"
+    sizes = model.family.work_size(model.fpar, model.ipar)
+    assert sizes[0] > 0 and sizes[1] > 0
+    assert all(s.compiled().family.work_size(s.compiled().fpar, s.compiled().ipar) == sizes for s in systems.values())
+
+
+SANITIZED = f"""
+import sys
+from friction_joints.native import library
+import {Path(__file__).stem} as tests
+assert library() is library(sys.argv[1])
+systems = tests.make_systems()
+for name in tests.CONFIGS:
+    tests.test_kernels_agree_with_the_python_engine(systems, name)
+tests.test_stuck_rhs_is_zero_and_the_iterations_count_passes(systems)
+tests.test_failures_return_their_status()
+"""
+
+
+def test_kernels_under_sanitizers(tmp_path):
+    """The comparisons in every configuration and mode, a stuck and a turning state, and the failures,
+    with the kernels of a library built with the sanitizers (``native_build.sanitizers()``; in a
+    subprocess: a sanitizer's report fails this test)."""
+    # -O0 after the build's -O2: the same checks in a third of the compile time
+    run_against(sanitized_library(tmp_path, (*sanitizers(), "-O0"), C_SOURCES), SANITIZED)

@@ -5,22 +5,27 @@ SingleTrackVehicle, their reference) on random states: rhs, events (in the order
 to 1e-10 of each quantity's scale. The steering is checked in all 81 modes (each of the four friction
 elements stuck or slipping either way), inside and outside the rack-pinion freeplay (the dead zone of
 luz, and its edges), with elements inactive (no friction: no events) and without freeplay; the vehicle
-with and without tyre relaxation. The first run compiles the kernels (a few seconds; later runs load
-them from numba's cache)."""
+with and without tyre relaxation.
+
+The kernels are those of the installed C engine (native/src/steering.c, vehicle.c) that
+``system.compiled()`` calls; they also run once from a build with sanitizers (tests/native_build.py)."""
 
 import itertools
 
 import numpy as np
 import pytest
 
+from friction_joints.compiled import steering
 from friction_joints.hybrid import Sine
+from friction_joints.native import library
+from friction_joints.native.build import SOURCE_DIR
 from friction_joints.vehicle import SingleTrackVehicle, SteeringParameters, SteeringSystem, VehicleParameters
 from friction_joints.vehicle.steering import Mode
 
-steering = pytest.importorskip("friction_joints.compiled.steering")
-vehicle = pytest.importorskip("friction_joints.compiled.vehicle")
+from native_build import run_kernels, sanitized_library, sanitizers
 
 TOL = 1e-10  # of each quantity's scale
+C_SOURCES = [SOURCE_DIR / "fj_kernel.c", SOURCE_DIR / "steering.c", SOURCE_DIR / "vehicle.c"]  # the families' own
 STATES = 8  # random states per configuration
 
 CONFIGS = {
@@ -155,7 +160,8 @@ def test_the_comparison_can_fail(systems):
 def test_compiled_is_built_once_and_none_for_subclasses(systems):
     system = systems["default"]
     model = system.compiled()
-    assert system.compiled() is model and model.rhs is steering.rhs and model.n_record == steering.RECORD_SIZE
+    assert system.compiled() is model and model.family_name == "steering" and model.family.lib is library()
+    assert model.n_record == steering.RECORD_SIZE
     assert model.fpar.dtype == np.float64 and model.ipar.dtype == np.int64
     assert list(systems["no-kingpin-friction"].compiled().ipar) == [1, 1, 0, 0]
     fmode, imode = system.encode_mode(Mode((1, 0, -1, 0)))
@@ -186,4 +192,28 @@ def test_vehicle_compiled_is_none_for_subclasses():
 
     assert Other(VehicleParameters(), [0.0, 0.0]).compiled() is None
     model = SingleTrackVehicle(VehicleParameters(), [0.0, 0.0]).compiled()
-    assert model.rhs is vehicle.rhs and model.n_record == 10
+    assert model.family_name == "vehicle" and model.family.lib is library() and model.n_record == 10
+
+
+# --- both families -----------------------------------------------------------------------------------
+def test_messages_and_scratch(systems):
+    """The kernels cannot fail (nor can the Python models): every status is unknown to the C families,
+    and they need no scratch."""
+    for system in (systems["default"], SingleTrackVehicle(VehicleParameters(sigma=0.5), [0.0, 0.0])):
+        model = system.compiled()
+        for status in (0, 1, 2, -1):
+            assert model.message(status) == "unknown status"
+        assert model.family.work_size(model.fpar, model.ipar) == (0, 0)
+
+
+def test_kernels_under_sanitizers(tmp_path, systems):
+    """Every kernel of both families (the steering in modes with stuck and slipping elements, inside and
+    outside the freeplay; the vehicle with and without relaxation), once, from a library built with the
+    sanitizers (``native_build.sanitizers()``: a sanitizer's report fails this test)."""
+    path = sanitized_library(tmp_path, sanitizers(), C_SOURCES)
+    rng = np.random.default_rng(3)
+    cases = [(systems["worn"], t, y, mode) for (t, y), mode in zip(random_states(systems["worn"], rng), MODES[::10])]
+    for sigma in (0.0, 0.5):
+        vehicle_system = SingleTrackVehicle(VehicleParameters(sigma=sigma), [Sine(0.02, 2.0), 0.01])
+        cases.append((vehicle_system, 0.3, rng.normal(size=5) * [0.5, 0.2, 1.0, 3000.0, 3000.0], "smooth"))
+    run_kernels(path, cases)

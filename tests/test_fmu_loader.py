@@ -404,14 +404,13 @@ def test_exit_guard_is_not_needed_with_the_loader(c_host, loader_fmu, reference,
 def test_c_host_under_valgrind(c_host, loader_fmu, tmp_path, guard):
     """No invalid access in the FMU's binaries or Python, up to and through the host's exit, with or
     without fmi.exit_guard (without the SciPy _uarray pin of fmi.exit_guard, valgrind shows an invalid
-    read in Py_FinalizeEx, and the host crashes now and then). The Python engine runs the model: under
-    valgrind the compiled engine's cache does not fit the emulated CPU and numba would compile it for
-    half an hour. (About 40 s.)"""
+    read in Py_FinalizeEx, and the host crashes now and then). The C engine runs the model, so its
+    kernels and integrator run under valgrind too. (About 40 s.)"""
     fmu = loader_fmu if guard == "exit guard" else inert_exit_guard(loader_fmu, tmp_path / loader_fmu.name)
     folder = tmp_path / "unpacked"
     with zipfile.ZipFile(fmu) as z:
         z.extractall(folder)
-    proc = run_host(c_host, (folder, read_model_description(str(fmu))), env={"FRICTION_JOINTS_ENGINE": "python"},
+    proc = run_host(c_host, (folder, read_model_description(str(fmu))),
                     wrapper=(shutil.which("valgrind"), "--error-limit=no"), names=["u"])
     assert proc.returncode == 0 and len(proc.stdout.splitlines()) == N_STEPS, proc.stdout + proc.stderr[-3000:]
     assert "ERROR SUMMARY" in proc.stderr, proc.stderr[-3000:]

@@ -29,9 +29,8 @@ DUPONT = {"x": "q[2]", "xd": "qd[2]", "xdd": "qdd[2]", "y": "q[1]", "yd": "qd[1]
 def built(build_once, fmus):
     """{'files': {name: FMU of the catalogue file}, 'shipped': {name: FMU of fmu_src}}, built once."""
     def build(folder):
-        cache = build_fmu.engine_cache()
         for name in FILES:
-            build_fmu.build_mechanism(CATALOGUE / f"{name}.toml", folder, cache=cache)
+            build_fmu.build_mechanism(CATALOGUE / f"{name}.toml", folder)
 
     folder = build_once("mechanism_fmus", build)
     files = {name: folder / f"{read_file(CATALOGUE / f'{name}.toml').name}.fmu" for name in FILES}

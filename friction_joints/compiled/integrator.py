@@ -1,6 +1,6 @@
-"""The hybrid integrator on the compiled engine: same interface and event semantics as
+"""The hybrid integrator on the C engine: same interface and event semantics as
 ``hybrid.HybridIntegrator`` (its reference), with the smooth dynamics, event location and recording
-compiled (``dop853.advance``); Python runs only the mode decisions at events (``system.update``).
+in C (``native.Dop853``); Python runs only the mode decisions at events (``system.update``).
 
 A co-simulation step (``advance_to``) without an input breakpoint inside that ends without an event
 is one compiled call and a few Python operations (``_reach``, the fast path); everything else takes
@@ -16,7 +16,7 @@ import numpy as np
 
 from ..errors import FrictionJointsError
 from ..hybrid.integrator import QUIET_MARGIN, HybridIntegrator, IntegratorState
-from . import dop853, registry
+from .. import native
 
 
 class ModeArrays(NamedTuple):
@@ -43,7 +43,7 @@ class CompiledIntegrator(HybridIntegrator):
         self.model = system.compiled()
         if self.model is None:
             raise ValueError(f"{type(system).__name__} has no compiled form in this configuration")
-        self.kernels = registry.kernel_addresses(self.model)
+        self.dop853 = native.Dop853(native.Workspace(self.model.family, self.model.fpar, self.model.ipar))
         self._modes = {}
         self._last_mode = self._last_arrays = None
         self._breakpoints = system.breakpoints()  # fixed: the inputs' types do not change
@@ -52,7 +52,7 @@ class CompiledIntegrator(HybridIntegrator):
         self._restart_pending = False  # a restart whose quiet test the next advance does
         self._watched = (object(), False)  # (mode, system.events_watch_all(mode)) of the last restart
         self._end_row = None  # record at the end of advance_to, taken from the compiled run
-        self.info = np.zeros(dop853.INFO_SIZE)
+        self.info = self.dop853.info
         self.rhs_calls = 0
         super().__init__(system, t0, y0, **options)
 
@@ -77,38 +77,35 @@ class CompiledIntegrator(HybridIntegrator):
         return forms
 
     def _check(self, status, where):
-        if status == dop853.KERNEL_FAILED:
-            code = int(self.info[dop853.INFO_KERNEL_STATUS])
-            message = ("internal error: a kernel raised an exception" if code == registry.KERNEL_RAISED
-                       else self.model.errors.get(code, f"kernel status {code}"))
-            raise FrictionJointsError(f"{message} at t={self.info[dop853.INFO_T]:.9g} ({where})")
-        if status == dop853.STEP_TOO_SMALL:
-            raise FrictionJointsError(f"integration failed at t={self.info[dop853.INFO_T]:.9g}: "
+        if status == native.KERNEL_FAILED:
+            message = self.model.message(int(self.info[native.INFO_KERNEL_STATUS]))
+            raise FrictionJointsError(f"{message} at t={self.info[native.INFO_T]:.9g} ({where})")
+        if status == native.STEP_TOO_SMALL:
+            raise FrictionJointsError(f"integration failed at t={self.info[native.INFO_T]:.9g}: "
                                       "required step size is less than spacing between numbers")
 
     def record_row(self, t, y, mode) -> dict:
         """The record dict at (t, y, mode) from the compiled record kernel."""
-        fmode, imode, *_ = self._mode_arrays(mode)
-        tau = np.ascontiguousarray(self.system.input_values(t), float)
         out = np.zeros(self.model.n_record)
-        status = self.model.record(t, np.ascontiguousarray(y, float), tau, self.model.fpar, self.model.ipar, fmode,
-                                   imode, out)
-        if status:
-            self.info[dop853.INFO_KERNEL_STATUS], self.info[dop853.INFO_T] = status, t
-            self._check(dop853.KERNEL_FAILED, "record")
+        self._kernel("record", t, y, mode, out)
         return self.system.decode_record(out)
 
     def rhs_once(self, t, y, mode) -> np.ndarray:
         """dy/dt at (t, y, mode) from the compiled rhs kernel (what system.rhs gives)."""
-        fmode, imode, *_ = self._mode_arrays(mode)
         dy = np.zeros(len(y))
-        tau = np.ascontiguousarray(self.system.input_values(t), float)
-        status = self.model.rhs(t, np.ascontiguousarray(y, float), tau, self.model.fpar, self.model.ipar, fmode, imode,
-                                dy)
-        if status:
-            self.info[dop853.INFO_KERNEL_STATUS], self.info[dop853.INFO_T] = status, t
-            self._check(dop853.KERNEL_FAILED, "rhs")
+        self._kernel("rhs", t, y, mode, dy)
         return dy
+
+    def _kernel(self, which, t, y, mode, out):
+        """The kernel ``which`` at (t, y, mode) into out, on this integrator's workspace; raises on failure."""
+        fmode, imode, *_ = self._mode_arrays(mode)
+        ws = self.dop853.ws
+        ws.set_mode(fmode, imode)
+        tau = np.ascontiguousarray(self.system.input_values(t), float)
+        status = ws.call(which, t, np.ascontiguousarray(y, float), tau, out)
+        if status:
+            self.info[native.INFO_KERNEL_STATUS], self.info[native.INFO_T] = status, t
+            self._check(native.KERNEL_FAILED, which)
 
     def restart(self):
         """As HybridIntegrator.restart, with the quiet test done by the next ``advance`` in compiled code."""
@@ -171,10 +168,10 @@ class CompiledIntegrator(HybridIntegrator):
         event or mode decision that stopped it is handled (``_loop`` goes on from there)."""
         records = np.empty((1, self.model.n_record))
         status, y = self._run(s, t_end, self._end_grid_array, records)
-        if status != dop853.REACHED_END:  # nothing recorded: the end grid point lies beyond where it stopped
+        if status != native.REACHED_END:  # nothing recorded: the end grid point lies beyond where it stopped
             self._outcome(status, s, y, t_end, t_end)
             return None
-        self.state = IntegratorState(t_end, y, s.mode, float(self.info[dop853.INFO_H]))
+        self.state = IntegratorState(t_end, y, s.mode, float(self.info[native.INFO_H]))
         return self._decoded(records[0], t_end)
 
     def _loop(self, t_end, grid):
@@ -206,17 +203,16 @@ class CompiledIntegrator(HybridIntegrator):
         y = np.array(s.y, dtype=float)  # advanced in place: s.y may be held elsewhere
         quiet = QUIET_MARGIN if self._restart_pending else 0.0
         self._restart_pending = False
-        status = dop853.advance(self.kernels, s.t, y, seg_end, s.step or 0.0, self.rtol, self.atol, max_step, forms,
-                                self.model.fpar, self.model.ipar, arrays.fmode, arrays.imode, arrays.directions, grid,
-                                records, self.info, quiet)
-        self.rhs_calls += int(self.info[dop853.INFO_RHS_CALLS])
+        status = self.dop853.advance(s.t, y, seg_end, s.step or 0.0, self.rtol, self.atol, max_step, forms,
+                                     arrays.fmode, arrays.imode, arrays.directions, grid, records, quiet)
+        self.rhs_calls += int(self.info[native.INFO_RHS_CALLS])
         self._check(status, s.mode)
         return status, y
 
     def _keep_rows(self, seg_grid, records, to_end):
         """The rows the compiled call recorded (``_run``) at the first times of seg_grid: the end row of
         ``advance_to`` (to_end), else rows of the results."""
-        for row, t_row in zip(records[: int(self.info[dop853.INFO_RECORDS])], seg_grid):
+        for row, t_row in zip(records[: int(self.info[native.INFO_RECORDS])], seg_grid):
             rec = self._decoded(row, t_row)
             if to_end:
                 self._end_row = rec
@@ -227,11 +223,11 @@ class CompiledIntegrator(HybridIntegrator):
         """Handle how the compiled call from the state s towards seg_end stopped (``_run``; y: the state
         there): the restart's mode decision, an event, or the input breakpoint at seg_end < t_end; sets
         ``state``."""
-        if status == dop853.NOT_QUIET:  # the restart must decide the mode: as HybridIntegrator.restart
+        if status == native.NOT_QUIET:  # the restart must decide the mode: as HybridIntegrator.restart
             self.state, _ = self._redecide(s)
             return
-        h = float(self.info[dop853.INFO_H])
-        if status == dop853.EVENT:
+        h = float(self.info[native.INFO_H])
+        if status == native.EVENT:
             self._end_row = None
             self.state = self._event(s.mode, y, h)
             return
@@ -241,8 +237,8 @@ class CompiledIntegrator(HybridIntegrator):
     def _event(self, mode, y, h) -> IntegratorState:
         """The state after the event the compiled call stopped at (info: its time and index), y (n_y,)
         the state there in ``mode``; h: the next step size (s). Rows before and after are recorded."""
-        k = int(self.info[dop853.INFO_EVENT])
-        return self._at_event(float(self.info[dop853.INFO_T]), y, mode, self._mode_arrays(mode).events[k].name, h)
+        k = int(self.info[native.INFO_EVENT])
+        return self._at_event(float(self.info[native.INFO_T]), y, mode, self._mode_arrays(mode).events[k].name, h)
 
     def _decoded(self, row, t) -> dict:
         """The record dict of a row (n_record,) that the compiled call wrote at time t (s), with 't'.

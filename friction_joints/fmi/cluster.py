@@ -9,7 +9,7 @@ assumed); on a worker ``FMUFile.local`` extracts it once per process and returns
 what is left and raises ``Cancelled``.
 
 Workers need Python with this package installed (the same version as the client) with its
-``sweep`` extra, i.e. numpy, scipy, numba, FMPy and dask.distributed.
+``sweep`` extra, i.e. numpy, scipy, FMPy and dask.distributed.
 """
 
 from __future__ import annotations
@@ -78,14 +78,12 @@ def connect(scheduler: str | None = None, workers: int | None = None):
     if workers is not None and workers < 1:
         raise ValueError(f"--workers must be >= 1, got {workers}")
     if scheduler is None:
-        # the FMUs carry numba's cache for the generic CPU: the workers must ask numba for it
-        env = {"NUMBA_CPU_NAME": os.environ.get("NUMBA_CPU_NAME", "generic")}
         # one task at a time on a worker: a run that kills its worker process fails no run queued behind it
         with _sigint_ignored(), dask.config.set({"distributed.scheduler.worker-saturation": 1.0}):
             # SIGINT ignored is inherited by the worker processes: Ctrl-C in a terminal reaches the client only
             cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
                                    dashboard_address="127.0.0.1:0",  # a free local port (dashboard with bokeh)
-                                   env=env, silence_logs=logging.ERROR)
+                                   silence_logs=logging.ERROR)
         with cluster, Client(cluster) as client:
             yield client
     else:

@@ -62,23 +62,18 @@ instance, where pythonfmu looks them up by name; calls within the class hierarch
 from __future__ import annotations
 
 import math
-import os
 import pickle
 import sys
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 
-# The FMUs ship the compiled engine's cache for the generic CPU of their architecture (build_fmu.py):
-# ask numba for it (unless the host chose a CPU, or imported numba already) so that it loads anywhere.
-os.environ.setdefault("NUMBA_CPU_NAME", "generic")
-
-from pythonfmu import Boolean, Fmi2Causality, Fmi2Slave, Fmi2Variability, Integer, Real, String  # noqa: E402
+from pythonfmu import Boolean, Fmi2Causality, Fmi2Slave, Fmi2Variability, Integer, Real, String
 from pythonfmu.enums import Fmi2Status
 
 from ..hybrid import BristleSystem, contact_laws
 from ..stepping import MechanismStepper, Stepper
-from ..engine import PYTHON_SLOWDOWN, engine_from_environment, load_compiled
+from ..engine import PYTHON_SLOWDOWN, engine_from_environment
 from ..errors import FrictionJointsError
 from .bundle import follow_resources
 from .exit_guard import guard_library_exit, pin_scipy_uarray
@@ -436,20 +431,15 @@ class MechanismSlave(VarSlave):
         return int(self.values.get("friction_model", 0))
 
     def _log_engine(self):
-        """Say which engine runs the model and what its start-up cost."""
+        """Say which engine runs the model."""
         if self.friction_model() > 0:
             self.log("bristle friction runs on the Python engine with LSODA (it has no compiled form)", Fmi2Status.ok)
             return
         if self.stepper.integrator.engine == "python":
-            self.log(f"Python engine (numba missing or model not compiled): {PYTHON_SLOWDOWN} slower than the "
-                     "compiled engine", Fmi2Status.warning)
+            self.log(f"Python engine (C engine not built, or model not compiled): {PYTHON_SLOWDOWN} slower than "
+                     "the compiled engine", Fmi2Status.warning)
             return
-        load = load_compiled()
-        if load["compiled"]:
-            self.log(f"compiled engine: its cache does not fit this CPU or numba version; compiled in "
-                     f"{load['seconds']:.1f} s", Fmi2Status.warning)
-        else:
-            self.log(f"compiled engine loaded from its cache in {load['seconds']:.2f} s", Fmi2Status.ok)
+        self.log("compiled engine (C)", Fmi2Status.ok)
 
     def do_step(self, current_time, step_size):
         """Called initialised, with no earlier failure and a valid step (VarSlave checks those)."""

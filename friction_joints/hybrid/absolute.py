@@ -61,16 +61,14 @@ class AbsoluteSystem(DrivenSystem):
     # --- compiled engine (friction_joints.compiled.absolute) ---------------------------------------
     def _build_compiled(self):
         """The CompiledModel of this system (kernels of ``compiled.absolute`` on the arrays of
-        ``compiled.planar.pack``), None without numba, for a joint or friction law the
+        ``compiled.planar.pack``), None for a joint or friction law the
         kernels do not implement, or a subclass that changes rhs, record or events."""
         cls = type(self)
         if (cls.rhs is not AbsoluteSystem.rhs or cls.record is not AbsoluteSystem.record
                 or cls.events is not AbsoluteSystem.events):
             return None
-        try:
-            from ..compiled import absolute
-        except ImportError:  # no numba
-            return None
+        from ..compiled import absolute
+
         return absolute.compile_system(self)
 
     def encode_mode(self, mode):

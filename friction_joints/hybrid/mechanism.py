@@ -390,7 +390,7 @@ class MechanismSystem(DrivenSystem):
     # --- compiled engine (friction_joints.compiled.planar) -----------------------------------------
     def _build_compiled(self):
         """The CompiledModel of this system (kernels of ``compiled.planar`` and the model as arrays),
-        None where the kernels do not apply: numba missing, a joint or friction law they do
+        None where the kernels do not apply: a joint or friction law they do
         not implement, or a subclass that changes rhs, record or events (RegularisedSystem, whose
         single mode has no events, is supported)."""
         from .smooth import RegularisedSystem
@@ -399,10 +399,8 @@ class MechanismSystem(DrivenSystem):
         if (cls.rhs is not MechanismSystem.rhs or cls.record is not MechanismSystem.record
                 or cls.events not in (MechanismSystem.events, RegularisedSystem.events)):
             return None
-        try:
-            from ..compiled import planar
-        except ImportError:  # no numba
-            return None
+        from ..compiled import planar
+
         return planar.compile_system(self)
 
     def encode_mode(self, mode):

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.optimize import lsq_linear
 
+MAX_BVLS_PASSES = 100  # per free contact: the iteration limit of the bounded least squares
+
 
 @dataclass(frozen=True)
 class DirectionMode:
@@ -48,6 +50,9 @@ def gauss_friction(A, b, bound):
     lam = np.zeros(A.shape[1])
     free = bound > 0
     if free.any():
-        res = lsq_linear(A[:, free], -b, bounds=(-bound[free], bound[free]), method="bvls", tol=1e-15)
+        # scipy's default limit (one pass per variable) stops some rank-deficient problems short of the
+        # minimum (tests/test_box_qp.py::test_scipy_default_limit); BVLS ends far sooner than this limit
+        res = lsq_linear(A[:, free], -b, bounds=(-bound[free], bound[free]), method="bvls", tol=1e-15,
+                         max_iter=MAX_BVLS_PASSES * int(free.sum()))
         lam[free] = np.clip(res.x, -bound[free], bound[free])
     return lam, A.T @ (A @ lam + b)

@@ -119,15 +119,13 @@ class SingleMassFriction(DrivenSystem):
     # --- compiled engine (friction_joints.compiled.lumped) ------------------------------------------
     def _build_compiled(self):
         """The CompiledModel of this system (kernels of ``compiled.lumped``, the parameters as arrays),
-        None without numba or for a subclass that changes the equations."""
+        None for a subclass that changes the equations."""
         cls = type(self)
         for name in ("rhs", "events", "record", "force", "acting", "friction", "acceleration", "input_values"):
             if getattr(cls, name) is not getattr(SingleMassFriction, name):
                 return None
-        try:
-            from ..compiled import lumped
-        except ImportError:  # no numba
-            return None
+        from ..compiled import lumped
+
         return lumped.compile_single(self)
 
     def encode_mode(self, mode):

@@ -4,15 +4,18 @@ ctypes rather than cffi: it is in the standard library (an FMU's bundled package
 but numpy), and the engine's API is a handful of functions over flat arrays, which ctypes calls
 without a compiled binding of its own.
 
-The library is the extension module that ``pip install`` builds (setup.py) beside this file; tests
-load others (sanitizer builds) by path. A family's kernels are called from Python through
-``Kernel`` (tests, single evaluations); the hybrid integrator calls ``advance`` once per segment.
+The library is the extension module that ``pip install`` builds (setup.py) beside this file, or the
+one the environment variable FRICTION_JOINTS_ENGINE_LIBRARY names (``default_library_path``: how a
+test runs a whole process on a sanitizer build); ``library(path)`` loads others by path. A family's
+kernels are called from Python through ``Kernel`` (tests, single evaluations); the hybrid integrator
+calls ``advance`` once per segment.
 """
 
 from __future__ import annotations
 
 import ctypes
 import importlib.machinery
+import os
 import threading
 from pathlib import Path
 
@@ -20,6 +23,7 @@ import numpy as np
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 LIBRARY_NAME = "_engine"  # setup.py's extension friction_joints.native._engine
+LIBRARY_VARIABLE = "FRICTION_JOINTS_ENGINE_LIBRARY"  # names another library (default_library_path)
 
 _c_int64, _c_double, _c_void_p = ctypes.c_int64, ctypes.c_double, ctypes.c_void_p
 
@@ -45,35 +49,57 @@ class FjFamily(ctypes.Structure):
                 ("work_size", WORK_SIZE), ("message", MESSAGE)]
 
 
-_libraries = {}
+_libraries = {}  # resolved path -> loaded library; None -> the default library's path, once found
 _libraries_lock = threading.Lock()
 
 
 def default_library_path() -> Path:
-    """The library pip install built beside this file; RuntimeError if there is none."""
+    """The library the environment variable FRICTION_JOINTS_ENGINE_LIBRARY names if it is set (another
+    build of every source, e.g. with sanitizers: ``build.compile_library``), else the one pip install
+    built beside this file; RuntimeError if there is none. That one uses no Python API, so a build
+    named for another Python version serves as well (an FMU's bundled package run by another Python
+    than the one that built it)."""
+    named = os.environ.get(LIBRARY_VARIABLE)
+    if named:
+        path = Path(named).resolve()
+        if not path.is_file():
+            raise RuntimeError(f"{LIBRARY_VARIABLE}={named!r} names no file")
+        return path
     for suffix in importlib.machinery.EXTENSION_SUFFIXES:
         path = PACKAGE_DIR / (LIBRARY_NAME + suffix)
         if path.exists():
+            return path
+    for path in sorted(PACKAGE_DIR.glob(LIBRARY_NAME + ".*")):
+        if path.suffix == importlib.machinery.EXTENSION_SUFFIXES[-1]:
             return path
     raise RuntimeError(f"the C engine is not built: no {LIBRARY_NAME}*.so in {PACKAGE_DIR} "
                        "(install the package with pip, which compiles it; a C compiler is needed)")
 
 
 def library(path=None) -> ctypes.CDLL:
-    """The engine's library at ``path`` (default: the installed one), loaded once per path."""
-    path = str(default_library_path() if path is None else Path(path).resolve())
+    """The engine's library at ``path``, loaded once per path; without a path the default one
+    (``default_library_path()``), found and loaded once per process: an FMU's bundled package keeps
+    it after the host deletes the folder it was loaded from."""
     with _libraries_lock:
-        lib = _libraries.get(path)
+        if path is None:
+            path = _libraries.get(None) or str(default_library_path())
+            _libraries[None] = path
+        key = str(Path(path).resolve())
+        lib = _libraries.get(key)
         if lib is None:
-            lib = _libraries[path] = ctypes.CDLL(path)
-            if not hasattr(lib, "fj_dop853_advance"):  # a build of some families' kernels only (tests)
-                return lib
-            lib.fj_dop853_scratch_size.restype = _c_int64
-            lib.fj_dop853_scratch_size.argtypes = [_c_int64] * 3
-            lib.fj_dop853_advance.restype = _c_int64
-            lib.fj_dop853_advance.argtypes = ([_c_void_p] * 3 + [_c_double, _c_void_p] + [_c_double] * 5
-                                              + [_c_void_p, _c_void_p, _c_int64, _c_void_p, _c_int64, _c_void_p,
-                                                 _c_int64, _c_void_p, _c_double])
+            lib = _libraries[key] = _load(key)
+    return lib
+
+
+def _load(path: str) -> ctypes.CDLL:
+    lib = ctypes.CDLL(path)
+    if hasattr(lib, "fj_dop853_advance"):  # (a test's build of some families' kernels has no integrator)
+        lib.fj_dop853_scratch_size.restype = _c_int64
+        lib.fj_dop853_scratch_size.argtypes = [_c_int64] * 3
+        lib.fj_dop853_advance.restype = _c_int64
+        lib.fj_dop853_advance.argtypes = ([_c_void_p] * 3 + [_c_double, _c_void_p] + [_c_double] * 5
+                                          + [_c_void_p, _c_void_p, _c_int64, _c_void_p, _c_int64, _c_void_p,
+                                             _c_int64, _c_void_p, _c_double])
     return lib
 
 
@@ -134,8 +160,8 @@ class Workspace:
 
 
 class Kernel:
-    """A family's kernel as a Python callable with the arguments of the numba engine's kernels:
-    ``kernel(t, y, tau, fpar, ipar, fmode, imode, out) -> status`` (a new scratch each call)."""
+    """A family's kernel as a Python callable: ``kernel(t, y, tau, fpar, ipar, fmode, imode, out) ->
+    status`` (a new scratch each call: for tests and single evaluations)."""
 
     def __init__(self, family: Family, which: str):
         self.family, self.which = family, which

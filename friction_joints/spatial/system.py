@@ -177,7 +177,7 @@ class RSRRRSystem(DrivenSystem):
     # --- compiled engine (friction_joints.compiled.spatial) -----------------------------------------
     def _build_compiled(self):
         """The CompiledModel of this system (kernels of ``compiled.spatial`` and the model as arrays),
-        None where the kernels do not apply: numba missing, a load other than SpeedLoad,
+        None where the kernels do not apply: a load other than SpeedLoad,
         a subclass that changes the equations (of this class, RSRRR, Chain or CutJointLoop), or chains
         other than 1 + 3 joints."""
         cls = type(self)
@@ -185,10 +185,8 @@ class RSRRRSystem(DrivenSystem):
                      "_coordinates", "_rest_terms"):
             if getattr(cls, name) is not getattr(RSRRRSystem, name):
                 return None
-        try:
-            from ..compiled import spatial
-        except ImportError:  # no numba
-            return None
+        from ..compiled import spatial
+
         return spatial.compile_system(self)
 
     def encode_mode(self, mode):

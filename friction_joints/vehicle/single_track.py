@@ -104,15 +104,13 @@ class SingleTrackVehicle(DrivenSystem):
     # --- compiled engine (friction_joints.compiled.vehicle) -----------------------------------------
     def _build_compiled(self):
         """The CompiledModel of this system (kernels of ``compiled.vehicle``, the parameters as arrays),
-        None without numba or for a subclass that changes the equations."""
+        None for a subclass that changes the equations."""
         cls = type(self)
         for name in ("rhs", "events", "record", "steady_forces", "tyre_forces", "input_values"):
             if getattr(cls, name) is not getattr(SingleTrackVehicle, name):
                 return None
-        try:
-            from ..compiled import vehicle
-        except ImportError:  # no numba
-            return None
+        from ..compiled import vehicle
+
         return vehicle.compile_system(self)
 
     def encode_mode(self, mode):

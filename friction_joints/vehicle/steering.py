@@ -232,7 +232,7 @@ class SteeringSystem(DrivenSystem):
     # --- compiled engine (friction_joints.compiled.steering) ----------------------------------------
     def _build_compiled(self):
         """The CompiledModel of this system (kernels of ``compiled.steering``, the parameters as arrays),
-        None without numba or for a subclass that changes the equations."""
+        None for a subclass that changes the equations."""
         cls = type(self)
         for name in ("rhs", "events", "record", "forces", "accelerations", "accelerations_of", "powers", "_breakaway",
                      "energies", "record_state", "input_values"):
@@ -240,10 +240,8 @@ class SteeringSystem(DrivenSystem):
                 return None
         if cls.FRICTION_DOF != SteeringSystem.FRICTION_DOF:
             return None
-        try:
-            from ..compiled import steering
-        except ImportError:  # no numba
-            return None
+        from ..compiled import steering
+
         return steering.compile_system(self)
 
     def encode_mode(self, mode):

@@ -1,0 +1,107 @@
+"""The C engine under sanitizers (tests/native_build.py): whole simulations with events (a two-mass
+stick-slip run, a steering run) on a build of every source with ``sanitizers()`` (the address and
+undefined-behaviour sanitizers where Python can run the former, else the latter), the DOP853 and its
+event location included, agree with the same runs on the installed library (the tolerances of
+test_compiled_engine.py). A sanitizer's report fails a run (shown here on a faulty library), and
+FRICTION_JOINTS_ENGINE_LIBRARY chooses the library a process runs on."""
+
+import pickle
+
+import numpy as np
+import pytest
+
+from friction_joints import native
+from friction_joints.hybrid import Sine, run
+from friction_joints.lumped import TwoMassFriction, TwoMassParameters
+from friction_joints.vehicle import SteeringParameters, SteeringSystem
+
+from native_build import ADDRESS, UNDEFINED, run_against, sanitized_library, sanitizers
+from test_compiled_engine import assert_same_run
+
+FAULTY = """
+#include <stdint.h>
+int fj_probe(int i) { return i + 1; }  /* overflows at INT_MAX */
+void fj_fill(double *out, int64_t n) { for (int64_t k = 0; k <= n; k++) out[k] = 1.0; }  /* writes out[n] */
+"""
+FILL = """
+import ctypes, sys
+import numpy as np
+fill = ctypes.CDLL(sys.argv[1]).fj_fill
+fill.argtypes = [ctypes.c_void_p, ctypes.c_int64]
+out = np.zeros(1000)
+fill(out.ctypes.data, out.size - {past})
+assert np.all(out[out.size - {past}:] == 1.0)
+"""
+
+RUNS = {  # name: (system, its initial state, t_end (s), the recorded quantities compared)
+    "two masses": (lambda: TwoMassFriction(TwoMassParameters(), [Sine(6.0, 2.0), Sine(20.0, 1.3, np.pi / 2)]),
+                   lambda system: system.initial_state((0.0, 0.0), (0.0, 0.0)), 5.0,
+                   ("z", "zd", "zdd", "f", "stuck", "W_drive", "W_friction")),
+    "steering": (lambda: SteeringSystem(SteeringParameters(), [Sine(3.0, np.pi), -20.0, -15.0, 3500.0, 3300.0]),
+                 lambda system: system.initial_state(), 2.0,
+                 ("q", "qd", "friction", "stuck", "W_friction", "W_driver")),
+}
+SIMULATIONS = """
+import pickle, sys
+from friction_joints.native import library
+from test_sanitized_engine import simulations
+assert library() is library(sys.argv[1])
+with open(sys.argv[2], "wb") as file:
+    pickle.dump(simulations(), file)
+"""
+
+
+def simulations() -> dict:
+    """{name: Results} of RUNS on the compiled engine, whose library is this process's default."""
+    results = {}
+    for name, (make, initial_state, t_end, _) in RUNS.items():
+        system = make()
+        assert system.compiled().family.lib is native.library()
+        results[name] = run(system, initial_state(system), t_end, dt_out=0.01, engine="compiled")
+    return results
+
+
+def test_simulations_under_sanitizers(tmp_path):
+    path = sanitized_library(tmp_path, sanitizers())
+    run_against(path, SIMULATIONS, args=[tmp_path / "runs.pickle"])
+    sanitized = pickle.loads((tmp_path / "runs.pickle").read_bytes())
+    installed = simulations()
+    for name, (*_, keys) in RUNS.items():
+        assert len(installed[name].events) > 3, f"{name}: too few events to exercise their location"
+        assert_same_run(installed[name], sanitized[name], keys, name)
+
+
+def test_undefined_behaviour_fails_the_run(tmp_path):
+    (tmp_path / "faulty.c").write_text(FAULTY)
+    path = sanitized_library(tmp_path, UNDEFINED, [tmp_path / "faulty.c"])
+    code = "import ctypes, sys; assert ctypes.CDLL(sys.argv[1]).fj_probe({}) == {}"
+    run_against(path, code.format(1, 2))
+    with pytest.raises(AssertionError, match="signed integer overflow"):
+        run_against(path, code.format(2**31 - 1, -2**31))
+
+
+def test_an_out_of_bounds_write_fails_the_run(tmp_path):
+    """Writing one past a numpy array (as a kernel writing beyond ``out`` would) fails an address-
+    sanitized run."""
+    (tmp_path / "faulty.c").write_text(FAULTY)
+    path = sanitized_library(tmp_path, ADDRESS + UNDEFINED, [tmp_path / "faulty.c"])
+    run_against(path, FILL.format(past=1))
+    with pytest.raises(AssertionError, match="heap-buffer-overflow"):
+        run_against(path, FILL.format(past=0))
+
+
+def test_a_compiler_without_the_sanitizer_skips(tmp_path, monkeypatch):
+    monkeypatch.setenv("CC", "false")  # a compiler that fails every build
+    with pytest.raises(pytest.skip.Exception, match="cannot build with -fsanitize=undefined"):
+        sanitized_library(tmp_path)
+
+
+def test_the_library_variable(tmp_path, monkeypatch):
+    monkeypatch.delenv(native.LIBRARY_VARIABLE, raising=False)
+    assert native.default_library_path().parent == native.PACKAGE_DIR
+    monkeypatch.setenv(native.LIBRARY_VARIABLE, str(tmp_path / "missing.so"))
+    with pytest.raises(RuntimeError, match="names no file"):
+        native.default_library_path()
+    (tmp_path / "engine.so").touch()
+    monkeypatch.setenv(native.LIBRARY_VARIABLE, str(tmp_path / "engine.so"))
+    assert native.default_library_path() == (tmp_path / "engine.so").resolve()
