@@ -12,7 +12,7 @@ that the comparison is of the formulations alone:
   absolute  hybrid.absolute.AbsoluteSystem, y = [x (n), xd (n)], seed 000 eq. 2.9
 
 through HybridIntegrator (Python engine: SciPy's DOP853 calling the Python rhs) and
-CompiledIntegrator (compiled DOP853 and numba kernels), at rtol 1e-6, 1e-8, 1e-10, atol = rtol / 100.
+CompiledIntegrator (the C engine: its DOP853 and kernels), at rtol 1e-6, 1e-8, 1e-10, atol = rtol / 100.
 
 error  |theta1(t_end) - reference|, the reference being the compiled minimal form at rtol 1e-13;
        its distance to the compiled absolute form at rtol 1e-13 is printed (errors near it mean nothing)

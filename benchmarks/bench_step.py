@@ -5,7 +5,7 @@
 The slaves of SliderCrank and DupontTwoMass are instantiated in this process (no FMU, no pythonfmu
 binary) and stepped as pythonfmu steps them: set_real of the inputs, then do_step (stepper, record,
 publish), from rest with the inputs of bench_compiled.py. Reported per step (us): the whole, the
-compiled ``dop853.advance`` call, the Python mode decisions at events and restarts (``_settle``)
+C DOP853 call (``native.Dop853.advance``), the Python mode decisions at events and restarts (``_settle``)
 and the rest, the per-step Python path that issue 12 thins out; its ratio to the compiled call is
 comparable between runs on a loaded machine, the absolute values are not. Medians over chunks of
 100 steps (a chunk with an event costs more; the median is the common step). The pythonfmu binary
@@ -21,7 +21,7 @@ import statistics
 import time
 from pathlib import Path
 
-from friction_joints.compiled import dop853
+from friction_joints.native import Dop853
 from friction_joints.hybrid.integrator import HybridIntegrator
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -70,7 +70,7 @@ def chunks(instance, inputs, steps, h, size=100):
     functions = list(inputs.values())
     out, t = [], 0.0
     for _ in range(steps // size):
-        with Timed(dop853, "advance") as compiled, Timed(HybridIntegrator, "_settle") as settle:
+        with Timed(Dop853, "advance") as compiled, Timed(HybridIntegrator, "_settle") as settle:
             start = time.perf_counter()
             for _ in range(size):
                 instance.set_real(refs, [f(t) for f in functions])

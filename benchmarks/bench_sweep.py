@@ -4,7 +4,7 @@ SliderCrank driven by tau = 4 sin(3 t) N.m (tests/references/SliderCrank_in.csv)
 --h s communication step, a grid of --runs values of mu_rk in [0, 0.15], on a LocalCluster of 1 and
 of 2 worker processes (friction_joints.fmi.cluster, one thread each), in one run:
   start-up     the LocalCluster's start and the first run on every worker (cold: FMU transfer,
-               extraction, the engine's cache loaded by the first instantiation);
+               extraction, the package's imports at the first instantiation);
   throughput   runs per second of the sweep (friction_joints.fmi.sweep.sweep) once every worker is warm.
 Per-task overheads, measured on the 2-worker cluster:
   Dask task      round trip of a no-op task (submit to result), and no-op tasks per second with 200
@@ -13,7 +13,7 @@ Per-task overheads, measured on the 2-worker cluster:
                  worker at its first task that uses them (less a no-op task);
   extraction     FMUFile.local on a worker (once per worker process);
   instantiation  FMU2Slave instantiate, setupExperiment and initialisation: the first in a process
-                 (loads numba's cache) and a later one;
+                 (imports the FMU's package) and a later one;
   simulation     a run's wall time on the worker less a later instantiation.
 The expected scaling on a cluster follows from them (printed at the end).
 
@@ -28,12 +28,10 @@ import statistics
 import time
 from pathlib import Path
 
-os.environ.setdefault("NUMBA_CPU_NAME", "generic")  # as the workers: the FMUs carry numba's cache for it
-
-from friction_joints.fmi import cluster  # noqa: E402
-from friction_joints.fmi.master import FMUInstance  # noqa: E402
-from friction_joints.fmi.regression import read_csv  # noqa: E402
-from friction_joints.fmi.sweep import grid, simulate_case, sweep  # noqa: E402
+from friction_joints.fmi import cluster
+from friction_joints.fmi.master import FMUInstance
+from friction_joints.fmi.regression import read_csv
+from friction_joints.fmi.sweep import grid, simulate_case, sweep
 
 ROOT = Path(__file__).resolve().parents[1]
 
