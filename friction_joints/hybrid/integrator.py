@@ -19,7 +19,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.integrate import solve_ivp
 
 from ..errors import FrictionJointsError
 from .signals import as_signal
@@ -264,6 +263,8 @@ class HybridIntegrator:
             raise RuntimeError(f"cannot integrate backwards from t={s.t} to t_end={t_end}")
         grid = np.asarray([] if t_eval is None else t_eval, dtype=float)
         grid = grid[(grid > s.t) & (grid <= t_end)]
+        from scipy.integrate import solve_ivp  # here: the compiled engine's runs need none of scipy.integrate
+
         bps = self.system.breakpoints()
         self._last_event = (None, 0)
         while s.t < t_end:

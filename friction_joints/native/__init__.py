@@ -147,6 +147,8 @@ class Workspace:
         self._mode = None  # (fmode, imode) the args point to: kept alive
 
     def set_mode(self, fmode, imode):
+        if self._mode is not None and self._mode[0] is fmode and self._mode[1] is imode:
+            return  # the usual case in a run: the mode of the last call
         self.args.fmode, self.args.n_fmode = _address(fmode, np.float64, "fmode"), fmode.size
         self.args.imode, self.args.n_imode = _address(imode, np.int64, "imode"), imode.size
         self._mode = (fmode, imode)
@@ -189,22 +191,24 @@ class Dop853:
         self._info_address = self.info.ctypes.data
         self._family_address = ctypes.addressof(workspace.family.c)
         self._args_address = ctypes.addressof(workspace.args)
-        self.scratch = np.zeros(0)
+        self._scratch_key, self._scratch_address, self.scratch = None, 0, np.zeros(0)
 
     def advance(self, t, y, t_end, h_abs, rtol, atol, max_step, forms, fmode, imode, directions, grid, records,
                 quiet) -> int:
         """Integrate y (n_y,) in place from t to t_end or the first event (fj_dop853.h): forms (n_tau, 5),
-        the mode's fmode, imode and directions (n_events,) int64, grid (n_grid,), records (n_grid, n_record).
-        Returns REACHED_END, EVENT, KERNEL_FAILED, STEP_TOO_SMALL or NOT_QUIET."""
+        the mode's fmode, imode and directions (n_events,) int64, grid (n_grid,), records (n_grid, n_record);
+        every array C-contiguous float64 (int64 for imode and directions): the caller's duty, unchecked on
+        this path of every step. Returns REACHED_END, EVENT, KERNEL_FAILED, STEP_TOO_SMALL or NOT_QUIET."""
         ws, n_tau, n_events = self.ws, forms.shape[0], directions.size
         ws.set_mode(fmode, imode)
         ws.args.n_y, ws.args.n_tau = y.size, n_tau
-        size = self.lib.fj_dop853_scratch_size(y.size, n_events, n_tau)
-        if self.scratch.size < size:
-            self.scratch = np.zeros(size)
+        key = (y.size, n_events, n_tau)
+        if key != self._scratch_key:
+            size = self.lib.fj_dop853_scratch_size(*key)
+            if self.scratch.size < size:
+                self.scratch = np.zeros(size)
+            self._scratch_key, self._scratch_address = key, self.scratch.ctypes.data
         return self.lib.fj_dop853_advance(
-            self._family_address, self._args_address, self.scratch.ctypes.data, t, _address(y, np.float64, "y"),
-            t_end, h_abs, rtol, atol, max_step, _address(forms, np.float64, "forms"),
-            _address(directions, np.int64, "directions"), n_events, _address(grid, np.float64, "grid"), grid.size,
-            _address(records, np.float64, "records"), records.shape[1] if records.ndim == 2 else 0,
-            self._info_address, quiet)
+            self._family_address, self._args_address, self._scratch_address, t, y.ctypes.data, t_end, h_abs, rtol,
+            atol, max_step, forms.ctypes.data, directions.ctypes.data, n_events, grid.ctypes.data, grid.size,
+            records.ctypes.data, records.shape[1], self._info_address, quiet)
