@@ -58,7 +58,7 @@ def test_every_variant_case_passes_its_reference(fmus_of_each_version, case, cap
     model = case.partition("-")[0]
     assert case in regression.cases(REFERENCES, model)
     assert main([str(fmus_of_each_version[model]), str(REFERENCES), "--case", case]) == 0
-    assert f"{model}.fmu: PASS" in capsys.readouterr().out
+    assert f"{model}.fmu [{case}]: PASS" in capsys.readouterr().out
 
 
 def test_a_variant_case_sets_its_start_values(fmus, tmp_path, capsys):
@@ -213,7 +213,29 @@ class TestTube:
         ref = np.sin(2 * np.pi * self.t)
         assert tube_check("y", self.t, ref + 1.5e-3, self.t, ref, 1e-3, 0.0).passed
         v = tube_check("y", self.t, ref + 2.5e-3, self.t, ref, 1e-3, 0.0)
-        assert not v.passed and v.max_excess == pytest.approx(0.5e-3, rel=1e-6)
+        assert not v.passed and v.max_excursion == pytest.approx(1.25, rel=1e-6)  # tube width 2e-3
+
+    def test_one_tube_width_off_fails_and_just_inside_passes(self):
+        ref = 3.0 + np.sin(2 * np.pi * self.t)
+        width = regression.tube.tube_width(ref, 1e-3)
+        for sign in (1, -1):
+            assert tube_check("y", self.t, ref + sign * (1 - 1e-6) * width, self.t, ref, 1e-3, 0.01).passed
+            v = tube_check("y", self.t, ref + sign * (1 + 1e-6) * width, self.t, ref, 1e-3, 0.0)
+            assert not v.passed and v.violations == len(self.t) and v.first_violation == 0.0
+
+    def test_a_constant_signal_has_a_tube_relative_to_its_value_as_in_csv_compare(self):
+        ref = np.full_like(self.t, -4.0)
+        assert tube_check("c", self.t, ref + 3.9e-3, self.t, ref, 1e-3, 0.0).passed
+        assert not tube_check("c", self.t, ref + 4.1e-3, self.t, ref, 1e-3, 0.0).passed
+        assert not tube_check("z", self.t, np.full_like(self.t, 1e-11), self.t, 0 * self.t, 1e-3, 0.0).passed
+
+    def test_an_infinite_value_fails(self):
+        y = np.sin(self.t)
+        bad = y.copy()
+        bad[7] = np.inf
+        v = tube_check("y", self.t, bad, self.t, y, 1e-3, 0.0)
+        assert not v.passed and v.max_excursion == np.inf and v.t_max_excursion == pytest.approx(0.07)
+        assert "largest excursion a NaN or infinite value at t = 0.07 s" in v.message()
 
     def test_nan_only_where_the_reference_is_nan(self):
         ref = np.where(self.t < 0.3, np.nan, 1.0)
