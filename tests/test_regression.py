@@ -7,12 +7,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 from fmpy import read_model_description
+from lxml import etree
 from numpy.lib import recfunctions
 
 from friction_joints.fmi import regression
 from friction_joints.fmi.regression import main, read_csv, read_opt, tube_check, write_csv
 
 REFERENCES = Path(__file__).with_name("references")
+JUNIT_SCHEMA = etree.XMLSchema(etree.parse(str(Path(__file__).with_name("junit.xsd"))))
 
 
 def copy_reference(model, dest, stop=None):
@@ -182,12 +184,30 @@ def test_a_folder_of_fmus_runs_on_a_cluster_with_a_line_per_fmu_and_the_worst_ex
     ref["E_kin"][ref["time"] >= 0.1] += 0.05 * np.ptp(ref["E_kin"])  # a changed result: DupontTwoMass fails
     write_csv(tmp_path / "DupontTwoMass_ref.csv", ref)
     # SingleMassFriction has no reference: the check cannot run
-    assert main([str(tmp_path), "--scheduler", dask_scheduler, "--workers", "2"]) == 2
+    out = tmp_path / "out"
+    assert main([str(tmp_path), "--scheduler", dask_scheduler, "--workers", "2", "--junit", str(out / "junit.xml"),
+                 "--report", str(out / "report")]) == 2
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 4
     assert lines[0].startswith("DupontTwoMass.fmu: FAIL: E_kin: left its tube at t = ")
     assert lines[1] == f"SingleMassFriction.fmu: ERROR: missing {tmp_path / 'SingleMassFriction_ref.opt'}"
     assert lines[2:] == ["SliderCrank.fmu: PASS", "SliderCrank.fmu [SliderCrank-LuGre]: PASS"]
+    # the JUnit file: a testcase per case, the failure's message the line's reason
+    junit = etree.parse(str(out / "junit.xml"))
+    JUNIT_SCHEMA.assertValid(junit)
+    testcases = {(c.get("classname"), c.get("name")): c for c in junit.iter("testcase")}
+    assert list(testcases) == [("DupontTwoMass", "DupontTwoMass"), ("SingleMassFriction", "SingleMassFriction"),
+                               ("SliderCrank", "SliderCrank"), ("SliderCrank", "SliderCrank-LuGre")]
+    assert lines[0] == f"DupontTwoMass.fmu: FAIL: {testcases['DupontTwoMass', 'DupontTwoMass'][0].get('message')}"
+    assert testcases["SingleMassFriction", "SingleMassFriction"][0].tag == "error"
+    assert all(float(c.get("time")) > 0 for key, c in testcases.items() if key[0] != "SingleMassFriction")
+    # the report: a row per case and a plot per signal of each case that ran
+    index = (out / "report" / "index.html").read_text()
+    assert index.count("<tr>") == 1 + 4 and index.count('class="FAIL">FAIL') == 1
+    plots = sorted(len(list(page.with_suffix("").glob("*.png"))) for page in (out / "report" / "cases").glob("*.html"))
+    signals = [len(read_csv(tmp_path / f"{case}_ref.csv").dtype.names) - 1
+               for case in ("DupontTwoMass", "SliderCrank", "SliderCrank-LuGre")]
+    assert plots == sorted([0, *signals])  # SingleMassFriction did not run
     # the folder's line says what the FMU's own check reports first
     assert main([str(tmp_path / "DupontTwoMass.fmu"), str(tmp_path)]) == 1
     first_failure = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("  FAIL  "))

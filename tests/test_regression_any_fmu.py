@@ -84,8 +84,10 @@ def test_a_foreign_fmu_passes_its_exact_solution_and_fails_a_changed_parameter(l
     assert main([str(lag), str(tmp_path)]) == 0
     assert main([str(lag), str(tmp_path), "--case", "Lag-Slow"]) == 0
     assert capsys.readouterr().out == "Lag.fmu: PASS\n  ok    y\nLag.fmu [Lag-Slow]: PASS\n  ok    y\n"
-    assert main([str(lag), str(tmp_path), "--case", "Lag-Wrong"]) == 1
+    assert main([str(lag), str(tmp_path), "--case", "Lag-Wrong", "--junit", str(tmp_path / "junit.xml")]) == 1
     assert "  FAIL  y: left its tube at t = 0.02 s" in capsys.readouterr().out  # 0.01 s: within the time tolerance
+    failure = etree.parse(str(tmp_path / "junit.xml")).find(".//testcase[@name='Lag-Wrong']/failure")
+    assert failure.get("message").startswith("y: left its tube at t = 0.02 s")
 
 
 def test_a_foreign_fmu_records_and_then_passes_bit_for_bit(lag, tmp_path):
@@ -112,6 +114,8 @@ def test_a_model_exchange_fmu_is_an_error_that_says_so(lag, tmp_path, capsys):
                 root.remove(cs)
                 data = etree.tostring(root)
             copy.writestr(item, data)
-    assert main([str(tmp_path / "Lag.fmu"), str(tmp_path)]) == 2
+    assert main([str(tmp_path / "Lag.fmu"), str(tmp_path), "--junit", str(tmp_path / "junit.xml")]) == 2
     assert re.search(r"^error: Lag.fmu is FMI [23].0 model exchange only; the check runs FMI 2.0 and 3.0 "
                      r"co-simulation FMUs$", capsys.readouterr().err, re.M)
+    error = etree.parse(str(tmp_path / "junit.xml")).find(".//testcase/error")
+    assert "model exchange only; the check runs FMI 2.0 and 3.0 co-simulation FMUs" in error.get("message")

@@ -1,8 +1,9 @@
 """FMU regression tests against references in the FMI cross-check layout, for any FMI 2.0 or 3.0
-co-simulation FMU: a verdict per reference case.
+co-simulation FMU: a verdict per reference case, JUnit XML and an HTML report for CI.
 
     python -m friction_joints.fmi.regression FMU REFDIR [--case CASE] [--tube-rtol R] [--tube-ttol T]
     python -m friction_joints.fmi.regression FOLDER [REFDIR] [--scheduler ADDRESS] [--workers N]
+        [--junit FILE] [--report DIR] (with an FMU or a FOLDER)
     python -m friction_joints.fmi.regression --record FMU|FOLDER REFDIR [--case CASE]
 
 REFDIR holds, for each case <Model> (the FMU's model identifier) or <Model>-<variant>:
@@ -25,7 +26,8 @@ of N worker processes, default the cores, or the one at the scheduler ADDRESS), 
 ``--record`` writes <Case>_ref.csv from a run of the FMU instead (of every case in REFDIR for a FOLDER);
 a run that fails writes nothing (exit 1).
 
-Modules: references (the layout), tube, run (FMPy), check (one case), folder (Dask), cli.
+Modules: references (the layout), tube, run (FMPy), check (one case), folder (Dask), junit, html_report,
+cli.
 """
 
 from .check import Outcome, RunFailed, Verdict, check, check_case, record

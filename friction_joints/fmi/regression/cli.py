@@ -3,12 +3,25 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import sys
 from pathlib import Path
 
 from .check import Outcome, RunFailed, check_case, record
 from .references import ReferenceError, cases
 from .run import UnsupportedFMU, model_description
+
+
+def _outputs(outcomes: list[Outcome], args, title: str):
+    """Write the JUnit file and the HTML report that args ask for."""
+    if args.junit:
+        from .junit import write_junit
+
+        print(f"wrote {write_junit(outcomes, args.junit, title)}", file=sys.stderr)
+    if args.report:
+        from .html_report import write_report
+
+        print(f"wrote {write_report(outcomes, args.report, title)}", file=sys.stderr)
 
 
 def _check_folder(args) -> int:
@@ -26,6 +39,7 @@ def _check_folder(args) -> int:
         print(f"regression run {exc or 'cancelled'}", file=sys.stderr)
         return 130
     print("\n".join(o.summary() for o in outcomes))
+    _outputs(outcomes, args, args.fmu.name)
     return max(o.status for o in outcomes)
 
 
@@ -41,6 +55,7 @@ def _check_one(args) -> int:
         print(f"error: {outcome.error}", file=sys.stderr)
     else:
         print(outcome.report())
+    _outputs([outcome], args, args.fmu.name)
     return outcome.status
 
 
@@ -75,6 +90,8 @@ def parser() -> argparse.ArgumentParser:
                    help="tube width relative to each signal's range (default 1e-3)")
     p.add_argument("--tube-ttol", type=float, default=None,
                    help="time tolerance of the tube in s (default: the StepSize of the .opt)")
+    p.add_argument("--junit", type=Path, metavar="FILE", help="write the outcomes as JUnit XML to FILE")
+    p.add_argument("--report", type=Path, metavar="DIR", help="write an HTML report with plots into DIR")
     p.add_argument("--scheduler", help="a folder of FMUs: address of a running Dask scheduler "
                    "(default: a local cluster)")
     p.add_argument("--workers", type=int, help="a folder of FMUs: worker processes of the local cluster "
@@ -92,6 +109,10 @@ def main(argv=None) -> int:
         p.error("--case takes a single FMU")
     if not folder and (args.scheduler or args.workers):
         p.error("--scheduler and --workers apply to a folder of FMUs")
+    if args.record and (args.junit or args.report):
+        p.error("--junit and --report report a check; --record writes references")
+    if args.report and importlib.util.find_spec("matplotlib") is None:
+        p.error("--report needs matplotlib for its plots: pip install 'friction_joints[plot]'")
     if not args.tube_rtol >= 0 or (args.tube_ttol is not None and not args.tube_ttol >= 0):
         p.error("--tube-rtol and --tube-ttol must be >= 0")
     try:
