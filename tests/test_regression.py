@@ -268,3 +268,26 @@ class TestTube:
 
 def test_module_docstring_names_the_layout():
     assert "_ref.opt" in regression.__doc__ and "_in.csv" in regression.__doc__
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda d: (d / "C_ref.csv").write_text('"x","time"\n0,0\n'), "the first column must be 'time', got 'x'"),
+    (lambda d: (d / "C_ref.csv").write_text('"time","x","x"\n0,1,2\n1,1,2\n'), "empty or repeated column names"),
+    (lambda d: (d / "C_ref.csv").write_text('"time","x"\n0,1\n1,one\n'), "not a table of numbers below the header"),
+    (lambda d: (d / "C_ref.csv").write_text('"time","x"\n'), "no rows below the header"),
+    (lambda d: (d / "C_ref.csv").write_text('"time","x"\n0,1,2\n1,1,2\n'), "2 named columns, 3 data columns"),
+    (lambda d: (d / "C_ref.csv").write_text('"time","x"\n0,1\n1,2\n0.5,3\n'), "not finite and non-decreasing"),
+    (lambda d: (d / "C_ref.csv").write_text('"time"\n0\n1\n'), "no signal to check, only 'time'"),
+    (lambda d: (d / "C_ref.csv").write_text('"time","x"\n0,1\n0.5,2\n'), "covers t = 0 to 0.5 s, not StartTime = 0 "
+                                                                        "to StopTime = 1 s"),
+    (lambda d: (d / "C_ref.opt").write_text("StartTime, 0\nStopTime, 1\nStepSize: 0.1\nRelTol, 1e-6\n"),
+     "line 3: expected '<key>, <number>', got 'StepSize: 0.1'"),
+    (lambda d: (d / "C_in.csv").write_text('"t","u"\n0,1\n'), "C_in.csv: the first column must be 'time'"),
+])
+def test_a_wrong_reference_layout_is_an_error_that_says_what_is_wrong(tmp_path, change, message):
+    (tmp_path / "C_ref.opt").write_text("StartTime, 0\nStopTime, 1\nStepSize, 0.5\nRelTol, 1e-6\n")
+    (tmp_path / "C_ref.csv").write_text('"time","x"\n0,1\n0.5,2\n1,3\n')
+    regression.load_reference(tmp_path, "C")  # the layout before the change is right
+    change(tmp_path)
+    with pytest.raises(regression.ReferenceError, match=re.escape(message)):
+        regression.load_reference(tmp_path, "C")

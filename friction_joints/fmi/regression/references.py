@@ -43,18 +43,19 @@ def read_csv(path: Path) -> np.ndarray:
     path = Path(path)
     if not path.exists():
         raise ReferenceError(f"missing {path}")
-    with path.open() as f:
-        names = [n.strip().strip('"') for n in f.readline().split(",")]
+    header, *rows = path.read_text().splitlines() or [""]
+    names = [n.strip().strip('"') for n in header.split(",")]
+    rows = [row for row in rows if row.strip()]
     if names[0] != "time":
         raise ReferenceError(f"{path}: the first column must be 'time', got {names[0]!r}")
     if len(set(names)) < len(names) or "" in names:
         raise ReferenceError(f"{path}: empty or repeated column names in {names}")
+    if not rows:
+        raise ReferenceError(f"{path}: no rows below the header")
     try:
-        data = np.loadtxt(path, delimiter=",", skiprows=1, ndmin=2)
+        data = np.loadtxt(rows, delimiter=",", ndmin=2)
     except ValueError as exc:
         raise ReferenceError(f"{path}: not a table of numbers below the header: {exc}") from None
-    if data.shape[0] == 0:
-        raise ReferenceError(f"{path}: no rows below the header")
     if data.shape[1] != len(names):
         raise ReferenceError(f"{path}: {len(names)} named columns, {data.shape[1]} data columns")
     if not np.all(np.isfinite(data[:, 0])) or np.any(np.diff(data[:, 0]) < 0):
