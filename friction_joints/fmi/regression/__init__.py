@@ -1,10 +1,11 @@
 """FMU regression tests against references in the FMI cross-check layout, for any FMI 2.0 or 3.0
-co-simulation FMU: a verdict per reference case, JUnit XML and an HTML report for CI.
+co-simulation FMU: a verdict per reference case, JUnit XML and an HTML report for CI, a pytest plugin.
 
     python -m friction_joints.fmi.regression FMU REFDIR [--case CASE] [--tube-rtol R] [--tube-ttol T]
     python -m friction_joints.fmi.regression FOLDER [REFDIR] [--scheduler ADDRESS] [--workers N]
         [--junit FILE] [--report DIR] (with an FMU or a FOLDER)
     python -m friction_joints.fmi.regression --record FMU|FOLDER REFDIR [--case CASE]
+    pytest --fmu-refs REFDIR [--fmus FOLDER]   (the plugin: a test item per reference case)
 
 REFDIR holds, for each case <Model> (the FMU's model identifier) or <Model>-<variant>:
   <Case>_ref.opt   "StartTime, 0", "StopTime, 2", "StepSize, 0.01", "RelTol, 1e-8" (one per line), and
@@ -27,7 +28,7 @@ of N worker processes, default the cores, or the one at the scheduler ADDRESS), 
 a run that fails writes nothing (exit 1).
 
 Modules: references (the layout), tube, run (FMPy), check (one case), folder (Dask), junit, html_report,
-cli.
+plugin (pytest), cli.
 """
 
 from .check import Outcome, RunFailed, Verdict, check, check_case, record
