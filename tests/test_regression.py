@@ -173,6 +173,26 @@ def test_record_then_check_round_trips(fmus, tmp_path):
     assert main([str(fmus["SliderCrank"]), str(tmp_path), "--tube-rtol", "0"]) == 0
 
 
+def test_record_of_a_folder_writes_every_case_of_every_fmu(fmus, tmp_path, capsys):
+    folder, refs = tmp_path / "fmus", tmp_path / "refs"
+    folder.mkdir()
+    refs.mkdir()
+    shutil.copy(fmus["SliderCrank"], folder)
+    for case, stop in (("SliderCrank", 0.2), ("SliderCrank-LuGre", 0.1)):
+        copy_reference(case, refs, stop=stop)
+        (refs / f"{case}_ref.csv").unlink()
+    assert main(["--record", str(folder), str(refs)]) == 0
+    assert capsys.readouterr().out.splitlines() == [f"wrote {refs / 'SliderCrank_ref.csv'}",
+                                                    f"wrote {refs / 'SliderCrank-LuGre_ref.csv'}"]
+    for case, stop in (("SliderCrank", 0.2), ("SliderCrank-LuGre", 0.1)):
+        assert read_csv(refs / f"{case}_ref.csv")["time"][-1] == pytest.approx(stop)
+        assert main([str(folder / "SliderCrank.fmu"), str(refs), "--case", case, "--tube-rtol", "0"]) == 0
+    copy_reference("SliderCrank-LuGre", tmp_path, stop=0.1)  # the reference recorded before, in its own tube
+    recorded, before = read_csv(refs / "SliderCrank-LuGre_ref.csv"), read_csv(tmp_path / "SliderCrank-LuGre_ref.csv")
+    assert all(regression.tube_check(n, recorded["time"], recorded[n], before["time"], before[n], 1e-3, 0.0).passed
+               for n in before.dtype.names[1:])
+
+
 def test_a_folder_of_fmus_runs_on_a_cluster_with_a_line_per_fmu_and_the_worst_exit(fmus, dask_scheduler,
                                                                                   tmp_path, capsys):
     for model in ("SliderCrank", "DupontTwoMass", "SingleMassFriction"):

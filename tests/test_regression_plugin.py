@@ -67,3 +67,16 @@ def test_without_fmu_refs_nothing_is_collected_and_bad_folders_are_usage_errors(
     assert proc.returncode == 5 and "no tests collected" in proc.stdout, proc.stdout  # .opt files are no tests by default
     proc = run_pytest(cases, "--fmu-refs", "no_such_folder")
     assert proc.returncode == 4 and "--fmu-refs no_such_folder: no such folder" in proc.stderr, proc.stderr
+
+
+def test_fmu_record_records_each_case_and_then_the_cases_pass(cases, tmp_path):
+    refs = tmp_path / "refs"
+    refs.mkdir()
+    for f in (cases / "refs").glob("SliderCrank_*"):
+        shutil.copy(f, refs)
+    (refs / "SliderCrank_ref.csv").unlink()
+    proc = run_pytest(tmp_path, "--fmu-refs", "refs", "--fmus", str(cases / "fmus"), "--fmu-record", "-q")
+    assert proc.returncode == 0 and "1 passed" in proc.stdout, proc.stdout + proc.stderr
+    assert read_csv(refs / "SliderCrank_ref.csv")["time"][-1] == pytest.approx(0.2)
+    proc = run_pytest(tmp_path, "--fmu-refs", "refs", "--fmus", str(cases / "fmus"), "--fmu-tube-rtol", "0", "-q")
+    assert proc.returncode == 0 and "1 passed" in proc.stdout, proc.stdout + proc.stderr
