@@ -178,12 +178,14 @@ def test_record_of_a_folder_writes_every_case_of_every_fmu(fmus, tmp_path, capsy
     folder.mkdir()
     refs.mkdir()
     shutil.copy(fmus["SliderCrank"], folder)
+    shutil.copy(fmus["DupontTwoMass"], folder)  # without a case in refs: an error that does not stop the others
     for case, stop in (("SliderCrank", 0.2), ("SliderCrank-LuGre", 0.1)):
         copy_reference(case, refs, stop=stop)
         (refs / f"{case}_ref.csv").unlink()
-    assert main(["--record", str(folder), str(refs)]) == 0
-    assert capsys.readouterr().out.splitlines() == [f"wrote {refs / 'SliderCrank_ref.csv'}",
-                                                    f"wrote {refs / 'SliderCrank-LuGre_ref.csv'}"]
+    assert main(["--record", str(folder), str(refs)]) == 2
+    out, err = capsys.readouterr()
+    assert out.splitlines() == [f"wrote {refs / 'SliderCrank_ref.csv'}", f"wrote {refs / 'SliderCrank-LuGre_ref.csv'}"]
+    assert err == f"error: missing {refs / 'DupontTwoMass_ref.opt'}\n"
     for case, stop in (("SliderCrank", 0.2), ("SliderCrank-LuGre", 0.1)):
         assert read_csv(refs / f"{case}_ref.csv")["time"][-1] == pytest.approx(stop)
         assert main([str(folder / "SliderCrank.fmu"), str(refs), "--case", case, "--tube-rtol", "0"]) == 0

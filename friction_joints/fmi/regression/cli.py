@@ -60,20 +60,31 @@ def _check_one(args) -> int:
 
 
 def _record(args) -> int:
-    """Record the case of one FMU, or every case in REFDIR of every FMU in a folder; exit the worst status."""
-    fmus = sorted(args.fmu.glob("*.fmu")) if args.fmu.is_dir() else [args.fmu]
+    """Record the case of one FMU, or every case in REFDIR of every FMU in a folder (a case that cannot be
+    recorded does not stop the others); exit the worst status."""
+    if not args.fmu.is_dir():
+        print(f"wrote {record(args.fmu, args.refdir, case=args.case)}")
+        return 0
+    fmus = sorted(args.fmu.glob("*.fmu"))
     if not fmus:
         raise ReferenceError(f"no FMUs in {args.fmu}")
     status = 0
     for fmu in fmus:
-        model = model_description(fmu).coSimulation.modelIdentifier
-        chosen = [args.case or model] if fmu == args.fmu else cases(args.refdir, model)  # a folder: every case
-        for case in chosen:
+        try:
+            model = model_description(fmu).coSimulation.modelIdentifier
+        except UnsupportedFMU as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            status = 2
+            continue
+        for case in cases(args.refdir, model):
             try:
                 print(f"wrote {record(fmu, args.refdir, case=case)}")
             except RunFailed as exc:
                 print(f"{Outcome(fmu.name, case).label}: FAIL, nothing recorded: {exc}")
                 status = max(status, 1)
+            except ReferenceError as exc:
+                print(f"error: {exc}", file=sys.stderr)
+                status = 2
     return status
 
 
@@ -121,6 +132,9 @@ def main(argv=None) -> int:
         if args.record:
             return _record(args if args.refdir else argparse.Namespace(**{**vars(args), "refdir": args.fmu}))
         return _check_folder(args) if folder else _check_one(args)
+    except RunFailed as exc:
+        print(f"{args.fmu.name}: FAIL, nothing recorded: {exc}")
+        return 1
     except (ReferenceError, UnsupportedFMU) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
