@@ -63,8 +63,8 @@ def test_each_case_is_a_test_item_run_on_xdist_workers_with_the_commands_report(
 
 
 def test_without_fmu_refs_nothing_is_collected_and_bad_folders_are_usage_errors(cases):
-    proc = run_pytest(cases / "refs", "--collect-only", "-q")
-    assert proc.returncode == 5 and "no tests collected" in proc.stdout, proc.stdout  # .opt files are no tests by default
+    proc = run_pytest(cases / "refs", "--collect-only", "-q")  # .opt files are no tests by default
+    assert proc.returncode == 5 and "no tests collected" in proc.stdout, proc.stdout
     proc = run_pytest(cases, "--fmu-refs", "no_such_folder")
     assert proc.returncode == 4 and "--fmu-refs no_such_folder: no such folder" in proc.stderr, proc.stderr
 
