@@ -195,6 +195,7 @@ def test_record_of_a_folder_writes_every_case_of_every_fmu(fmus, tmp_path, capsy
                for n in before.dtype.names[1:])
 
 
+@pytest.mark.slow  # a Dask cluster, four cases and their plots: 28-35 s on a loaded 2-core machine
 def test_a_folder_of_fmus_runs_on_a_cluster_with_a_line_per_fmu_and_the_worst_exit(fmus, dask_scheduler,
                                                                                   tmp_path, capsys):
     for model in ("SliderCrank", "DupontTwoMass", "SingleMassFriction"):
@@ -230,6 +231,7 @@ def test_a_folder_of_fmus_runs_on_a_cluster_with_a_line_per_fmu_and_the_worst_ex
     signals = [len(read_csv(tmp_path / f"{case}_ref.csv").dtype.names) - 1
                for case in ("DupontTwoMass", "SliderCrank", "SliderCrank-LuGre")]
     assert plots == sorted([0, *signals])  # SingleMassFriction did not run
+    assert all(png.read_bytes().startswith(b"\x89PNG") for png in (out / "report" / "cases").glob("*/*.png"))
     # the folder's line says what the FMU's own check reports first
     assert main([str(tmp_path / "DupontTwoMass.fmu"), str(tmp_path)]) == 1
     first_failure = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("  FAIL  "))

@@ -49,6 +49,7 @@ class Outcome:
     case: str
     verdict: Verdict | None = None
     error: str | None = None
+    plots: list[bytes] | None = None  # PNGs of the signals, made where the check ran (html_report.plot_png)
 
     @property
     def status(self) -> int:

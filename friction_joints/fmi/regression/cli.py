@@ -31,7 +31,7 @@ def _check_folder(args) -> int:
 
     try:
         outcomes = check_folder(args.fmu, args.refdir or args.fmu, args.tube_rtol, args.tube_ttol,
-                                args.scheduler, args.workers)
+                                args.scheduler, args.workers, plots=bool(args.report))
     except (ValueError, RuntimeError) as exc:  # bad --workers, no dask.distributed
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -9,16 +9,26 @@ from .references import ReferenceError, cases, load_reference
 from .run import UnsupportedFMU, model_description
 
 
-def _check_shipped(fmu, reference, tube_rtol, tube_ttol, case) -> Outcome:
-    """A Dask task: the outcome of case for the shipped FMU (a cluster.FMUFile) against reference."""
+def _check_shipped(fmu, reference, tube_rtol, tube_ttol, case, plots) -> Outcome:
+    """A Dask task: the outcome of case for the shipped FMU (a cluster.FMUFile) against reference, with the
+    plots of its signals if asked for (and the worker has matplotlib; else the client makes them)."""
     outcome = check_case(fmu.local(), None, case, tube_rtol, tube_ttol, reference)
     outcome.fmu = fmu.name
+    if plots and outcome.verdict is not None:
+        try:
+            from .html_report import plot_png
+
+            outcome.plots = [plot_png(outcome, signal) for signal in outcome.verdict.signals]
+        except ImportError:
+            pass
     return outcome
 
 
-def check_folder(folder, refdir, tube_rtol=1e-3, tube_ttol=None, scheduler=None, workers=None) -> list[Outcome]:
+def check_folder(folder, refdir, tube_rtol=1e-3, tube_ttol=None, scheduler=None, workers=None,
+                 plots=False) -> list[Outcome]:
     """The outcome of every FMU in folder against each of its reference cases in refdir, sorted by file and
-    case, the checks run in parallel on a Dask cluster (see cluster.connect for scheduler and workers)."""
+    case, the checks (and with plots, the plots of the HTML report) run in parallel on a Dask cluster (see
+    cluster.connect for scheduler and workers)."""
     from .. import cluster
 
     fmus = sorted(Path(folder).glob("*.fmu"))
@@ -40,7 +50,7 @@ def check_folder(folder, refdir, tube_rtol=1e-3, tube_ttol=None, scheduler=None,
         with cluster.connect(scheduler, workers) as client:
             shipped = cluster.ship(client, {fmu: fmu for fmu, _ in references})
             results = cluster.run_tasks(client, _check_shipped, [(shipped[fmu], references[fmu, case], tube_rtol,
-                                                                  tube_ttol, case) for fmu, case in references],
+                                                                  tube_ttol, case, plots) for fmu, case in references],
                                         "FMU cases")
         for (fmu, case), result in zip(references, results):
             outcomes[fmu, case] = result if isinstance(result, Outcome) else Outcome(

@@ -4,6 +4,7 @@ checked signal (reference, tube, result, the samples outside the tube); PNG imag
 from __future__ import annotations
 
 import html
+import io
 from datetime import datetime
 from pathlib import Path
 from urllib.parse import quote
@@ -24,9 +25,9 @@ def _page(title: str, body: str) -> str:
             f"<style>{STYLE}</style></head>\n<body>\n<h1>{html.escape(title)}</h1>\n{body}\n</body></html>\n")
 
 
-def plot_signal(outcome: Outcome, signal: SignalVerdict, path: Path):
-    """A PNG at path of the signal: above, the reference, its tube, the result and the samples outside the
-    tube; below, the result's signed distance from the reference in tube widths (the tube's edges at +-1)."""
+def plot_png(outcome: Outcome, signal: SignalVerdict) -> bytes:
+    """A PNG of the signal: above, the reference, its tube, the result and the samples outside the tube;
+    below, the result's signed distance from the reference in tube widths (the tube's edges at +-1)."""
     from matplotlib.figure import Figure
 
     verdict = outcome.verdict
@@ -57,7 +58,9 @@ def plot_signal(outcome: Outcome, signal: SignalVerdict, path: Path):
     widths.set_ylabel("tube widths", fontsize=8)
     ax.set_title(f"{signal.name}: largest excursion {signal.max_excursion:.3g} tube widths", fontsize=10)
     ax.legend(fontsize=8, loc="best")
-    fig.savefig(path)
+    png = io.BytesIO()
+    fig.savefig(png, format="png")
+    return png.getvalue()
 
 
 def _case_page(outcome: Outcome, folder: Path, name: str) -> str:
@@ -75,8 +78,9 @@ def _case_page(outcome: Outcome, folder: Path, name: str) -> str:
         lines.append(f"<p>Tube: width {v.rtol:g} of each signal's range, time tolerance {v.ttol:g} s; "
                      f"run time {v.seconds:.2f} s.</p>")
         (folder / name).mkdir(parents=True, exist_ok=True)
+        pngs = outcome.plots or [plot_png(outcome, signal) for signal in v.signals]
         for i, signal in enumerate(v.signals):
-            plot_signal(outcome, signal, folder / name / f"{i}.png")
+            (folder / name / f"{i}.png").write_bytes(pngs[i])
             status = "ok" if signal.passed else html.escape(signal.message())
             lines.append(f'<h2 id="s{i}">{html.escape(signal.name)}</h2>'
                          f'<p class="{"PASS" if signal.passed else "FAIL"}">{status}</p>'
