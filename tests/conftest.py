@@ -130,3 +130,16 @@ def dask_scheduler(tmp_path_factory):
         for child in alive:
             child.kill()
         assert not alive, f"worker processes left running after their nannies stopped: {alive}"
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Headless Chromium (tests/headless_browser.py); the test is skipped where Chromium is not installed."""
+    from headless_browser import Browser, chromium
+
+    executable = chromium()
+    if executable is None:
+        pytest.skip("no Chromium to open the HTML report in (Debian: apt-get install chromium)")
+    browser = Browser(executable)
+    yield browser
+    browser.close()

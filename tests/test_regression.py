@@ -7,12 +7,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 from fmpy import read_model_description
+from lxml import etree
 from numpy.lib import recfunctions
 
 from friction_joints.fmi import regression
 from friction_joints.fmi.regression import main, read_csv, read_opt, tube_check, write_csv
 
 REFERENCES = Path(__file__).with_name("references")
+JUNIT_SCHEMA = etree.XMLSchema(etree.parse(str(Path(__file__).with_name("junit.xsd"))))
 
 
 def copy_reference(model, dest, stop=None):
@@ -58,7 +60,7 @@ def test_every_variant_case_passes_its_reference(fmus_of_each_version, case, cap
     model = case.partition("-")[0]
     assert case in regression.cases(REFERENCES, model)
     assert main([str(fmus_of_each_version[model]), str(REFERENCES), "--case", case]) == 0
-    assert f"{model}.fmu: PASS" in capsys.readouterr().out
+    assert f"{model}.fmu [{case}]: PASS" in capsys.readouterr().out
 
 
 def test_a_variant_case_sets_its_start_values(fmus, tmp_path, capsys):
@@ -171,6 +173,29 @@ def test_record_then_check_round_trips(fmus, tmp_path):
     assert main([str(fmus["SliderCrank"]), str(tmp_path), "--tube-rtol", "0"]) == 0
 
 
+def test_record_of_a_folder_writes_every_case_of_every_fmu(fmus, tmp_path, capsys):
+    folder, refs = tmp_path / "fmus", tmp_path / "refs"
+    folder.mkdir()
+    refs.mkdir()
+    shutil.copy(fmus["SliderCrank"], folder)
+    shutil.copy(fmus["DupontTwoMass"], folder)  # without a case in refs: an error that does not stop the others
+    for case, stop in (("SliderCrank", 0.2), ("SliderCrank-LuGre", 0.1)):
+        copy_reference(case, refs, stop=stop)
+        (refs / f"{case}_ref.csv").unlink()
+    assert main(["--record", str(folder), str(refs)]) == 2
+    out, err = capsys.readouterr()
+    assert out.splitlines() == [f"wrote {refs / 'SliderCrank_ref.csv'}", f"wrote {refs / 'SliderCrank-LuGre_ref.csv'}"]
+    assert err == f"error: missing {refs / 'DupontTwoMass_ref.opt'}\n"
+    for case, stop in (("SliderCrank", 0.2), ("SliderCrank-LuGre", 0.1)):
+        assert read_csv(refs / f"{case}_ref.csv")["time"][-1] == pytest.approx(stop)
+        assert main([str(folder / "SliderCrank.fmu"), str(refs), "--case", case, "--tube-rtol", "0"]) == 0
+    copy_reference("SliderCrank-LuGre", tmp_path, stop=0.1)  # the reference recorded before, in its own tube
+    recorded, before = read_csv(refs / "SliderCrank-LuGre_ref.csv"), read_csv(tmp_path / "SliderCrank-LuGre_ref.csv")
+    assert all(regression.tube_check(n, recorded["time"], recorded[n], before["time"], before[n], 1e-3, 0.0).passed
+               for n in before.dtype.names[1:])
+
+
+@pytest.mark.slow  # a Dask cluster, four cases and their plots: 28-35 s on a loaded 2-core machine
 def test_a_folder_of_fmus_runs_on_a_cluster_with_a_line_per_fmu_and_the_worst_exit(fmus, dask_scheduler,
                                                                                   tmp_path, capsys):
     for model in ("SliderCrank", "DupontTwoMass", "SingleMassFriction"):
@@ -182,12 +207,31 @@ def test_a_folder_of_fmus_runs_on_a_cluster_with_a_line_per_fmu_and_the_worst_ex
     ref["E_kin"][ref["time"] >= 0.1] += 0.05 * np.ptp(ref["E_kin"])  # a changed result: DupontTwoMass fails
     write_csv(tmp_path / "DupontTwoMass_ref.csv", ref)
     # SingleMassFriction has no reference: the check cannot run
-    assert main([str(tmp_path), "--scheduler", dask_scheduler, "--workers", "2"]) == 2
+    out = tmp_path / "out"
+    assert main([str(tmp_path), "--scheduler", dask_scheduler, "--workers", "2", "--junit", str(out / "junit.xml"),
+                 "--report", str(out / "report")]) == 2
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 4
     assert lines[0].startswith("DupontTwoMass.fmu: FAIL: E_kin: left its tube at t = ")
     assert lines[1] == f"SingleMassFriction.fmu: ERROR: missing {tmp_path / 'SingleMassFriction_ref.opt'}"
     assert lines[2:] == ["SliderCrank.fmu: PASS", "SliderCrank.fmu [SliderCrank-LuGre]: PASS"]
+    # the JUnit file: a testcase per case, the failure's message the line's reason
+    junit = etree.parse(str(out / "junit.xml"))
+    JUNIT_SCHEMA.assertValid(junit)
+    testcases = {(c.get("classname"), c.get("name")): c for c in junit.iter("testcase")}
+    assert list(testcases) == [("DupontTwoMass", "DupontTwoMass"), ("SingleMassFriction", "SingleMassFriction"),
+                               ("SliderCrank", "SliderCrank"), ("SliderCrank", "SliderCrank-LuGre")]
+    assert lines[0] == f"DupontTwoMass.fmu: FAIL: {testcases['DupontTwoMass', 'DupontTwoMass'][0].get('message')}"
+    assert testcases["SingleMassFriction", "SingleMassFriction"][0].tag == "error"
+    assert all(float(c.get("time")) > 0 for key, c in testcases.items() if key[0] != "SingleMassFriction")
+    # the report: a row per case and a plot per signal of each case that ran
+    index = (out / "report" / "index.html").read_text()
+    assert index.count("<tr>") == 1 + 4 and index.count('class="FAIL">FAIL') == 1
+    plots = sorted(len(list(page.with_suffix("").glob("*.png"))) for page in (out / "report" / "cases").glob("*.html"))
+    signals = [len(read_csv(tmp_path / f"{case}_ref.csv").dtype.names) - 1
+               for case in ("DupontTwoMass", "SliderCrank", "SliderCrank-LuGre")]
+    assert plots == sorted([0, *signals])  # SingleMassFriction did not run
+    assert all(png.read_bytes().startswith(b"\x89PNG") for png in (out / "report" / "cases").glob("*/*.png"))
     # the folder's line says what the FMU's own check reports first
     assert main([str(tmp_path / "DupontTwoMass.fmu"), str(tmp_path)]) == 1
     first_failure = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("  FAIL  "))
@@ -213,7 +257,29 @@ class TestTube:
         ref = np.sin(2 * np.pi * self.t)
         assert tube_check("y", self.t, ref + 1.5e-3, self.t, ref, 1e-3, 0.0).passed
         v = tube_check("y", self.t, ref + 2.5e-3, self.t, ref, 1e-3, 0.0)
-        assert not v.passed and v.max_excess == pytest.approx(0.5e-3, rel=1e-6)
+        assert not v.passed and v.max_excursion == pytest.approx(1.25, rel=1e-6)  # tube width 2e-3
+
+    def test_one_tube_width_off_fails_and_just_inside_passes(self):
+        ref = 3.0 + np.sin(2 * np.pi * self.t)
+        width = regression.tube.tube_width(ref, 1e-3)
+        for sign in (1, -1):
+            assert tube_check("y", self.t, ref + sign * (1 - 1e-6) * width, self.t, ref, 1e-3, 0.01).passed
+            v = tube_check("y", self.t, ref + sign * (1 + 1e-6) * width, self.t, ref, 1e-3, 0.0)
+            assert not v.passed and v.violations == len(self.t) and v.first_violation == 0.0
+
+    def test_a_constant_signal_has_a_tube_relative_to_its_value_as_in_csv_compare(self):
+        ref = np.full_like(self.t, -4.0)
+        assert tube_check("c", self.t, ref + 3.9e-3, self.t, ref, 1e-3, 0.0).passed
+        assert not tube_check("c", self.t, ref + 4.1e-3, self.t, ref, 1e-3, 0.0).passed
+        assert not tube_check("z", self.t, np.full_like(self.t, 1e-11), self.t, 0 * self.t, 1e-3, 0.0).passed
+
+    def test_an_infinite_value_fails(self):
+        y = np.sin(self.t)
+        bad = y.copy()
+        bad[7] = np.inf
+        v = tube_check("y", self.t, bad, self.t, y, 1e-3, 0.0)
+        assert not v.passed and v.max_excursion == np.inf and v.t_max_excursion == pytest.approx(0.07)
+        assert "largest excursion a NaN or infinite value at t = 0.07 s" in v.message()
 
     def test_nan_only_where_the_reference_is_nan(self):
         ref = np.where(self.t < 0.3, np.nan, 1.0)
@@ -226,3 +292,26 @@ class TestTube:
 
 def test_module_docstring_names_the_layout():
     assert "_ref.opt" in regression.__doc__ and "_in.csv" in regression.__doc__
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda d: (d / "C_ref.csv").write_text('"x","time"\n0,0\n'), "the first column must be 'time', got 'x'"),
+    (lambda d: (d / "C_ref.csv").write_text('"time","x","x"\n0,1,2\n1,1,2\n'), "empty or repeated column names"),
+    (lambda d: (d / "C_ref.csv").write_text('"time","x"\n0,1\n1,one\n'), "not a table of numbers below the header"),
+    (lambda d: (d / "C_ref.csv").write_text('"time","x"\n'), "no rows below the header"),
+    (lambda d: (d / "C_ref.csv").write_text('"time","x"\n0,1,2\n1,1,2\n'), "2 named columns, 3 data columns"),
+    (lambda d: (d / "C_ref.csv").write_text('"time","x"\n0,1\n1,2\n0.5,3\n'), "not finite and non-decreasing"),
+    (lambda d: (d / "C_ref.csv").write_text('"time"\n0\n1\n'), "no signal to check, only 'time'"),
+    (lambda d: (d / "C_ref.csv").write_text('"time","x"\n0,1\n0.5,2\n'), "covers t = 0 to 0.5 s, not StartTime = 0 "
+                                                                        "to StopTime = 1 s"),
+    (lambda d: (d / "C_ref.opt").write_text("StartTime, 0\nStopTime, 1\nStepSize: 0.1\nRelTol, 1e-6\n"),
+     "line 3: expected '<key>, <number>', got 'StepSize: 0.1'"),
+    (lambda d: (d / "C_in.csv").write_text('"t","u"\n0,1\n'), "C_in.csv: the first column must be 'time'"),
+])
+def test_a_wrong_reference_layout_is_an_error_that_says_what_is_wrong(tmp_path, change, message):
+    (tmp_path / "C_ref.opt").write_text("StartTime, 0\nStopTime, 1\nStepSize, 0.5\nRelTol, 1e-6\n")
+    (tmp_path / "C_ref.csv").write_text('"time","x"\n0,1\n0.5,2\n1,3\n')
+    regression.load_reference(tmp_path, "C")  # the layout before the change is right
+    change(tmp_path)
+    with pytest.raises(regression.ReferenceError, match=re.escape(message)):
+        regression.load_reference(tmp_path, "C")
