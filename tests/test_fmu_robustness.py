@@ -1,5 +1,6 @@
 """FMUs that never take their host down (issue 32): whatever a host passes at instantiation, the FMU
-fails with a logged message (a category always set) or runs. Plain C hosts (tests/c_host) and FMPy."""
+fails with a logged message (a category always set) or runs; its state machine, FMU states and
+tolerance behave as FMI and the Reference-FMUs do. Plain C hosts (tests/c_host) and FMPy."""
 
 import shutil
 import subprocess
@@ -147,3 +148,25 @@ def test_a_wrong_guid_or_token_is_refused(hosts, crank, version, token):
     what = "GUID" if version == 2 else "token"
     assert_refused(run_host(hosts, crank, version, token="-" if token is None else token, options=options), version,
                    f"{shown} is not this FMU's {what} {crank[version][2]}")
+
+
+def test_a_state_restarts_a_fresh_or_reset_instance_with_its_parameters(fmus, run_isolated):
+    """Items 4 and 5: a state could not be set into a fresh or reset instance ('NoneType' object has
+    no attribute 'set_state'), and set into an instance with m1 = 5 it read m1 = 2.5 and ran with 5."""
+    run_isolated("states", fmus["SliderCrank"], script="fmu_conformance.py")
+
+
+def test_calls_after_terminate_are_illegal(fmus, fmus3, run_isolated):
+    """Item 6: setReal and doStep after fmi2Terminate returned OK and the model advanced."""
+    run_isolated("terminated", fmus["SliderCrank"], fmus3["SliderCrank"], script="fmu_conformance.py")
+
+
+def test_a_hosts_loose_tolerance_does_not_loosen_the_fmu(fmus, run_isolated):
+    """Item 10: setupExperiment with tolerance 1e-4 moved BristleOscillator's outputs by 33 % of their
+    range; a tolerance above rtol's range returned fmi2OK."""
+    run_isolated("tolerance", fmus["BristleOscillator"], script="fmu_conformance.py")
+
+
+def test_all_zero_inertias_name_the_parameters(fmus, run_isolated):
+    """Item 13: "M'' is not positive definite", naming no parameter."""
+    run_isolated("no_inertia", fmus["SliderCrank"], script="fmu_conformance.py")
