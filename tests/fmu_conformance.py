@@ -6,7 +6,7 @@ fmu_low_level.py:
 CHECK: states SLIDER_CRANK (a state, serialized, restarts a fresh or reset instance, and carries its
 parameters); terminated SLIDER_CRANK SLIDER_CRANK_FMI3 (calls after terminate are illegal);
 tolerance BRISTLE (a host's tolerance never loosens the FMU); no_inertia SLIDER_CRANK (all-zero
-inertias name the parameters).
+inertias name the parameters); sys_path SLIDER_CRANK (instantiations do not grow sys.path).
 """
 
 import math
@@ -157,7 +157,21 @@ def no_inertia(path):
         fmu.freeLibrary()
 
 
+def sys_path(path):
+    """30 instantiations and frees of one extracted FMU leave its resources folder once on sys.path."""
+    log = Log()
+    with tempfile.TemporaryDirectory() as tmp:
+        fmu, vr = load(path, tmp, "sys.path")
+        for _ in range(30):
+            fresh(fmu, log)
+        fmu.fmi2FreeInstance(fmu.component)
+        entries = [p for p in sys.path if p.rstrip("/").endswith("resources") and p.startswith(tmp)]
+        assert len(entries) == 1, entries
+        fmu.freeLibrary()
+
+
 if __name__ == "__main__":
-    checks = {"states": states, "terminated": terminated, "tolerance": tolerance, "no_inertia": no_inertia}
+    checks = {"states": states, "terminated": terminated, "tolerance": tolerance, "no_inertia": no_inertia,
+              "sys_path": sys_path}
     checks[sys.argv[1]](*sys.argv[2:])
     print("pass")

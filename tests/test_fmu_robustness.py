@@ -1,6 +1,6 @@
 """FMUs that never take their host down (issue 32): whatever a host passes at instantiation, the FMU
-fails with a logged message (a category always set) or runs; its state machine, FMU states and
-tolerance behave as FMI and the Reference-FMUs do. Plain C hosts (tests/c_host) and FMPy."""
+fails with a logged message (a category always set) or runs; its state machine, FMU states, tolerance
+and memory behave as FMI and the Reference-FMUs do. Plain C hosts (tests/c_host) and FMPy."""
 
 import shutil
 import subprocess
@@ -11,6 +11,9 @@ from pathlib import Path
 import fmpy
 import pytest
 from fmpy import read_model_description
+
+from friction_joints.mechanisms import slider_crank
+from friction_joints.stepping import MechanismStepper
 
 HOSTS = Path(__file__).with_name("c_host")
 PLATFORM = {2: "linux64", 3: "x86_64-linux"}
@@ -150,6 +153,35 @@ def test_a_wrong_guid_or_token_is_refused(hosts, crank, version, token):
                    f"{shown} is not this FMU's {what} {crank[version][2]}")
 
 
+@pytest.mark.parametrize("version", [2, 3])
+def test_instantiate_and_free_keep_the_memory_bounded(hosts, crank, version):
+    """Item 8: about 15 kB more per instantiate/free cycle in a C host (the FMI 2.0 slave script run
+    again at every instantiation and never released). The growth from cycle 50 to 150 is measured."""
+    proc = run_host(hosts, crank, version, options=("-q", "-c", "150"), steps=1)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    rss = {int(k): int(kb) for _, k, kb in (line.split() for line in proc.stdout.splitlines()[:150])}
+    per_cycle = (rss[150] - rss[50]) / 100
+    assert per_cycle < 1.5, f"{per_cycle:.1f} kB per cycle ({rss[50]} kB at cycle 50, {rss[150]} kB at 150)"
+
+
+def test_instantiations_add_the_resources_folder_once_to_sys_path(fmus, run_isolated):
+    """Item 8: the host's sys.path gained the resources folder at every instantiation."""
+    run_isolated("sys_path", fmus["SliderCrank"], script="fmu_conformance.py")
+
+
+def test_a_stepper_keeps_the_events_of_its_last_step_only():
+    """Item 8: the integrator's event list grew with every event of the run (3.9 MB over 2000 s)."""
+    mech = slider_crank()
+    stepper = MechanismStepper(mech, mech.assemble([0.0]), [0.0], [0.0], engine="compiled")
+    counted, t = 0, 0.0
+    for k in range(400):
+        stepper.step(t, 0.05, [6.0 if (k // 10) % 2 else -6.0])  # stick-slip reversals every 0.5 s
+        counted += len(stepper.integrator.results.events)
+        assert len(stepper.integrator.results.events) <= 4, stepper.integrator.results.events
+        t += 0.05
+    assert counted > 20
+
+
 def test_a_state_restarts_a_fresh_or_reset_instance_with_its_parameters(fmus, run_isolated):
     """Items 4 and 5: a state could not be set into a fresh or reset instance ('NoneType' object has
     no attribute 'set_state'), and set into an instance with m1 = 5 it read m1 = 2.5 and ran with 5."""
@@ -170,3 +202,10 @@ def test_a_hosts_loose_tolerance_does_not_loosen_the_fmu(fmus, run_isolated):
 def test_all_zero_inertias_name_the_parameters(fmus, run_isolated):
     """Item 13: "M'' is not positive definite", naming no parameter."""
     run_isolated("no_inertia", fmus["SliderCrank"], script="fmu_conformance.py")
+
+
+def test_fmi2_fmus_declare_that_they_serialize_their_state(fmus):
+    """Item 13: canSerializeFMUstate was "false" though serialization round-trips (fmu_conformance.states)."""
+    for name, path in fmus.items():
+        cs = read_model_description(str(path)).coSimulation
+        assert cs.canGetAndSetFMUstate and cs.canSerializeFMUstate, name

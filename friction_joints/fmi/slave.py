@@ -80,7 +80,7 @@ from ..hybrid import BristleSystem, contact_laws
 from ..stepping import MechanismStepper, Stepper
 from ..engine import PYTHON_SLOWDOWN, engine_from_environment, load_compiled
 from ..errors import FrictionJointsError
-from .bundle import follow_resources
+from .bundle import drop_repeated_path, follow_resources
 from .exit_guard import guard_library_exit, pin_scipy_uarray
 
 
@@ -152,6 +152,7 @@ class VarSlave(Fmi2Slave):
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         follow_resources(self.resources)  # before any lazy import of the bundled package's modules
+        drop_repeated_path(self.resources)
         guard_library_exit(self.resources, type(self).__name__)
         pin_scipy_uarray()
         self.values = {v.name: (v.start if v.start is not None else (False if v.kind == "Boolean" else 0.0))
