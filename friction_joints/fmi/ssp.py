@@ -1,4 +1,4 @@
-"""SSP 1.0 files of FMI 2.0 co-simulation FMUs: a small writer and reader (xml.etree).
+"""SSP 1.0 files of FMI 2.0 and 3.0 co-simulation FMUs: a small writer and reader (xml.etree).
 
 An .ssp is a zip with SystemStructure.ssd and the FMUs in resources/. The writer puts every input,
 output and parameter of each FMU as a connector of its component, the couplings as connections,
@@ -133,7 +133,7 @@ def write_ssp(path, system: System):
 
 
 def _refuse(path, what):
-    raise SSPError(f"{path}: {what} not supported (only a flat system of FMI 2.0 co-simulation FMUs)")
+    raise SSPError(f"{path}: {what} not supported (only a flat system of FMI 2.0 or 3.0 co-simulation FMUs)")
 
 
 def read_ssp(path, folder) -> System:
@@ -164,7 +164,7 @@ def read_ssp(path, folder) -> System:
         if not fmu.is_file():
             raise SSPError(f"{path}: component {name!r}: no FMU at {element.get('source')!r} in the archive")
         md = read_model_description(str(fmu))
-        if md.fmiVersion != "2.0" or md.coSimulation is None:
+        if md.fmiVersion not in ("2.0", "3.0") or md.coSimulation is None:
             _refuse(path, f"component {name!r}: FMI {md.fmiVersion} without co-simulation (ModelExchange)")
         fmus[name] = fmu
     links, inputs = [], {}
