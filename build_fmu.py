@@ -234,6 +234,29 @@ def source_hash(package: Path, *extra: Path) -> str:
     return digest.hexdigest()[:12]
 
 
+FMI2_SCRIPT = '''"""FMI 2.0 co-simulation FMU {name}: pythonfmu's entry to the slave class of {model}.py.
+
+pythonfmu 0.7 runs this script again at every instantiation, in the module's globals with locals of
+its own, takes the name of the Fmi2Slave subclass it finds among those locals, and instantiates the
+module's class of that name. It leaks two strings per class in that subclass's method resolution order
+and releases one reference to the globals that it does not own. So a run after the import binds the
+name to _Found, the shortest such class, makes nothing else, and gives that reference back.
+"""
+
+import ctypes
+
+if "{name}" in globals():  # pythonfmu's run at an instantiation
+    {name} = _Found
+else:  # the import
+    from pythonfmu import Fmi2Slave
+    from {model} import {name}
+
+    class _Found(Fmi2Slave):
+        """Only named in pythonfmu's run (the module's {name} is the slave class)."""
+
+ctypes.pythonapi.Py_IncRef(ctypes.py_object(globals()))
+'''
+
 FMI3_SCRIPT = '''"""FMI 3.0 co-simulation FMU {name}: the slave of {model}.py, bound by friction_joints.fmi.fmi3."""
 
 from pathlib import Path
@@ -302,8 +325,8 @@ def build(script: Path, out: Path, loader: bool = True, package: Path = HERE / "
 
     Isolation: with h the hash of the package's sources and the slave script, the package goes into
     resources/ as friction_joints_<h>, and the slave script, importing it under that name, as
-    resources/<Model>_<h>.py (FMI 3.0: imported by the binding's script <Model>_<h>_fmi3.py, and
-    the same module as the FMI 2.0 FMU's). An FMU imports only these names, so FMUs built from different sources
+    resources/<Model>_<h>_slave.py, imported by pythonfmu's entry script <Model>_<h>.py (FMI2_SCRIPT;
+    FMI 3.0: the binding's script <Model>_<h>_fmi3.py). An FMU imports only these names, so FMUs built from different sources
     run their own code in one process (pythonfmu imports the slave module by its file name, and
     Python a package once by its name), and a broken bundled copy fails instead of falling back on
     another friction_joints that is importable or already imported. Each model has its own names:
@@ -324,19 +347,20 @@ def build(script: Path, out: Path, loader: bool = True, package: Path = HERE / "
         for path in resources:
             shutil.copy(path, tmp / path.name)
         project = [tmp / bundle, *(tmp / r.name for r in resources)]
-        slave = tmp / f"{script.stem}_{h}.py"
+        slave = tmp / f"{script.stem}_{h}_slave.py"
         slave.write_text(re.sub(r"\bfriction_joints\b", bundle, script.read_text()))
         if fmi_version == 2:
-            raw = FmuBuilder.build_FMU(slave, dest=tmp, project_files=project, canGetAndSetFMUstate=True,
-                                       needsExecutionTool=False)
+            entry = tmp / f"{script.stem}_{h}.py"
+            entry.write_text(FMI2_SCRIPT.format(name=script.stem, model=slave.stem))
+            raw = FmuBuilder.build_FMU(entry, dest=tmp, project_files=[*project, slave], canGetAndSetFMUstate=True,
+                                       canSerializeFMUstate=True, needsExecutionTool=False)
         else:
-            binding = slave.with_name(f"{slave.stem}_fmi3.py")
-            binding.write_text(FMI3_SCRIPT.format(name=script.stem, model=slave.stem, bundle=bundle))
-            raw = Fmu3Builder.build_FMU(binding, dest=tmp, project_files=[*project, slave, pythonfmu_api(tmp)],
+            entry = tmp / f"{script.stem}_{h}_fmi3.py"
+            entry.write_text(FMI3_SCRIPT.format(name=script.stem, model=slave.stem, bundle=bundle))
+            raw = Fmu3Builder.build_FMU(entry, dest=tmp, project_files=[*project, slave, pythonfmu_api(tmp)],
                                         canGetAndSetFMUState=True, canSerializeFMUState=True,
                                         canHandleVariableCommunicationStepSize=True, needsExecutionTool=False)
-            forget_modules(binding.stem)
-        forget_modules(slave.stem, bundle)  # the builder imported them from tmp
+        forget_modules(entry.stem, slave.stem, bundle)  # the builder imported them from tmp
         with zipfile.ZipFile(raw) as built:
             if not any(name.startswith("binaries/") for name in built.namelist()):
                 # pythonfmu's builder copies its binaries from beside its module: an FMU run in this process
@@ -394,8 +418,6 @@ MECHANISM_SCRIPT = '''"""FMU {name}: the mechanism of its file {name}.toml (besi
 from pathlib import Path
 
 from friction_joints.fmi import file_slave
-
-file_slave.keep_alive(globals())  # pythonfmu runs this script at every instantiation (see FileSlave)
 
 
 class {name}(file_slave.FileSlave):

@@ -37,10 +37,12 @@ from friction_joints.vehicle.monolithic import run_monolithic  # noqa: E402
 
 STEPS = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05)
 CASES = {"no friction": {"friction_scale": 0.0}, "friction": {}}
-SCHEMES = {"Jacobi": Coupling(), "Jacobi, linear extrapolation": Coupling(extrapolation="linear"),
-           "Gauss-Seidel": Coupling("gauss-seidel"),
+SCHEMES = {"Jacobi": Coupling(interpolation="hold"),
+           "Jacobi, linear extrapolation": Coupling(extrapolation="linear", interpolation="hold"),
+           "Gauss-Seidel": Coupling("gauss-seidel", interpolation="hold"),
            "Gauss-Seidel, interpolated": Coupling("gauss-seidel", extrapolation="linear", interpolation="linear"),
-           "implicit, IQN-ILS": Coupling("implicit", rtol=1e-5, atol=1e-8, on_no_convergence="accept"),
+           "implicit, IQN-ILS": Coupling("implicit", rtol=1e-5, atol=1e-8, on_no_convergence="accept",
+                                         interpolation="hold"),
            "implicit, interpolated": Coupling("implicit", rtol=1e-5, atol=1e-8, on_no_convergence="accept",
                                               interpolation="linear")}
 BOUNDED = 1.0  # a run whose deviation stays below this (100 % of the reference's range) is stable

@@ -30,9 +30,12 @@ class SpeedController(VarSlave):
 
     def exit_initialization_mode(self):
         try:
-            self.controller = PIController(self.values["k_p"], self.values["T_i"], self.values["tau_max"])
+            self.controller = self._controller()
         except ValueError as exc:
             self._fail("exitInitializationMode", f"initialization failed: {exc}")
+
+    def _controller(self):
+        return PIController(self.values["k_p"], self.values["T_i"], self.values["tau_max"])
 
     def do_step(self, current_time, step_size):
         """Called initialised, with no earlier failure (VarSlave checks those): the controller exists."""
@@ -48,6 +51,8 @@ class SpeedController(VarSlave):
                 (self.controller.integral, self.controller.tau)}
 
     def _set_fmu_state(self, state):
+        """The state's values and a controller of its parameters (also in a fresh or reset instance)."""
         self.values = dict(state["values"])
         if state["controller"] is not None:
+            self.controller = self._controller()
             self.controller.integral, self.controller.tau = state["controller"]

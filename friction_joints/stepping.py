@@ -61,7 +61,7 @@ class Stepper:
     def step(self, t, h, inputs, rates=None) -> dict:
         """Advance from t to t + h (s) with the inputs held, or, with rates (per s, one per input),
         following inputs + rates (tau - t); returns the outputs at t + h (the
-        ``MechanismSystem.record`` dict)."""
+        ``MechanismSystem.record`` dict). The integrator's results then hold this step's events, no rows."""
         if not 0.0 < h < math.inf:
             raise ValueError(f"step size h = {h!r} must be positive and finite")
         if abs(t - self.time) > 1e-9 * max(1.0, abs(t)):
@@ -74,6 +74,7 @@ class Stepper:
             held.value, held.rate, held.t0 = v, r, t
         if changed:
             self.integrator.restart()
+        self.integrator.results.events.clear()  # the events of this step only: memory stays bounded
         self.outputs = self.integrator.advance_to(t + h)
         self.integrator.results.rows.clear()
         return self.outputs

@@ -77,11 +77,12 @@ def slider_crank_without_loader(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def run_isolated():
-    """run(check, *fmus, wrapper=(), python=(sys.executable,), env=None): a check of
-    fmu_low_level.py in its own process, through to the process exit (where the pythonfmu binary
-    has a use-after-free, see friction_joints/fmi/exit_guard.py); asserts exit 0."""
-    def run(check, *fmu_paths, wrapper=(), python=(sys.executable,), env=None):
-        proc = subprocess.run([*wrapper, *python, str(Path(__file__).with_name("fmu_low_level.py")), check,
+    """run(check, *fmus, wrapper=(), python=(sys.executable,), env=None, script="fmu_low_level.py"): a
+    check of the script (fmu_low_level.py or fmu_conformance.py) in its own process, through to the
+    process exit (where the pythonfmu binary has a use-after-free, see friction_joints/fmi/exit_guard.py);
+    asserts exit 0."""
+    def run(check, *fmu_paths, wrapper=(), python=(sys.executable,), env=None, script="fmu_low_level.py"):
+        proc = subprocess.run([*wrapper, *python, str(Path(__file__).with_name(script)), check,
                                *map(str, fmu_paths)], capture_output=True, text=True, timeout=600, env=env)
         assert proc.returncode == 0, proc.stdout + proc.stderr
         return proc

@@ -143,9 +143,15 @@ def test_an_fmu_whose_code_cannot_be_imported_fails_to_instantiate_without_crash
     assert ".fmi.fmi3'" in proc.stdout + proc.stderr
 
 
-def test_the_master_refuses_an_fmi3_fmu_and_says_where_the_fmi2_one_is(fmus3):
+def test_the_master_refuses_a_model_exchange_fmu(tmp_path):
+    """The master runs FMI 2.0 and 3.0 co-simulation FMUs (tests/test_master_defaults.py); an FMU without
+    co-simulation is refused with its name."""
     from friction_joints.fmi.master import FMUInstance
 
-    with pytest.raises(ValueError, match=r"vehicle: SingleTrackVehicle.fmu is an FMI 3.0 FMU; the master runs FMI "
-                                         r"2.0 co-simulation FMUs .*dist/fmi3/"):
-        FMUInstance(fmus3["SingleTrackVehicle"], "vehicle")
+    (tmp_path / "modelDescription.xml").write_text(
+        '<?xml version="1.0" encoding="UTF-8"?><fmiModelDescription fmiVersion="3.0" modelName="M" '
+        'instantiationToken="{x}"><ModelExchange modelIdentifier="M"/><ModelVariables>'
+        '<Float64 name="time" valueReference="0" causality="independent"/></ModelVariables>'
+        '<ModelStructure/></fmiModelDescription>')
+    with pytest.raises(ValueError, match=r"vehicle: .* is no FMI 2.0 or 3.0 co-simulation FMU"):
+        FMUInstance(tmp_path, "vehicle")

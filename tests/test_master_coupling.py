@@ -122,7 +122,7 @@ def references():
     return {h: run_monolithic(tau_sw, T_END, h, steering=FRICTIONLESS) for h in (0.005, 0.01, 0.02)}
 
 
-IMPLICIT = Coupling("implicit", rtol=1e-5, atol=1e-8)
+IMPLICIT = Coupling("implicit", rtol=1e-5, atol=1e-8, interpolation="hold")  # held inputs: first order
 
 
 def cosim(fmus, h, coupling, stats=None):
@@ -154,8 +154,9 @@ def test_implicit_at_20_ms_stays_bounded_with_a_first_order_coupling_error(fmus,
 
 def test_gauss_seidel_and_linear_extrapolation_beat_jacobi_at_equal_step(fmus, references):
     jacobi = deviation(cosim(fmus, 0.005, Coupling()), references[0.005])
-    assert deviation(cosim(fmus, 0.005, Coupling("gauss-seidel")), references[0.005]) < 0.6 * jacobi
-    assert deviation(cosim(fmus, 0.005, Coupling(extrapolation="linear")), references[0.005]) < 0.6 * jacobi
+    for coupling in (Coupling("gauss-seidel", interpolation="hold"),
+                     Coupling(extrapolation="linear", interpolation="hold")):
+        assert deviation(cosim(fmus, 0.005, coupling), references[0.005]) < 0.6 * jacobi, coupling
 
 
 def test_aitken_and_iqn_ils_reach_the_same_coupled_solution(fmus, references):
@@ -164,24 +165,24 @@ def test_aitken_and_iqn_ils_reach_the_same_coupled_solution(fmus, references):
     runs, stats = {}, {}
     for acceleration in ("aitken", "iqn-ils"):
         stats[acceleration] = CouplingStats()
-        runs[acceleration] = cosim(fmus, 0.005, Coupling("implicit", acceleration=acceleration, rtol=1e-5, atol=1e-8),
-                                   stats[acceleration])
+        runs[acceleration] = cosim(fmus, 0.005, Coupling("implicit", acceleration=acceleration, rtol=1e-5, atol=1e-8,
+                                                         interpolation="hold"), stats[acceleration])
     assert deviation(runs["aitken"], runs["iqn-ils"]) < 0.1 * deviation(runs["iqn-ils"], references[0.005])
     assert np.mean(stats["iqn-ils"].iterations) < np.mean(stats["aitken"].iterations)
 
 
 def test_a_linear_first_guess_saves_iterations_not_accuracy(fmus, references):
     stats = {"constant": CouplingStats(), "linear": CouplingStats()}
-    runs = {kind: cosim(fmus, 0.02, Coupling("implicit", extrapolation=kind, rtol=1e-5, atol=1e-8), stats[kind])
-            for kind in stats}
+    runs = {kind: cosim(fmus, 0.02, Coupling("implicit", extrapolation=kind, rtol=1e-5, atol=1e-8,
+                                             interpolation="hold"), stats[kind]) for kind in stats}
     assert np.mean(stats["linear"].iterations) < np.mean(stats["constant"].iterations)
     assert deviation(runs["linear"], runs["constant"]) < 0.1 * deviation(runs["constant"], references[0.02])
 
 
 def test_iqn_ils_reuse_halves_the_iterations_with_the_same_solution(fmus, references):
     stats = {0: CouplingStats(), 2: CouplingStats()}
-    runs = {reuse: cosim(fmus, 0.01, Coupling("implicit", rtol=1e-5, atol=1e-8, reuse=reuse), stats[reuse])
-            for reuse in stats}
+    runs = {reuse: cosim(fmus, 0.01, Coupling("implicit", rtol=1e-5, atol=1e-8, reuse=reuse, interpolation="hold"),
+                         stats[reuse]) for reuse in stats}
     assert np.mean(stats[2].iterations) < 0.6 * np.mean(stats[0].iterations)
     assert deviation(runs[2], runs[0]) < 0.1 * deviation(runs[0], references[0.01])
 
@@ -211,7 +212,7 @@ def test_implicit_coupled_values_satisfy_the_connection_equations(fmus, coupling
 def test_a_step_that_does_not_converge_stops_the_run_with_the_error(fmus):
     message = r"t=\S+ s \(step \d+ of 250, h=0.02 s\) after 2 iterations.*vehicle\.M_z_left: \|x~ - x\| = "
     with pytest.raises(CouplingError, match=message):
-        cosim(fmus, 0.02, Coupling("implicit", rtol=1e-5, atol=1e-8, max_iterations=2))
+        cosim(fmus, 0.02, Coupling("implicit", rtol=1e-5, atol=1e-8, max_iterations=2, interpolation="hold"))
 
 
 def test_with_friction_the_explicit_coupling_converges_to_the_monolithic_run_at_first_order(fmus):

@@ -171,3 +171,25 @@ def test_unsupported_ssp_features_are_named(fmus, tmp_path, capsys, edit, featur
     shutil.rmtree(tmp_path / "unpacked")
     assert cli(tmp_path, ssp, "--stop-time", "0.1", "--step", "0.01")[0] == 2
     assert feature in capsys.readouterr().err
+
+
+def test_every_ssp_file_states_its_start_and_stop_time(fmus, tmp_path):
+    """The SSP files build_fmu.py writes (SteeringVehicle.ssp had no stopTime), and a system without a
+    stop time is refused instead of written without one."""
+    from xml.etree import ElementTree as ET
+
+    from friction_joints.fmi import speed_control, steering_vehicle
+    from friction_joints.fmi.ssp import NS, write_ssp
+
+    dist = fmus["SteeringSystem"].parent
+    for name, stop in (("SteeringVehicle", 10.0), ("SpeedControl", 6.0)):
+        with zipfile.ZipFile(dist / f"{name}.ssp") as archive:
+            experiment = ET.fromstring(archive.read("SystemStructure.ssd")).find("ssd:DefaultExperiment", NS)
+        assert (experiment.get("startTime"), experiment.get("stopTime")) == ("0.0", repr(stop)), name
+        assert read_ssp(dist / f"{name}.ssp", tmp_path / name).stop_time == stop
+    system = steering_vehicle.system(dist)
+    system.stop_time = None
+    with pytest.raises(ValueError, match="SteeringVehicle: stop_time = None"):
+        write_ssp(tmp_path / "no_stop.ssp", system)
+    assert not (tmp_path / "no_stop.ssp").exists()
+    assert speed_control.system(dist).start_time == 0.0

@@ -38,3 +38,15 @@ def follow_resources(resources: str | None) -> int:
     if moved:
         importlib.invalidate_caches()
     return moved
+
+
+def drop_repeated_path(resources: str | None) -> int:
+    """Remove the repeated entries of ``resources`` from sys.path, keeping its first: pythonfmu puts the
+    resources folder at the front of sys.path at every instantiation. Returns how many were removed."""
+    if not resources or sys.path.count(resources) < 2:
+        return 0
+    first = sys.path.index(resources)
+    kept = sys.path[:first + 1] + [entry for entry in sys.path[first + 1:] if entry != resources]
+    removed = len(sys.path) - len(kept)
+    sys.path[:] = kept
+    return removed

@@ -28,7 +28,7 @@ SCHEMES = ("jacobi", "gauss-seidel", "implicit")
 EXTRAPOLATIONS = ("constant", "linear")
 ACCELERATIONS = ("aitken", "iqn-ils")
 ON_NO_CONVERGENCE = ("error", "accept")
-INTERPOLATIONS = ("hold", "linear")
+INTERPOLATIONS = ("auto", "hold", "linear")
 
 
 class CouplingError(FrictionJointsError):
@@ -53,7 +53,8 @@ class Coupling:
     (implicit: the iterate; Gauss-Seidel: an output of an FMU already stepped; explicit: the
     extrapolation, so with extrapolation "constant" the same as holding), set as its first derivative
     by fmi2SetRealInputDerivatives (the FMUs must declare canInterpolateInputs): the coupling error
-    becomes of second order in h."""
+    becomes of second order in h; "auto" (the default): "linear" where every FMU that takes a coupled
+    input can interpolate, else "hold"."""
 
     scheme: str = "jacobi"
     extrapolation: str = "constant"
@@ -64,7 +65,7 @@ class Coupling:
     initial_relaxation: float = 0.5
     reuse: int = 0
     on_no_convergence: str = "error"
-    interpolation: str = "hold"
+    interpolation: str = "auto"
 
     def __post_init__(self):
         problems = [f"{name}={getattr(self, name)!r} is not one of {allowed}"

@@ -113,28 +113,12 @@ def experiment(spec: MechanismFile, names) -> Experiment:
                       str(e.get("description", "inputs as the mechanism file's [experiment] gives them")))
 
 
-#: the mechanism files read, by (module, class name, path) of their slaves, and the globals of the
-#: slave scripts (see ``FileSlave``)
-_SPECS: dict = {}
-_SCRIPT_GLOBALS: list = []
-
-
-def keep_alive(script_globals: dict):
-    """Called by a slave script each time it runs: one more reference to its globals, for the one
-    that pythonfmu 0.7 releases at every instantiation (see ``FileSlave``)."""
-    _SCRIPT_GLOBALS.append(script_globals)
-
-
 class FileSlave(FrictionModelSlave):
     """Base of the FMUs of mechanism files: a subclass sets ``mechanism_file`` (a path); the class
     then gets its variables, inputs, description and default experiment from the file.
 
-    pythonfmu 0.7 finds the slave class by running the slave script again in the module's globals
-    at every instantiation, and then releases one reference to those globals that it does not own.
-    A script then (1) runs when the folder it was first extracted to, and the file with it, may be
-    gone (FMPy deletes it after a run): the file is read once per slave class, and (2) calls
-    ``keep_alive(globals())`` so that its globals outlive the instantiations (a script that defines
-    functions holds them through the functions, as the fmu_src slaves do)."""
+    The mechanism file is read when the class is made (once per process): the folder it was extracted
+    to may be gone when another instance starts (FMPy deletes it after a run)."""
 
     mechanism_file: Path | str | None = None
     spec: MechanismFile | None = None
@@ -142,10 +126,7 @@ class FileSlave(FrictionModelSlave):
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        key = (cls.__module__, cls.__qualname__, str(cls.mechanism_file))
-        if key not in _SPECS:
-            _SPECS[key] = read_file(cls.mechanism_file)
-        cls.spec = _SPECS[key]
+        cls.spec = read_file(cls.mechanism_file)
         cls.description = cls.spec.description or f"Mechanism {cls.spec.name} of a mechanism file"
         cls.inputs = tuple(d.name for d in cls.spec.drives)
         cls.variables = variables(cls.spec)

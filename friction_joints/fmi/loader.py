@@ -36,7 +36,8 @@ import zipfile
 from pathlib import Path
 from xml.etree import ElementTree as ET
 
-LOADER_SOURCES = {version: [Path(__file__).with_name(name) for name in ("loader_python.c", f"loader_fmi{version}.c")]
+LOADER_SOURCES = {version: [Path(__file__).with_name(name)
+                            for name in ("loader_python.c", "loader_resources.c", f"loader_fmi{version}.c")]
                   for version in (2, 3)}  # FMI version: the loader's C files
 PLATFORM_FOLDER = {2: "binaries/linux64/", 3: "binaries/x86_64-linux/"}
 OVERRIDE_VARIABLE = "FRICTION_JOINTS_PYTHON"
@@ -100,12 +101,16 @@ def interpreter_record(python: str = sys.executable) -> dict[str, str]:
     return record
 
 
-def compile_loader(out: Path, version: int = 2) -> Path:
-    """Compile the loader of FMI version 2 or 3 into the shared library ``out``; RuntimeError without a
-    compiler or on error."""
+def compile_loader(out: Path, token: str, version: int = 2) -> Path:
+    """Compile the loader of FMI version 2 or 3 into the shared library ``out``, for the FMU whose GUID
+    (FMI 3.0: instantiationToken) is ``token``; RuntimeError without a compiler or on error, ValueError
+    for a token that is not printable ASCII."""
+    if not token or not all(" " <= c <= "~" for c in token):
+        raise ValueError(f"token = {token!r}: the GUID must be printable ASCII and not empty")
+    literal = '"' + token.replace("\\", "\\\\").replace('"', '\\"') + '"'
     command = [*c_compiler(), "-std=c99", "-O2", "-Wall", "-Wextra", "-fPIC", "-shared", "-fvisibility=hidden",
-               f"-I{fmi_headers(version)}", "-Wl,-z,defs", "-o", str(out), *map(str, LOADER_SOURCES[version]),
-               "-ldl", "-lpthread"]
+               f"-DFMU_TOKEN={literal}", f"-I{fmi_headers(version)}", "-Wl,-z,defs", "-o", str(out),
+               *map(str, LOADER_SOURCES[version]), "-ldl", "-lpthread"]
     proc = subprocess.run(command, capture_output=True, text=True)
     if proc.returncode != 0:
         raise RuntimeError(f"compiling the FMU's Python loader failed:\n{shlex.join(command)}\n{proc.stderr}")
@@ -154,7 +159,8 @@ def install_loader(fmu_path: Path, python: str = sys.executable, interpolates_in
             raise RuntimeError(f"{fmu_path.name} has no {binary}")
         original_bytes = src.read(original if original in names else binary)
         with tempfile.TemporaryDirectory() as tmp:
-            loader_bytes = compile_loader(Path(tmp) / "loader.so", version).read_bytes()
+            token = description.get("instantiationToken" if version == 3 else "guid", "")
+            loader_bytes = compile_loader(Path(tmp) / "loader.so", token, version).read_bytes()
         target = fmu_path.with_name(fmu_path.name + ".loader-tmp")
         try:
             with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as dst:

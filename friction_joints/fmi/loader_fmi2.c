@@ -7,10 +7,14 @@
  * loader's, which passes the messages on and notes the failures the Python slave logs, so that the
  * call where a failure happens returns fmi2Error (pythonfmu alone can only return fmi2OK or
  * fmi2Discard there); see Instance below.
+ *
+ * fmi2Instantiate checks what pythonfmu would crash on first: the GUID (FMU_TOKEN, the modelDescription's,
+ * defined when the loader is compiled), the FMU type and the resources folder (loader_resources.c).
  */
 #define _GNU_SOURCE
 
 #include <dlfcn.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,6 +23,10 @@
 
 #include "fmi2Functions.h"
 #include "loader_python.h"
+
+#ifndef FMU_TOKEN
+#error "compile with -DFMU_TOKEN=<the modelDescription's guid as a C string> (friction_joints/fmi/loader.py)"
+#endif
 
 /* The forwarding table: pythonfmu's functions (NULL where its binary lacks one). */
 typedef struct {
@@ -154,7 +162,8 @@ static void log_message(const fmi2CallbackFunctions *functions, fmi2String insta
     va_end(args);
     escape_percent(escaped, sizeof escaped, text);
     if (functions && functions->logger)
-        functions->logger(functions->componentEnvironment, instance ? instance : "", status, category, escaped);
+        functions->logger(functions->componentEnvironment, instance ? instance : "", status,
+                          category_of(category, status), escaped);
     else
         fprintf(stderr, "[%s] %s\n", instance ? instance : "", text);
 }
@@ -170,8 +179,10 @@ static void log_message(const fmi2CallbackFunctions *functions, fmi2String insta
  * every failure with fmi2Error status at the call where it happens (friction_joints/fmi/slave.py),
  * and pythonfmu delivers the log messages of a call to the logger before the call returns. So the
  * loader gives pythonfmu a logger of its own (relay) that notes the worst status logged during
- * the current call, passes the message on to the host, and the call then returns fmi2Error (or
- * fmi2Fatal) when such a message was logged: no extra call into Python, whatever the host.
+ * the current call, passes the message on to the host, and the call then returns that status
+ * (fmi2Warning, fmi2Error or fmi2Fatal) when it is worse than pythonfmu's: no extra call into
+ * Python, whatever the host. A message without a category (pythonfmu's own) gets the one of its
+ * status (category_of).
  *
  * pythonfmu itself filters the messages by the host's loggingOn and categories (none at all with
  * loggingOn = fmi2False), which would hide the failures from the loader; it is instantiated with
@@ -184,7 +195,7 @@ typedef struct {
     fmi2CallbackFunctions callbacks;       /* given to pythonfmu: relay, with this Instance as environment */
     fmi2CallbackLogger host_logger;        /* the host's logger and its environment */
     fmi2ComponentEnvironment host_environment;
-    fmi2Status logged;                     /* fmi2Error or fmi2Fatal if logged during the current call */
+    fmi2Status logged;                     /* the worst status logged during the current call */
     Logging logging;                       /* the host's debug logging, as fmi2SetDebugLogging set it */
 } Instance;
 
@@ -195,19 +206,27 @@ static void relay(fmi2ComponentEnvironment environment, fmi2String instanceName,
 {
     Instance *instance = (Instance *)environment;
     int failure = status == fmi2Error || status == fmi2Fatal;
-    if (failure && instance->logged != fmi2Fatal)
+    category = category_of(category, status);
+    if (status != fmi2Discard && status > instance->logged)
         instance->logged = status;
-    if (instance->host_logger && (failure || logging_allows(&instance->logging, category)))
-        instance->host_logger(instance->host_environment, instanceName, status, category, message);
+    if (instance->host_logger && (failure || logging_allows(&instance->logging, category))) {
+        /* pythonfmu passes its text as the format: a '%' in it (a folder's name) must not reach the
+         * host's printf unescaped */
+        size_t size = 2 * strlen(message ? message : "") + 1;
+        char *escaped = (char *)malloc(size);
+        if (escaped)
+            escape_percent(escaped, size, message ? message : "");
+        instance->host_logger(instance->host_environment, instanceName, status, category,
+                              escaped ? escaped : "(a message the loader had no memory to pass on)");
+        free(escaped);
+    }
 }
 
-/* The status of a call that pythonfmu's function returned as status: fmi2Error or fmi2Fatal when
- * a message of that status was logged during the call (status itself when worse). */
+/* The status of a call that pythonfmu's function returned as status: the worst of it and the
+ * statuses logged during the call. */
 static fmi2Status with_logged(const Instance *instance, fmi2Status status)
 {
-    if ((instance->logged == fmi2Error || instance->logged == fmi2Fatal) && status < instance->logged)
-        return instance->logged;
-    return status;
+    return status < instance->logged ? instance->logged : status;
 }
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -229,8 +248,31 @@ FMI2_Export fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmuT
                                           fmi2String fmuResourceLocation, const fmi2CallbackFunctions *functions,
                                           fmi2Boolean visible, fmi2Boolean loggingOn)
 {
-    const Table *t = table();
+    const Table *t;
     Instance *instance;
+    char folder[PATH_MAX], uri[PATH_MAX + 8], why[MESSAGE_SIZE];
+    if (!instanceName || !*instanceName) {
+        log_message(functions, "", fmi2Error, "logStatusError", "fmi2Instantiate: instanceName is %s",
+                    instanceName ? "empty" : "NULL");
+        return NULL;
+    }
+    if (!fmuGUID || strcmp(fmuGUID, FMU_TOKEN) != 0) {
+        log_message(functions, instanceName, fmi2Error, "logStatusError",
+                    "fmi2Instantiate: fmuGUID %s%s%s is not this FMU's GUID %s", fmuGUID ? "\"" : "",
+                    fmuGUID ? fmuGUID : "NULL", fmuGUID ? "\"" : "", FMU_TOKEN);
+        return NULL;
+    }
+    if (fmuType != fmi2CoSimulation) {
+        log_message(functions, instanceName, fmi2Error, "logStatusError",
+                    "fmi2Instantiate: fmuType %d: this FMU offers co-simulation only", (int)fmuType);
+        return NULL;
+    }
+    if (resource_folder_of_uri(fmuResourceLocation, folder, sizeof folder, why, sizeof why) != 0) {
+        log_message(functions, instanceName, fmi2Error, "logStatusError", "fmi2Instantiate: %s", why);
+        return NULL;
+    }
+    snprintf(uri, sizeof uri, "file://%s", folder); /* as pythonfmu reads it: the path after file:// */
+    t = table();
     if (!t) {
         log_message(functions, instanceName, fmi2Error, "logStatusError", "%s", loaded.error);
         return NULL;
@@ -250,9 +292,8 @@ FMI2_Export fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmuT
     instance->callbacks.logger = relay;
     instance->callbacks.componentEnvironment = instance;
     instance->logging.on = loggingOn == fmi2True;
-    instance->name = strdup(instanceName ? instanceName : "");
-    instance->inner = t->fmi2Instantiate(instanceName, fmuType, fmuGUID, fmuResourceLocation, &instance->callbacks,
-                                         visible, fmi2True);
+    instance->name = strdup(instanceName);
+    instance->inner = t->fmi2Instantiate(instanceName, fmuType, fmuGUID, uri, &instance->callbacks, visible, fmi2True);
     if (!instance->inner) {
         log_message(functions, instanceName, fmi2Error, "logStatusError",
                     "pythonfmu's fmi2Instantiate failed (see above) with %s", original_binary()->python);
@@ -269,8 +310,10 @@ FMI2_Export void fmi2FreeInstance(fmi2Component c)
     Instance *instance = (Instance *)c;
     if (!instance)
         return;
-    if (t)
+    if (t) {
         t->fmi2FreeInstance(instance->inner); /* may still log through relay */
+        collect_python_garbage(); /* the released instance's reference cycles, now */
+    }
     logging_free(&instance->logging);
     free(instance->name);
     free(instance);

@@ -11,7 +11,12 @@
  *   logged during a call, and the call returns fmi3Error (fmi3Fatal) when such a message was logged.
  *   Messages of status fmi3Error and fmi3Fatal always reach the host's logger; the others pass the
  *   host's debug logging (loggingOn, fmi3SetDebugLogging) as pythonfmu3 would filter them, which is
- *   instantiated with logging on so that the loader sees every failure.
+ *   instantiated with logging on so that the loader sees every failure. A call returns the worst
+ *   status logged during it when that is worse than pythonfmu3's (fmi3Warning too), and a message
+ *   without a category gets the one of its status (category_of).
+ * - fmi3InstantiateCoSimulation checks what pythonfmu3 would crash or hang on first: the
+ *   instantiation token (FMU_TOKEN, the modelDescription's, defined when the loader is compiled) and
+ *   the resources folder (loader_resources.c).
  * - The experiment: pythonfmu3 0.3.4's fmi3EnterInitializationMode drops its arguments (start and
  *   stop time, tolerance). The loader first passes them to the slave through fmi3SetFloat64 with the
  *   value references EXPERIMENT_START to EXPERIMENT_START + 2 (NaN: not defined), which
@@ -24,13 +29,19 @@
 #define _GNU_SOURCE
 
 #include <dlfcn.h>
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "fmi3Functions.h"
 #include "loader_python.h"
+
+#ifndef FMU_TOKEN
+#error "compile with -DFMU_TOKEN=<the modelDescription's instantiationToken as a C string> (friction_joints/fmi/loader.py)"
+#endif
 
 /* fmi3SetFloat64 value references of startTime, stopTime and tolerance (fmi3.py: EXPERIMENT_REFERENCES) */
 #define EXPERIMENT_START 268435453u /* 2^28 - 3 */
@@ -220,7 +231,7 @@ static void log_message(fmi3LogMessageCallback logger, fmi3InstanceEnvironment e
                         fmi3String category, fmi3String message)
 {
     if (logger)
-        logger(environment, status, category, message);
+        logger(environment, status, category_of(category, status), message);
     else
         fprintf(stderr, "%s\n", message);
 }
@@ -232,7 +243,7 @@ typedef struct {
     fmi3Instance inner;                        /* pythonfmu3's instance */
     fmi3LogMessageCallback host_logger;        /* the host's logger and its environment */
     fmi3InstanceEnvironment host_environment;
-    fmi3Status logged;                         /* fmi3Error or fmi3Fatal if logged during the current call */
+    fmi3Status logged;                         /* the worst status logged during the current call */
     Logging logging;                           /* the host's debug logging */
 } Instance;
 
@@ -241,19 +252,18 @@ static void relay(fmi3InstanceEnvironment environment, fmi3Status status, fmi3St
 {
     Instance *instance = (Instance *)environment;
     int failure = status == fmi3Error || status == fmi3Fatal;
-    if (failure && instance->logged != fmi3Fatal)
+    category = category_of(category, status);
+    if (status != fmi3Discard && status > instance->logged)
         instance->logged = status;
     if (instance->host_logger && (failure || logging_allows(&instance->logging, category)))
         instance->host_logger(instance->host_environment, status, category, message);
 }
 
-/* The status of a call that pythonfmu3's function returned as status: fmi3Error or fmi3Fatal when
- * a message of that status was logged during the call (status itself when worse). */
+/* The status of a call that pythonfmu3's function returned as status: the worst of it and the
+ * statuses logged during the call. */
 static fmi3Status with_logged(const Instance *instance, fmi3Status status)
 {
-    if ((instance->logged == fmi3Error || instance->logged == fmi3Fatal) && status < instance->logged)
-        return instance->logged;
-    return status;
+    return status < instance->logged ? instance->logged : status;
 }
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -271,9 +281,28 @@ FMI3_Export fmi3Instance fmi3InstantiateCoSimulation(
     fmi3InstanceEnvironment instanceEnvironment, fmi3LogMessageCallback logMessage,
     fmi3IntermediateUpdateCallback intermediateUpdate)
 {
-    const Table *t = table();
+    const Table *t;
     Instance *instance;
-    char text[2 * MESSAGE_SIZE];
+    char text[2 * MESSAGE_SIZE], folder[PATH_MAX + 1], why[MESSAGE_SIZE];
+    if (!instanceName || !*instanceName) {
+        snprintf(text, sizeof text, "fmi3InstantiateCoSimulation: instanceName is %s", instanceName ? "empty" : "NULL");
+        log_message(logMessage, instanceEnvironment, fmi3Error, "logStatusError", text);
+        return NULL;
+    }
+    if (!instantiationToken || strcmp(instantiationToken, FMU_TOKEN) != 0) {
+        snprintf(text, sizeof text, "fmi3InstantiateCoSimulation: instantiationToken %s%.1024s%s is not this FMU's "
+                 "token %s", instantiationToken ? "\"" : "", instantiationToken ? instantiationToken : "NULL",
+                 instantiationToken ? "\"" : "", FMU_TOKEN);
+        log_message(logMessage, instanceEnvironment, fmi3Error, "logStatusError", text);
+        return NULL;
+    }
+    if (resource_folder(resourcePath, folder, sizeof folder - 1, why, sizeof why) != 0) {
+        snprintf(text, sizeof text, "fmi3InstantiateCoSimulation: %s", why);
+        log_message(logMessage, instanceEnvironment, fmi3Error, "logStatusError", text);
+        return NULL;
+    }
+    strcat(folder, "/"); /* FMI 3.0: a resourcePath ends with a separator */
+    t = table();
     if (!t) {
         log_message(logMessage, instanceEnvironment, fmi3Error, "logStatusError", loaded.error);
         return NULL;
@@ -288,7 +317,7 @@ FMI3_Export fmi3Instance fmi3InstantiateCoSimulation(
     instance->host_logger = logMessage;
     instance->host_environment = instanceEnvironment;
     instance->logging.on = loggingOn;
-    instance->inner = t->fmi3InstantiateCoSimulation(instanceName, instantiationToken, resourcePath, visible, fmi3True,
+    instance->inner = t->fmi3InstantiateCoSimulation(instanceName, instantiationToken, folder, visible, fmi3True,
                                                      eventModeUsed, earlyReturnAllowed, requiredIntermediateVariables,
                                                      nRequiredIntermediateVariables, instance, relay,
                                                      intermediateUpdate);
@@ -339,8 +368,10 @@ FMI3_Export void fmi3FreeInstance(fmi3Instance instance)
     Instance *self = (Instance *)instance;
     if (!self)
         return;
-    if (t)
+    if (t) {
         t->fmi3FreeInstance(self->inner); /* may still log through relay */
+        collect_python_garbage(); /* the released instance's reference cycles, now */
+    }
     logging_free(&self->logging);
     free(self);
 }

@@ -23,7 +23,9 @@
  *      extension modules resolve their Python symbols there), sets the interpreter's executable as
  *      the program name, so that CPython derives sys.prefix and site-packages from it as when that
  *      executable runs (a venv's pyvenv.cfg included), initialises Python without signal handlers
- *      and with unbuffered sys.stdout/stderr, releases the GIL and never finalises the interpreter;
+ *      with unbuffered sys.stdout/stderr and in UTF-8 mode (file names are UTF-8 whatever the host's
+ *      locale: a host's empty environment would make them ASCII, and an FMU extracted into a folder
+ *      with a non-ASCII name could not load), releases the GIL and never finalises the interpreter;
  *   4. dlopens pythonfmu's binary; loader_fmi2.c or loader_fmi3.c resolve its FMI functions with dlsym
  *      into a table and forward every call to it.
  *
@@ -337,6 +339,7 @@ static int initialise_python(void *lib, const char *program_name, const char *ve
         /* Python 3.8 to 3.15 (Py_SetProgramName is deprecated since 3.11, scheduled for removal in
          * 3.16). The program name must stay valid while Python runs, which is forever: never freed. */
         int *unbuffered = (int *)dlsym(lib, "Py_UnbufferedStdioFlag");
+        int *utf8 = (int *)dlsym(lib, "Py_UTF8Mode");
         if (program_name) {
             wchar_t *name = decode_locale(program_name, NULL);
             if (!name) {
@@ -347,6 +350,8 @@ static int initialise_python(void *lib, const char *program_name, const char *ve
         }
         if (unbuffered)
             *unbuffered = 1; /* nothing is lost in Python's buffers: Python is never finalised */
+        if (utf8)
+            *utf8 = 1;
         initialize_ex(0);    /* 0: install no signal handlers in the host */
     } else {
         /* Python 3.14 and later: the PEP 741 configuration API, options given by name. */
@@ -372,7 +377,7 @@ static int initialise_python(void *lib, const char *program_name, const char *ve
         }
         if ((program_name && set_str(config, "program_name", program_name) < 0) ||
             set_int(config, "isolated", 0) < 0 || set_int(config, "use_environment", 1) < 0 ||
-            set_int(config, "install_signal_handlers", 0) < 0 || set_int(config, "buffered_stdio", 0) < 0 ||
+            set_int(config, "install_signal_handlers", 0) < 0 || set_int(config, "buffered_stdio", 0) < 0 || set_int(config, "utf8_mode", 1) < 0 ||
             initialize(config) < 0) {
             get_error(config, &message);
             say(err, err_size, "Python %s could not be initialised: %s", version, message ? message : "?");
@@ -660,4 +665,27 @@ void logging_free(Logging *logging)
     free(logging->categories);
     logging->categories = NULL;
     logging->n_categories = 0;
+}
+
+const char *category_of(const char *category, int status)
+{
+    static const char *const by_status[] = {"logAll", "logStatusWarning", "logStatusDiscard", "logStatusError",
+                                            "logStatusFatal"};
+    if (category && *category)
+        return category;
+    return status >= 0 && status < 5 ? by_status[status] : "logAll";
+}
+
+void collect_python_garbage(void)
+{
+    int (*ensure)(void) = (int (*)(void))dlsym(RTLD_DEFAULT, "PyGILState_Ensure");
+    void (*release)(int) = (void (*)(int))dlsym(RTLD_DEFAULT, "PyGILState_Release");
+    ssize_t (*collect)(void) = (ssize_t (*)(void))dlsym(RTLD_DEFAULT, "PyGC_Collect");
+    int (*is_initialized)(void) = process_python();
+    int gil;
+    if (!ensure || !release || !collect || !is_initialized || !is_initialized())
+        return;
+    gil = ensure();
+    collect();
+    release(gil);
 }

@@ -42,4 +42,23 @@ int logging_set(Logging *logging, int on, size_t n, const char *const categories
 /* Free the copies of the categories. */
 void logging_free(Logging *logging);
 
+/* The category of a message: category itself, or for NULL or "" the one pythonfmu derives from status
+ * (logStatusWarning, logStatusDiscard, logStatusError, logStatusFatal, else logAll), so that a host
+ * never gets a NULL category. status is an fmi2Status or fmi3Status (the same values). */
+const char *category_of(const char *category, int status);
+
+/* Run Python's cyclic garbage collector (gc.collect()) with the GIL taken, where Python runs: an
+ * instance that pythonfmu has released holds reference cycles (its variables' getters and setters
+ * refer to it), which would otherwise wait for Python's next full collection. */
+void collect_python_garbage(void);
+
+/* loader_resources.c: the resources folder a host names, resolved into folder (size at least PATH_MAX),
+ * an existing folder with pythonfmu's slavemodule.txt. 0, or -1 with why in err. */
+
+/* FMI 3.0 resourcePath (a path). */
+int resource_folder(const char *path, char *folder, size_t size, char *err, size_t err_size);
+
+/* FMI 2.0 fmuResourceLocation: file:/path, file:///path or file://localhost/path, percent-decoded. */
+int resource_folder_of_uri(const char *uri, char *folder, size_t size, char *err, size_t err_size);
+
 #endif

@@ -1,15 +1,17 @@
-"""A small fixed-step co-simulation master for FMI 2.0 co-simulation FMUs, on FMPy.
+"""A small fixed-step co-simulation master for FMI 2.0 and 3.0 co-simulation FMUs, on FMPy.
 
 At each communication point t the master sets every connected input (and the external inputs from
 functions of t, held over the step) and steps every FMU from t to t + h, by one of the coupling
 schemes of ``coupling``: Jacobi (the default: every input from the outputs at t, what the examples
 use and what a tool master such as FMPy's container FMU or OMSimulator does), Gauss-Seidel, or
-implicit (the step iterated with state rollback until the coupled values converge).
+implicit (the step iterated with state rollback until the coupled values converge). The coupled
+inputs are interpolated linearly over a step where every FMU that takes one can (canInterpolateInputs;
+FMI 3.0 co-simulation has no input derivatives), else held (``Coupling.interpolation``).
 
 ``simulate_ssp`` runs an SSP file of such FMUs (friction_joints.fmi.ssp); ``main`` is the command
 
     python -m friction_joints.master SYSTEM.ssp --stop-time T --step H [--coupling jacobi|gauss-seidel|implicit]
-        [--on-no-convergence error|accept] [--interpolation hold|linear] [--set INSTANCE.VAR=VALUE ...]
+        [--on-no-convergence error|accept] [--interpolation auto|hold|linear] [--set INSTANCE.VAR=VALUE ...]
         [--input FILE.csv] [--output FILE.csv]
 
 --set gives start values (after the SSP's parameter bindings); FILE.csv (input): a "time" column and
@@ -35,6 +37,7 @@ from fmpy import calloc, free
 from fmpy.fmi1 import printLogMessage
 from fmpy.fmi2 import (FMU2Slave, fmi2Boolean, fmi2CallbackAllocateMemoryTYPE, fmi2CallbackFreeMemoryTYPE,
                        fmi2CallbackFunctions, fmi2CallbackLoggerTYPE, fmi2Real, fmi2ValueReference)
+from fmpy.fmi3 import FMU3Slave, fmi3Boolean, fmi3Float64, fmi3ValueReference
 
 from . import regression, ssp
 from .coupling import (INTERPOLATIONS, ON_NO_CONVERGENCE, SCHEMES, Coupling, CouplingStats, extrapolate,
@@ -45,19 +48,22 @@ class SimulationFailed(RuntimeError):
     """A co-simulation stopped: the failed call and what the FMUs logged."""
 
 
+REAL = ("Real", "Float64")  # the FMI 2.0 and 3.0 names of the real type
+
+
 class FMUInstance:
-    """One instantiated FMI 2.0 co-simulation FMU; path: its file, or a folder it is extracted in.
-    start_values: {parameter name: value} (SI units). messages: what the FMU logged with status
+    """One instantiated FMI 2.0 or 3.0 co-simulation FMU; path: its file, or a folder it is extracted
+    in. start_values: {parameter name: value} (SI units). messages: what the FMU logged with status
     Discard, Error or Fatal (also printed, as FMPy does). SimulationFailed (with those messages) if
-    the FMU cannot be initialised."""
+    the FMU cannot be initialised. ``fmu`` is FMPy's FMU2Slave or FMU3Slave; ``do_step``,
+    ``get_state``, ``set_state`` and ``free_state`` call it in either version."""
 
     def __init__(self, path, name: str, start_values=None, start_time=0.0):
         self.name = name
         self.md = read_model_description(str(path))
-        if self.md.fmiVersion != "2.0":
-            raise ValueError(f"{name}: {Path(path).name} is an FMI {self.md.fmiVersion} FMU; the master runs FMI 2.0 "
-                             "co-simulation FMUs (build_fmu.py writes them into dist/, the FMI 3.0 ones into "
-                             "dist/fmi3/)")
+        if self.md.fmiVersion not in ("2.0", "3.0") or self.md.coSimulation is None:
+            raise ValueError(f"{name}: {Path(path).name} is no FMI 2.0 or 3.0 co-simulation FMU")
+        self.fmi3 = self.md.fmiVersion == "3.0"
         self.refs = {v.name: v for v in self.md.modelVariables}
         unknown = sorted(set(start_values or {}) - set(self.refs))
         if unknown:
@@ -65,23 +71,35 @@ class FMUInstance:
         self._only_real(start_values or {})
         self.extracted = Path(path).is_dir()  # an FMU already extracted in that folder: used in place
         self.unzipdir = str(path) if self.extracted else extract(str(path), tempfile.mkdtemp(prefix=f"{name}_"))
-        self.fmu = FMU2Slave(guid=self.md.guid, unzipDirectory=self.unzipdir,
-                             modelIdentifier=self.md.coSimulation.modelIdentifier, instanceName=name)
+        slave = FMU3Slave if self.fmi3 else FMU2Slave
+        self.fmu = slave(guid=self.md.guid, unzipDirectory=self.unzipdir,
+                         modelIdentifier=self.md.coSimulation.modelIdentifier, instanceName=name)
         self.messages = []
         try:
-            self.fmu.instantiate(callbacks=self._callbacks())
-            self.fmu.setupExperiment(startTime=start_time)
-            self.fmu.enterInitializationMode()
+            if self.fmi3:
+                self.fmu.instantiate(logMessage=self._log3)
+                self.fmu.enterInitializationMode(startTime=start_time)
+            else:
+                self.fmu.instantiate(callbacks=self._callbacks())
+                self.fmu.setupExperiment(startTime=start_time)
+                self.fmu.enterInitializationMode()
             self.set(start_values or {})
             self.fmu.exitInitializationMode()
         except Exception as exc:
             raise SimulationFailed("; ".join([f"{name}: initialisation failed: {exc}", *self.messages])) from exc
 
+    def _keep(self, status, message):
+        if status >= 2:  # Discard, Error, Fatal
+            self.messages.append(f"[{('DISCARD', 'ERROR', 'FATAL')[min(status, 4) - 2]}] "
+                                 f"{message.decode(errors='replace')}")
+
+    def _log3(self, environment, status, category, message):
+        self._keep(status, message)
+        print(f"[{('OK', 'WARNING', 'DISCARD', 'ERROR', 'FATAL')[min(status, 4)]}] {message.decode(errors='replace')}")
+
     def _callbacks(self):
         def log(component, instance, status, category, message):
-            if status >= 2:  # fmi2Discard, fmi2Error, fmi2Fatal
-                self.messages.append(f"[{('DISCARD', 'ERROR', 'FATAL')[min(status, 4) - 2]}] "
-                                     f"{message.decode(errors='replace')}")
+            self._keep(status, message)
             printLogMessage(component, instance, status, category, message)
 
         callbacks = fmi2CallbackFunctions()
@@ -94,7 +112,7 @@ class FMUInstance:
         return [self.refs[n].valueReference for n in names]
 
     def _only_real(self, names):
-        others = [f"{n} ({self.refs[n].type})" for n in names if self.refs[n].type != "Real"]
+        others = [f"{n} ({self.refs[n].type})" for n in names if self.refs[n].type not in REAL]
         if others:
             raise ValueError(f"{self.name}: only Real variables can be set, not {', '.join(others)}")
 
@@ -108,17 +126,24 @@ class FMUInstance:
         other types."""
         self._only_real(names)
         n = len(names)
-        refs, buffer = (fmi2ValueReference * n)(*self._vr(names)), (fmi2Real * n)()
+        if self.fmi3:
+            refs, buffer = (fmi3ValueReference * n)(*self._vr(names)), (fmi3Float64 * n)()
+            call = lambda: self.fmu.fmi3SetFloat64(self.fmu.component, refs, n, buffer, n)  # noqa: E731
+        else:
+            refs, buffer = (fmi2ValueReference * n)(*self._vr(names)), (fmi2Real * n)()
+            call = lambda: self.fmu.fmi2SetReal(self.fmu.component, refs, n, buffer)  # noqa: E731
 
         def set_values(values):
             if n:
                 buffer[:] = values
-                self.fmu.fmi2SetReal(self.fmu.component, refs, n, buffer)
+                call()
         return set_values
 
     def set_rates(self, rates: dict):
         """Set the first derivatives {input name: du/dt} of Real inputs for the next doStep
-        (fmi2SetRealInputDerivatives)."""
+        (fmi2SetRealInputDerivatives; FMI 3.0: ValueError, it has none)."""
+        if rates and self.fmi3:
+            raise ValueError(f"{self.name}: FMI 3.0 co-simulation takes no input derivatives")
         if rates:
             self.fmu.setRealInputDerivatives(self._vr(rates), [1] * len(rates), [float(v) for v in rates.values()])
 
@@ -131,12 +156,18 @@ class FMUInstance:
         """get_values(): {name: value} of the variables ``names``, one FMI call per variable type (Real,
         Boolean), with the FMI arrays built once (the per-step form of ``get``)."""
         calls = []
-        for kind, ctype, function in (("Real", fmi2Real, self.fmu.fmi2GetReal),
-                                      ("Boolean", fmi2Boolean, self.fmu.fmi2GetBoolean)):
-            chosen = [n for n in names if (self.refs[n].type == "Boolean") == (kind == "Boolean")]
+        if self.fmi3:
+            kinds = ((False, fmi3Float64, lambda *a: self.fmu.fmi3GetFloat64(*a, a[2])),
+                     (True, fmi3Boolean, lambda *a: self.fmu.fmi3GetBoolean(*a, a[2])))
+            reference = fmi3ValueReference
+        else:
+            kinds = ((False, fmi2Real, self.fmu.fmi2GetReal), (True, fmi2Boolean, self.fmu.fmi2GetBoolean))
+            reference = fmi2ValueReference
+        for boolean, ctype, function in kinds:
+            chosen = [n for n in names if (self.refs[n].type == "Boolean") == boolean]
             if chosen:
                 n = len(chosen)
-                calls.append((chosen, function, (fmi2ValueReference * n)(*self._vr(chosen)), (ctype * n)()))
+                calls.append((chosen, function, (reference * n)(*self._vr(chosen)), (ctype * n)()))
 
         def get_values():
             values = {}
@@ -145,6 +176,24 @@ class FMUInstance:
                 values.update(zip(chosen, buffer))
             return values
         return get_values
+
+    def do_step(self, t: float, h: float):
+        self.fmu.doStep(currentCommunicationPoint=t, communicationStepSize=h)
+
+    def get_state(self):
+        return self.fmu.getFMUState() if self.fmi3 else self.fmu.getFMUstate()
+
+    def set_state(self, state):
+        if self.fmi3:
+            self.fmu.setFMUState(state)
+        else:
+            self.fmu.setFMUstate(state)
+
+    def free_state(self, state):
+        if self.fmi3:
+            self.fmu.freeFMUState(state)
+        else:
+            self.fmu.freeFMUstate(state)
 
     def close(self):
         self.fmu.terminate()
@@ -198,13 +247,11 @@ def run(instances: dict, connections, h: float, t_end: float, external=None, rec
     fed = {name: [(c.target, coupled.index((c.src, c.source))) for c in connections if c.dst == name]
            for name in instances}
     driven = {name: [(var, fn) for (i, var), fn in external.items() if i == name] for name in instances}
-    interpolate = coupling.interpolation == "linear"
-    if interpolate:
-        cannot = [name for name, inst in instances.items()
-                  if fed[name] and not inst.md.coSimulation.canInterpolateInputs]
-        if cannot:
-            raise ValueError(f"interpolation 'linear' needs FMUs that interpolate their inputs (canInterpolateInputs); "
-                             f"{cannot} do not")
+    cannot = [name for name, inst in instances.items() if fed[name] and not inst.md.coSimulation.canInterpolateInputs]
+    if coupling.interpolation == "linear" and cannot:
+        raise ValueError(f"interpolation 'linear' needs FMUs that interpolate their inputs (canInterpolateInputs); "
+                         f"{cannot} do not")
+    interpolate = coupling.interpolation == "linear" or (coupling.interpolation == "auto" and not cannot)
 
     setters = {name: inst.setter([target for target, _ in fed[name]] + [var for var, _ in driven[name]])
                for name, inst in instances.items()}
@@ -215,11 +262,12 @@ def run(instances: dict, connections, h: float, t_end: float, external=None, rec
         to x at t + h."""
         at_t = x if start is None else start
         setters[name]([at_t[j] for _, j in fed[name]] + [fn(t) for _, fn in driven[name]])
-        if start is not None:
-            instances[name].set_rates({target: (x[j] - start[j]) / h for target, j in fed[name]})
+        rates = {target: (x[j] - start[j]) / h for target, j in fed[name]} if start is not None else {}
+        if any(rates.values()):  # (a doStep resets the derivatives to 0: zeros need no call)
+            instances[name].set_rates(rates)
 
     def step(name, t):
-        instances[name].fmu.doStep(currentCommunicationPoint=t, communicationStepSize=h)
+        instances[name].do_step(t, h)
         values[name] = read[name]()
 
     values = {name: get() for name, get in read.items()}
@@ -231,12 +279,12 @@ def run(instances: dict, connections, h: float, t_end: float, external=None, rec
         t = k * h
         now = vector(values)
         if coupling.scheme == "implicit":
-            states = {name: inst.fmu.getFMUstate() for name, inst in instances.items()}
+            states = {name: inst.get_state() for name, inst in instances.items()}
 
             def iterate(x, first):
                 for name, inst in instances.items():
                     if not first:
-                        inst.fmu.setFMUstate(states[name])
+                        inst.set_state(states[name])
                     set_inputs(name, t, x, now if interpolate else None)
                 for name in instances:
                     step(name, t)
@@ -248,7 +296,7 @@ def run(instances: dict, connections, h: float, t_end: float, external=None, rec
                               f"t={t:g} s (step {k + 1} of {n}, h={h:g} s)")
             finally:
                 for name, inst in instances.items():
-                    inst.fmu.freeFMUstate(states[name])
+                    inst.free_state(states[name])
         else:
             # held over the step: the extrapolation to its middle; interpolated: the line from now to
             # the extrapolation to its end
@@ -342,16 +390,16 @@ def parse_set(texts) -> dict:
 
 def _parser():
     p = argparse.ArgumentParser(prog="python -m friction_joints.master",
-                                description="Co-simulate an SSP file of FMI 2.0 co-simulation FMUs.")
+                                description="Co-simulate an SSP file of FMI 2.0 or 3.0 co-simulation FMUs.")
     p.add_argument("ssp", type=Path, help="the system (.ssp)")
     p.add_argument("--stop-time", type=float, required=True, help="stop time T [s]")
     p.add_argument("--step", type=float, required=True, help="communication step H [s]")
     p.add_argument("--coupling", choices=SCHEMES, default="jacobi", help="coupling scheme (default jacobi)")
     p.add_argument("--on-no-convergence", choices=ON_NO_CONVERGENCE, default="error",
                    help="implicit coupling, a step out of iterations: stop with the error (default) or go on")
-    p.add_argument("--interpolation", choices=INTERPOLATIONS, default="hold",
-                   help="coupled inputs held over a step (default) or interpolated linearly (FMUs with "
-                        "canInterpolateInputs)")
+    p.add_argument("--interpolation", choices=INTERPOLATIONS, default="auto",
+                   help="coupled inputs interpolated linearly where every FMU can (canInterpolateInputs), else "
+                        "held (auto, the default), held over a step, or interpolated linearly")
     p.add_argument("--set", action="append", metavar="INSTANCE.VAR=VALUE", help="a start value (repeatable)")
     p.add_argument("--input", type=Path, help="CSV: a 'time' column and columns INSTANCE.VAR of the system's inputs")
     p.add_argument("--output", type=Path, help="CSV of every output (default: SYSTEM.csv next to the .ssp)")

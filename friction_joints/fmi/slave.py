@@ -75,7 +75,7 @@ from ..hybrid import BristleSystem, contact_laws
 from ..stepping import MechanismStepper, Stepper
 from ..engine import PYTHON_SLOWDOWN, engine_from_environment
 from ..errors import FrictionJointsError
-from .bundle import follow_resources
+from .bundle import drop_repeated_path, follow_resources
 from .exit_guard import guard_library_exit, pin_scipy_uarray
 
 
@@ -147,6 +147,7 @@ class VarSlave(Fmi2Slave):
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         follow_resources(self.resources)  # before any lazy import of the bundled package's modules
+        drop_repeated_path(self.resources)
         guard_library_exit(self.resources, type(self).__name__)
         pin_scipy_uarray()
         self.values = {v.name: (v.start if v.start is not None else (False if v.kind == "Boolean" else 0.0))
@@ -156,6 +157,7 @@ class VarSlave(Fmi2Slave):
         self.t_start = 0.0
         self.error = None  # the first failure's message: the instance fails every later step
         self.initialized = False  # exitInitializationMode has been called: the parameters are fixed
+        self.terminated = False  # terminate has been called: only getters, FMU states and reset remain
         # name: (low, high, fixed) of each settable variable; low/high None for a Boolean, else the
         # declared bounds or +-the largest float, so that one chained comparison also refuses NaN and inf
         self._limits = {}
@@ -186,7 +188,9 @@ class VarSlave(Fmi2Slave):
                 self._settable[type(var)][vr] = var.name
         # pythonfmu calls these by name: the checked versions wrap whatever the class defines
         self.do_step = self._checked_do_step
+        self.enter_initialization_mode = self._checked_enter_initialization_mode
         self.exit_initialization_mode = self._checked_exit_initialization_mode
+        self.terminate = self._checked_terminate
         self._get_fmu_state = self._checked_get_fmu_state
         self._set_fmu_state = self._checked_set_fmu_state
 
@@ -200,6 +204,18 @@ class VarSlave(Fmi2Slave):
             self.error = text
         return False
 
+    def _after_terminate(self, where) -> bool:
+        """Fail the call ``where`` if the instance is terminated (FMI's state machine: illegal call
+        sequence); True if it failed."""
+        if self.terminated:
+            self._fail(where, "illegal call sequence: called after terminate (a terminated instance takes only "
+                              "getters, getFMUstate/setFMUstate, reset and freeInstance)")
+        return self.terminated
+
+    def parameters(self) -> dict:
+        """{name: value} of the parameters (variability fixed)."""
+        return {name: self.values[name] for name, (_, _, fixed) in self._limits.items() if fixed}
+
     def _range(self, name) -> str:
         low, high, _ = self._limits[name]
         show = (lambda x: repr(int(x))) if self._setter[name] == "setInteger" else repr
@@ -210,6 +226,8 @@ class VarSlave(Fmi2Slave):
     def _set(self, name, value):
         low, high, fixed = self._limits[name]
         where = self._setter[name]
+        if self._after_terminate(where):
+            return
         if fixed and self.initialized:
             self._fail(where,
                        f"{name} = {value!r} refused after exitInitializationMode: {name} is a parameter (variability "
@@ -246,6 +264,8 @@ class VarSlave(Fmi2Slave):
 
     def _set_rates(self, vrs, values):
         where = "setRealInputDerivatives"
+        if self._after_terminate(where):
+            return
         for tagged, value in zip(vrs, values):
             order, vr = tagged >> DERIVATIVE_ORDER_SHIFT, tagged & ((1 << DERIVATIVE_ORDER_SHIFT) - 1)
             name = self._settable[Real].get(vr)
@@ -306,10 +326,11 @@ class VarSlave(Fmi2Slave):
 
     # --- FMI --------------------------------------------------------------------------------------
     def setup_experiment(self, start_time, stop_time=None, tolerance=None):  # pythonfmu < 0.7 passes start_time only
-        """The host's start time; its tolerance becomes the internal rtol unless rtol was set explicitly
-        (kept within rtol's declared range)."""
+        """The host's start time and tolerance (``_take_tolerance``)."""
         where = "setupExperiment"
         start = 0.0 if start_time is None else float(start_time)
+        if self._after_terminate(where):
+            return
         if self.initialized:
             self._fail(where, "called after exitInitializationMode: the experiment is already set up")
             return
@@ -324,17 +345,37 @@ class VarSlave(Fmi2Slave):
             self._fail(where, f"tolerance = {tolerance!r} is outside its allowed range [0, inf)")
             return
         self.t_start = start
-        # a tolerance of 0 means none (as before: some hosts define it as 0)
-        if tolerance and "rtol" in self._limits and "rtol" not in self.explicit:
-            low, high, _ = self._limits["rtol"]
-            value = min(max(float(tolerance), low), high)
-            if value != tolerance:
-                self.log(f"setupExperiment: tolerance {tolerance!r} is outside rtol's range {self._range('rtol')}: "
-                         f"rtol = {value!r}", Fmi2Status.warning)
-            self.values["rtol"] = value
+        if tolerance and "rtol" in self._limits and "rtol" not in self.explicit:  # 0: none (some hosts say 0)
+            self._take_tolerance(float(tolerance))
+
+    def _take_tolerance(self, tolerance):
+        """rtol from the host's tolerance: the tighter of it and the FMU's default (a host's loose
+        default must not loosen the model), at least rtol's minimum; logged. A tolerance outside rtol's
+        allowed range is a warning (the call returns fmi2Warning with the loader)."""
+        low, high, _ = self._limits["rtol"]
+        default = next(v.start for v in self.variables if v.name == "rtol")
+        rtol = max(min(tolerance, default), low)
+        if not low <= tolerance <= high:
+            self.log(f"setupExperiment: tolerance = {tolerance!r} is outside rtol's allowed range "
+                     f"{self._range('rtol')}: rtol = {rtol!r}", Fmi2Status.warning)
+        else:
+            self.log(f"setupExperiment: rtol = {rtol!r}, the tighter of the host's tolerance {tolerance!r} and the "
+                     f"FMU's default {default!r} (set the parameter rtol to choose another)", Fmi2Status.ok)
+        self.values["rtol"] = rtol
+
+    def _checked_enter_initialization_mode(self):
+        if not self._after_terminate("enterInitializationMode"):
+            type(self).enter_initialization_mode(self)
+
+    def _checked_terminate(self):
+        if not self._after_terminate("terminate"):
+            type(self).terminate(self)
+            self.terminated = True
 
     def _checked_exit_initialization_mode(self):
         where = "exitInitializationMode"
+        if self._after_terminate(where):
+            return
         try:
             if self.error is not None:
                 self._fail(where, f"not initialized, an earlier call failed: {self.error}")
@@ -345,12 +386,15 @@ class VarSlave(Fmi2Slave):
         self.initialized = True
 
     def _checked_do_step(self, current_time, step_size):
-        if self.error is None and self.initialized and 0.0 < step_size < math.inf and math.isfinite(current_time):
+        if (self.error is None and self.initialized and not self.terminated and 0.0 < step_size < math.inf
+                and math.isfinite(current_time)):
             try:
                 return type(self).do_step(self, current_time, step_size)
             except Exception as exc:  # a bug: pythonfmu would destroy the instance (fmi2Fatal)
                 return self._fail(f"doStep at t={current_time!r}", _internal_error(exc))
         where = f"doStep at t={current_time!r}"
+        if self._after_terminate(where):
+            return False
         if self.error is not None:
             return self._fail(where, f"not stepped, an earlier call failed: {self.error}")
         if not self.initialized:
@@ -362,7 +406,8 @@ class VarSlave(Fmi2Slave):
 
     def _checked_get_fmu_state(self):
         try:
-            return {"slave": type(self)._get_fmu_state(self), "error": self.error, "initialized": self.initialized}
+            return {"slave": type(self)._get_fmu_state(self), "error": self.error, "initialized": self.initialized,
+                    "terminated": self.terminated}
         except Exception as exc:
             self._fail("getFMUstate", _internal_error(exc))
             return None
@@ -370,7 +415,7 @@ class VarSlave(Fmi2Slave):
     def _checked_set_fmu_state(self, state):
         try:
             type(self)._set_fmu_state(self, state["slave"])
-            self.error, self.initialized = state["error"], state["initialized"]
+            self.error, self.initialized, self.terminated = state["error"], state["initialized"], state["terminated"]
         except Exception as exc:
             self._fail("setFMUstate", f"not a state of this FMU ({type(exc).__name__}: {exc})")
 
@@ -400,6 +445,7 @@ class MechanismSlave(VarSlave):
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self.stepper = None
+        self.built_with = None  # the parameters the stepper was built with
 
     # --- to implement -----------------------------------------------------------------------------
     def build(self, p: dict):
@@ -417,13 +463,25 @@ class MechanismSlave(VarSlave):
 
     # --- FMI --------------------------------------------------------------------------------------
     def exit_initialization_mode(self):
+        inertia = {v.name: self.values[v.name] for v in self.variables
+                   if v.causality == "parameter" and v.unit in ("kg", "kg.m2")}
+        if inertia and not any(inertia.values()):  # else M'' (or M) is singular, a message naming no parameter
+            self._fail("exitInitializationMode", f"initialization failed: {', '.join(inertia)} = 0: every mass and "
+                                                 "moment of inertia is 0, the model has no inertia (allowed: at "
+                                                 "least one of them > 0)")
+            return
         try:
-            self.stepper = self.make_stepper(self.build(self.values), [self.values[n] for n in self.inputs])
+            self._build_stepper()
             self._log_engine()
         except (ValueError, FrictionJointsError) as exc:  # bad parameters: the call returns fmi2Error
             self._fail("exitInitializationMode", f"initialization failed: {exc}")
             return
         self.values.update(self.publish(self.stepper.outputs))
+
+    def _build_stepper(self):
+        """The stepper of the current values."""
+        self.stepper = self.make_stepper(self.build(self.values), [self.values[n] for n in self.inputs])
+        self.built_with = self.parameters()
 
     def friction_model(self) -> int:
         """The value of the Integer parameter ``friction_model`` (0, also without one: the exact model; 1-4 a
@@ -459,8 +517,13 @@ class MechanismSlave(VarSlave):
                 "stepper": None if self.stepper is None else self.stepper.get_state()}
 
     def _set_fmu_state(self, state):
+        """The state's values, parameters included, and its stepper's state; the stepper is built again
+        from the state's parameters where they are not the ones it was built with (or there is none yet:
+        a fresh or reset instance), so that a state restores the model it was taken from."""
         self.values, self.rates = dict(state["values"]), dict(state["rates"])
         if state["stepper"] is not None:
+            if self.stepper is None or self.built_with != self.parameters():
+                self._build_stepper()
             self.stepper.set_state(state["stepper"])
 
 

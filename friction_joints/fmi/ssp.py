@@ -1,10 +1,10 @@
-"""SSP 1.0 files of FMI 2.0 co-simulation FMUs: a small writer and reader (xml.etree).
+"""SSP 1.0 files of FMI 2.0 and 3.0 co-simulation FMUs: a small writer and reader (xml.etree).
 
 An .ssp is a zip with SystemStructure.ssd and the FMUs in resources/. The writer puts every input,
 output and parameter of each FMU as a connector of its component, the couplings as connections,
-the system's inputs as connectors of the system (connected to the component inputs they drive) and a
-DefaultExperiment with libcosim's fixed-step annotation (``baseStepSize``, s), and parameter values as
-inline ParameterBindings (ssv:Real). The reader takes a flat system of co-simulation FMUs; nested
+the system's inputs as connectors of the system (connected to the component inputs they drive), a
+DefaultExperiment with start and stop time and libcosim's fixed-step annotation (``baseStepSize``, s),
+and parameter values as inline ParameterBindings (ssv:Real). The reader takes a flat system of co-simulation FMUs; nested
 systems, other component types, parameter bindings in .ssv files and connection transformations
 (units conversion) are refused with an error naming them.
 """
@@ -36,7 +36,8 @@ class SSPError(ValueError):
 class System:
     """A flat system: fmus {instance: FMU path (in the archive: resources/...)}; links: (src instance,
     output, dst instance, input) tuples; inputs: {system connector: (instance, input)}; parameters:
-    {instance: {parameter: value}} (SI units); step and stop_time: the default experiment's (s, or None)."""
+    {instance: {parameter: value}} (SI units); step, stop_time and start_time: the default experiment's (s;
+    step None where a file has none; stop_time None only as read from a file without one)."""
 
     name: str
     fmus: dict
@@ -45,6 +46,7 @@ class System:
     parameters: dict = field(default_factory=dict)
     step: float | None = None
     stop_time: float | None = None
+    start_time: float = 0.0
 
 
 def _tag(prefix: str, name: str) -> str:
@@ -85,7 +87,11 @@ def _read_parameter_bindings(path, component) -> dict:
 
 
 def write_ssp(path, system: System):
-    """Write system (its fmus: paths of the FMU files on disk) as the .ssp archive at path."""
+    """Write system (its fmus: paths of the FMU files on disk) as the .ssp archive at path; ValueError
+    without a stop time (every file states its start and stop time)."""
+    if system.stop_time is None or not system.start_time <= system.stop_time:
+        raise ValueError(f"{system.name}: stop_time = {system.stop_time!r}: the default experiment needs a stop time "
+                         f"from start_time = {system.start_time!r} on")
     root = ET.Element(_tag("ssd", "SystemStructureDescription"), name=system.name, version="1.0")
     ssd_system = ET.SubElement(root, _tag("ssd", "System"), name=system.name)
     connectors = ET.SubElement(ssd_system, _tag("ssd", "Connectors"))
@@ -112,9 +118,8 @@ def write_ssp(path, system: System):
     for name, (instance, var) in system.inputs.items():
         ET.SubElement(connections, _tag("ssd", "Connection"), startConnector=name, endElement=instance,
                       endConnector=var)
-    experiment = ET.SubElement(root, _tag("ssd", "DefaultExperiment"), startTime="0")
-    if system.stop_time is not None:
-        experiment.set("stopTime", repr(float(system.stop_time)))
+    experiment = ET.SubElement(root, _tag("ssd", "DefaultExperiment"), startTime=repr(float(system.start_time)),
+                               stopTime=repr(float(system.stop_time)))
     if system.step is not None:
         annotation = ET.SubElement(ET.SubElement(experiment, _tag("ssd", "Annotations")), _tag("ssc", "Annotation"),
                                    type="com.opensimulationplatform")
@@ -128,7 +133,7 @@ def write_ssp(path, system: System):
 
 
 def _refuse(path, what):
-    raise SSPError(f"{path}: {what} not supported (only a flat system of FMI 2.0 co-simulation FMUs)")
+    raise SSPError(f"{path}: {what} not supported (only a flat system of FMI 2.0 or 3.0 co-simulation FMUs)")
 
 
 def read_ssp(path, folder) -> System:
@@ -159,7 +164,7 @@ def read_ssp(path, folder) -> System:
         if not fmu.is_file():
             raise SSPError(f"{path}: component {name!r}: no FMU at {element.get('source')!r} in the archive")
         md = read_model_description(str(fmu))
-        if md.fmiVersion != "2.0" or md.coSimulation is None:
+        if md.fmiVersion not in ("2.0", "3.0") or md.coSimulation is None:
             _refuse(path, f"component {name!r}: FMI {md.fmiVersion} without co-simulation (ModelExchange)")
         fmus[name] = fmu
     links, inputs = [], {}
@@ -178,9 +183,11 @@ def read_ssp(path, folder) -> System:
             links.append((start, connection.get("startConnector"), end, connection.get("endConnector")))
     experiment = root.find("ssd:DefaultExperiment", NS)
     stop = None if experiment is None else experiment.get("stopTime")
+    start = None if experiment is None else experiment.get("startTime")
     base = root.find("ssd:DefaultExperiment/ssd:Annotations/ssc:Annotation/osp:Algorithm/osp:FixedStepAlgorithm", NS)
     return System(ssd_system.get("name"), fmus, links, inputs, parameters,
-                  None if base is None else float(base.get("baseStepSize")), None if stop is None else float(stop))
+                  None if base is None else float(base.get("baseStepSize")), None if stop is None else float(stop),
+                  0.0 if start is None else float(start))
 
 
 def for_libcosim(path, folder) -> Path:

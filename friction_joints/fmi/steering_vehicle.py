@@ -49,10 +49,11 @@ def fmu_paths(dist) -> dict:
     return {key: Path(dist) / name for key, name in FMUS.items()}
 
 
-def system(dist, h=0.005) -> System:
+def system(dist, h=0.005, t_end=10.0) -> System:
     """The two FMUs connected, as written to SteeringVehicle.ssp; dist: see fmu_paths; h: the default
-    step (s), stable with the explicit coupling (see the module docstring)."""
-    return System("SteeringVehicle", fmu_paths(dist), list(LINKS), dict(INPUTS), step=h)
+    step (s), stable with the explicit coupling (see the module docstring); t_end: the default stop
+    time (s), the length of the default ``sine_sweep``."""
+    return System("SteeringVehicle", fmu_paths(dist), list(LINKS), dict(INPUTS), step=h, stop_time=t_end)
 
 
 def sine_sweep(amplitude=3.0, f0=0.2, f1=2.0, duration=10.0):

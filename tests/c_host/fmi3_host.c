@@ -10,10 +10,14 @@
  *   -s STOP       fmi3EnterInitializationMode with this stop time; default: no stop time
  *   -r TOLERANCE  fmi3EnterInitializationMode with this tolerance; default: none
  *   -q            instantiate with loggingOn = fmi3False
+ *   -n ARGUMENT   pass NULL for fmi3InstantiateCoSimulation's ARGUMENT: resource or token
+ *   -c CYCLES     first instantiate and free the FMU CYCLES times, printing "cycle K RSS_KB" after each
  *
+ * The logger aborts on a NULL category, as a host that makes a std::string of it does.
  * Values are read with strtod: "nan" and "inf" are accepted. Output: one line per communication
- * point, "t y1 y2 ..." with %.17g; exit 0 on success, 1 when a call returns a status other than
- * fmi3OK (its name and status are printed, and the instance is freed), 2 on a usage error.
+ * point, "t y1 y2 ..." with %.17g; exit 0 on success, 1 when a call returns a status worse than
+ * fmi3Warning (its name and status are printed, and the instance is freed; fmi3Warning is printed to
+ * stderr), 2 on a usage error.
  */
 #include <dlfcn.h>
 #include <stdio.h>
@@ -26,7 +30,11 @@
 static void logger(fmi3InstanceEnvironment env, fmi3Status status, fmi3String category, fmi3String message)
 {
     (void)env;
-    fprintf(stderr, "[status %d][%s] %s\n", (int)status, category ? category : "", message);
+    if (!category) {
+        fprintf(stderr, "logger called with a NULL category\n");
+        abort();
+    }
+    fprintf(stderr, "[status %d][%s] %s\n", (int)status, category, message);
 }
 
 static fmi3FreeInstanceTYPE *free_instance;
@@ -34,7 +42,9 @@ static fmi3FreeInstanceTYPE *free_instance;
 #define CHECK(call, name)                                                  \
     do {                                                                   \
         fmi3Status s_ = (call);                                            \
-        if (s_ != fmi3OK) {                                                \
+        if (s_ == fmi3Warning)                                             \
+            fprintf(stderr, "%s returned status 1\n", name);               \
+        if (s_ > fmi3Warning) {                                            \
             printf("%s returned status %d\n", name, (int)s_);              \
             fflush(stdout);                                                \
             free_instance(c);                                              \
@@ -45,7 +55,7 @@ static fmi3FreeInstanceTYPE *free_instance;
 int main(int argc, char **argv)
 {
     Sets init_sets = {0}, after_sets = {0};
-    int logging = 1, stop_defined = 0, tolerance_defined = 0, a = 1;
+    int logging = 1, stop_defined = 0, tolerance_defined = 0, a = 1, null_resource = 0, null_token = 0, cycles = 0;
     fmi3Float64 start = 0.0, stop = 0.0, tolerance = 0.0;
 
     for (; a < argc && argv[a][0] == '-' && argv[a][1] && !argv[a][2]; a++) {
@@ -59,6 +69,15 @@ int main(int argc, char **argv)
         if ((option == 'p' && add_set(&init_sets, argv[a + 1]) == 0) ||
             (option == 'a' && add_set(&after_sets, argv[a + 1]) == 0)) {
             a++;
+            continue;
+        }
+        if (option == 'n' && (strcmp(argv[a + 1], "resource") == 0 || strcmp(argv[a + 1], "token") == 0)) {
+            null_resource |= strcmp(argv[++a], "resource") == 0;
+            null_token |= strcmp(argv[a], "token") == 0;
+            continue;
+        }
+        if (option == 'c') {
+            cycles = atoi(argv[++a]);
             continue;
         }
         if (option == 't' || option == 's' || option == 'r') {
@@ -78,7 +97,8 @@ int main(int argc, char **argv)
     argc -= a - 1;
     if (argc < 9) {
         fprintf(stderr, "usage: fmi3_host [-p VR=VALUE] [-a VR=VALUE] [-t START] [-s STOP] [-r TOLERANCE] [-q] "
-                        "BINARY RESOURCE_PATH TOKEN INPUT_VR INPUT_VALUE STEP N_STEPS OUTPUT_VR...\n");
+                        "[-n resource|token] [-c CYCLES] BINARY RESOURCE_PATH TOKEN INPUT_VR INPUT_VALUE STEP N_STEPS "
+                        "OUTPUT_VR...\n");
         return 2;
     }
     void *lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
@@ -104,7 +124,18 @@ int main(int argc, char **argv)
     for (int i = 0; i < n_out; i++)
         out_vr[i] = (fmi3ValueReference)strtoul(argv[8 + i], NULL, 10);
 
-    fmi3Instance c = instantiate("c_host", argv[3], argv[2], fmi3False, logging ? fmi3True : fmi3False, fmi3False,
+    const char *token = null_token ? NULL : argv[3], *resource = null_resource ? NULL : argv[2];
+    for (int k = 1; k <= cycles; k++) {
+        fmi3Instance cycled = instantiate("c_host", token, resource, fmi3False, logging ? fmi3True : fmi3False,
+                                          fmi3False, fmi3False, NULL, 0, NULL, logger, NULL);
+        if (!cycled) {
+            printf("fmi3InstantiateCoSimulation failed\n");
+            return 1;
+        }
+        free_instance(cycled);
+        printf("cycle %d %ld\n", k, resident_kb());
+    }
+    fmi3Instance c = instantiate("c_host", token, resource, fmi3False, logging ? fmi3True : fmi3False, fmi3False,
                                  fmi3False, NULL, 0, NULL, logger, NULL);
     if (!c) {
         printf("fmi3InstantiateCoSimulation failed\n");

@@ -7,6 +7,7 @@
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #define MAX_SETS 16
 
@@ -37,6 +38,19 @@ static int add_set(Sets *sets, const char *text)
         return -1;
     sets->value[sets->n++] = strtod(end + 1, NULL);
     return 0;
+}
+
+/* The resident set size of this process (kB), or -1. */
+static long resident_kb(void)
+{
+    long pages = -1, resident = -1;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (f) {
+        if (fscanf(f, "%ld %ld", &pages, &resident) != 2)
+            resident = -1;
+        fclose(f);
+    }
+    return resident < 0 ? -1 : resident * (sysconf(_SC_PAGESIZE) / 1024);
 }
 
 #endif
