@@ -144,3 +144,15 @@ def browser():
     browser = Browser(executable)
     yield browser
     browser.close()
+
+
+@pytest.fixture(scope="session")
+def sanitized_engine(tmp_path_factory):
+    """The whole C engine built once per session with ``native_build.sanitizers()`` (the address and
+    undefined-behaviour sanitizers where this toolchain runs them in Python) at -O0, which compiles in
+    a quarter of -O2's time and checks the same; the workers share it. Skips where it cannot be built."""
+    from native_build import sanitized_library, sanitizers
+
+    folder = built_once(tmp_path_factory, "sanitized_engine",
+                        lambda folder: sanitized_library(folder, (*sanitizers(), "-O0")))
+    return folder / "engine.so"

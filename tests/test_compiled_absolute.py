@@ -20,14 +20,12 @@ from friction_joints.hybrid import Constant, RegularisedSystem, run
 from friction_joints.hybrid.absolute import SIGN_MODE, AbsoluteSystem
 from friction_joints.mechanisms import Mechanism, dupont_two_mass, offset_slider_crank, slider_crank
 from friction_joints.native import Family, library
-from friction_joints.native.build import SOURCE_DIR
 from friction_joints.planar import Body, BodyLoad, MinimalForm, PlanarModel, Revolute, absolute_dynamics
 
-from native_build import run_against, sanitized_library, sanitizers
+from native_build import run_against
 
 RTOL = 1e-10  # of each quantity's scale (its largest magnitude, at least 1)
 STATES = 12  # random states per mechanism
-C_SOURCES = [SOURCE_DIR / "fj_linalg.c", SOURCE_DIR / "planar.c", SOURCE_DIR / "absolute.c"]  # the family's own
 FACTORIES = {
     "SliderCrank": slider_crank,  # seed 000 Example 2: the massless slider (M singular, K not)
     "OffsetSliderCrank": offset_slider_crank,  # Example 1
@@ -189,9 +187,8 @@ tests.test_failures_give_the_status_of_the_python_exception()
 """
 
 
-def test_kernels_under_sanitizers(tmp_path):
+def test_kernels_under_sanitizers(sanitized_engine):
     """The comparisons on every seed mechanism (moving, at rest, drifted) and the failures (a singular
-    augmented matrix, a non-finite state), with the kernels of a library built with the sanitizers
-    (``native_build.sanitizers()``; in a subprocess: a sanitizer's report fails this test)."""
-    # -O0 after the build's -O2: the same checks in a quarter of the compile time
-    run_against(sanitized_library(tmp_path, (*sanitizers(), "-O0"), C_SOURCES), SANITIZED)
+    augmented matrix, a non-finite state), with the kernels of the engine built with the sanitizers
+    (conftest's ``sanitized_engine``; in a subprocess: a sanitizer's report fails this test)."""
+    run_against(sanitized_engine, SANITIZED)

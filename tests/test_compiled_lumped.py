@@ -20,12 +20,10 @@ from friction_joints.hybrid.stiction import DirectionMode
 from friction_joints.lumped import SingleMassFriction, SingleMassParameters, TwoMassFriction, TwoMassParameters
 from friction_joints.lumped.two_mass import Mode as TwoMode
 from friction_joints.native import library
-from friction_joints.native.build import SOURCE_DIR
 
-from native_build import run_kernels, sanitized_library, sanitizers
+from native_build import run_kernels
 
 TOL = 1e-10  # of each quantity's scale
-C_SOURCES = [SOURCE_DIR / "fj_kernel.c", SOURCE_DIR / "lumped.c"]  # the family's own
 STATES = 8  # random states per configuration
 
 SINGLE = {
@@ -236,13 +234,12 @@ def test_messages_and_scratch():
         assert model.family.work_size(model.fpar, model.ipar) == (0, 0)
 
 
-def test_kernels_under_sanitizers(tmp_path):
-    """Every kernel in every mode kind of both models, once, from a library built with the sanitizers
-    (``native_build.sanitizers()``: a sanitizer's report fails this test)."""
-    path = sanitized_library(tmp_path, sanitizers(), C_SOURCES)
+def test_kernels_under_sanitizers(sanitized_engine):
+    """Every kernel in every mode kind of both models, once, from the engine built with the sanitizers
+    (conftest's ``sanitized_engine``: a sanitizer's report fails this test)."""
     rng, cases = np.random.default_rng(3), []
     for system, modes, n_y in ((single_system(SINGLE["belt-oscillator"]), SINGLE_MODES, 4),
                                (two_system(TWO["viscous-static"]), two_modes(), 6)):
         for mode in modes:
             cases.append((system, rng.uniform(0.0, 5.0), rng.normal(size=n_y), mode))
-    run_kernels(path, cases)
+    run_kernels(sanitized_engine, cases)

@@ -24,15 +24,13 @@ from friction_joints.hybrid.mechanism import _independent_rows, lock_velocity
 from friction_joints.mechanisms import (Mechanism, dupont_two_mass, offset_slider_crank, regularised, slider_crank,
                                         stacked_blocks)
 from friction_joints.native import library
-from friction_joints.native.build import SOURCE_DIR
 from friction_joints.planar import Body, BodyLoad, MinimalForm, PinInSlot, PlanarModel, Prismatic, Revolute
 
-from native_build import run_against, sanitized_library, sanitizers
+from native_build import run_against
 
 RTOL = 1e-10  # of each quantity's scale (its largest magnitude, at least 1)
 STATES = 6  # random states per mechanism (the Yoke's Python reference is slow: a sign-pattern search)
 MAX_COND_M2 = 1e4  # states beyond it lose digits in proportion in both engines (they are skipped)
-C_SOURCES = [SOURCE_DIR / "fj_linalg.c", SOURCE_DIR / "planar.c"]  # the family's own
 
 
 # --- test mechanisms ----------------------------------------------------------------------------------
@@ -481,10 +479,9 @@ for factory in (tests.slider_crank, tests.twin_slider):
 """
 
 
-def test_kernels_under_sanitizers(tmp_path):
+def test_kernels_under_sanitizers(sanitized_engine):
     """The comparisons of the Yoke (every joint type, law and mode kind, the sign-pattern search), the
     TwinSlider (four closing rows) and the OffsetSliderCrank (the Painleve statuses), the dead centre and
-    cond(V) at the threshold, with the kernels of a library built with the sanitizers
-    (``native_build.sanitizers()``; in a subprocess: a sanitizer's report fails this test)."""
-    # -O0 after the build's -O2: the same checks in a quarter of the compile time
-    run_against(sanitized_library(tmp_path, (*sanitizers(), "-O0"), C_SOURCES), SANITIZED)
+    cond(V) at the threshold, with the kernels of the engine built with the sanitizers
+    (conftest's ``sanitized_engine``; in a subprocess: a sanitizer's report fails this test)."""
+    run_against(sanitized_engine, SANITIZED)

@@ -17,15 +17,13 @@ from friction_joints.compiled import spatial
 from friction_joints.errors import ConvergenceError, SingularConfigurationError
 from friction_joints.hybrid.stiction import DirectionMode as Mode
 from friction_joints.native import library
-from friction_joints.native.build import SOURCE_DIR
 from friction_joints.spatial.rsrrr import RSRRR, RSRRRParameters, table1_journals
 from friction_joints.spatial.system import RSRRRSystem, SpeedLoad, paper_drive, paper_load
 
-from native_build import run_against, sanitized_library, sanitizers
+from native_build import run_against
 
 TOL = 1e-10  # of each quantity's scale
 STATES = 6  # random states per configuration
-C_SOURCES = [SOURCE_DIR / "fj_linalg.c", SOURCE_DIR / "spatial.c"]  # the family's own
 
 CONFIGS = {
     "cut": dict(),
@@ -219,9 +217,9 @@ tests.test_failures_return_their_status()
 """
 
 
-def test_kernels_under_sanitizers(tmp_path):
+def test_kernels_under_sanitizers(sanitized_engine):
     """The comparisons in every configuration and mode, a stuck and a turning state, and the failures,
-    with the kernels of a library built with the sanitizers (``native_build.sanitizers()``; in a
+    with the kernels of the engine built with the sanitizers (conftest's ``sanitized_engine``; in a
     subprocess: a sanitizer's report fails this test)."""
     # -O0 after the build's -O2: the same checks in a third of the compile time
-    run_against(sanitized_library(tmp_path, (*sanitizers(), "-O0"), C_SOURCES), SANITIZED)
+    run_against(sanitized_engine, SANITIZED)

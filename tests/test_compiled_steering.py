@@ -18,14 +18,12 @@ import pytest
 from friction_joints.compiled import steering
 from friction_joints.hybrid import Sine
 from friction_joints.native import library
-from friction_joints.native.build import SOURCE_DIR
 from friction_joints.vehicle import SingleTrackVehicle, SteeringParameters, SteeringSystem, VehicleParameters
 from friction_joints.vehicle.steering import Mode
 
-from native_build import run_kernels, sanitized_library, sanitizers
+from native_build import run_kernels
 
 TOL = 1e-10  # of each quantity's scale
-C_SOURCES = [SOURCE_DIR / "fj_kernel.c", SOURCE_DIR / "steering.c", SOURCE_DIR / "vehicle.c"]  # the families' own
 STATES = 8  # random states per configuration
 
 CONFIGS = {
@@ -206,14 +204,13 @@ def test_messages_and_scratch(systems):
         assert model.family.work_size(model.fpar, model.ipar) == (0, 0)
 
 
-def test_kernels_under_sanitizers(tmp_path, systems):
+def test_kernels_under_sanitizers(sanitized_engine, systems):
     """Every kernel of both families (the steering in modes with stuck and slipping elements, inside and
-    outside the freeplay; the vehicle with and without relaxation), once, from a library built with the
-    sanitizers (``native_build.sanitizers()``: a sanitizer's report fails this test)."""
-    path = sanitized_library(tmp_path, sanitizers(), C_SOURCES)
+    outside the freeplay; the vehicle with and without relaxation), once, from the engine built with the
+    sanitizers (conftest's ``sanitized_engine``: a sanitizer's report fails this test)."""
     rng = np.random.default_rng(3)
     cases = [(systems["worn"], t, y, mode) for (t, y), mode in zip(random_states(systems["worn"], rng), MODES[::10])]
     for sigma in (0.0, 0.5):
         vehicle_system = SingleTrackVehicle(VehicleParameters(sigma=sigma), [Sine(0.02, 2.0), 0.01])
         cases.append((vehicle_system, 0.3, rng.normal(size=5) * [0.5, 0.2, 1.0, 3000.0, 3000.0], "smooth"))
-    run_kernels(path, cases)
+    run_kernels(sanitized_engine, cases)

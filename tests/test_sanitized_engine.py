@@ -15,7 +15,7 @@ from friction_joints.hybrid import Sine, run
 from friction_joints.lumped import TwoMassFriction, TwoMassParameters
 from friction_joints.vehicle import SteeringParameters, SteeringSystem
 
-from native_build import ADDRESS, UNDEFINED, run_against, sanitized_library, sanitizers
+from native_build import ADDRESS, UNDEFINED, run_against, sanitized_library
 from test_compiled_engine import assert_same_run
 
 FAULTY = """
@@ -61,9 +61,8 @@ def simulations() -> dict:
     return results
 
 
-def test_simulations_under_sanitizers(tmp_path):
-    path = sanitized_library(tmp_path, sanitizers())
-    run_against(path, SIMULATIONS, args=[tmp_path / "runs.pickle"])
+def test_simulations_under_sanitizers(tmp_path, sanitized_engine):
+    run_against(sanitized_engine, SIMULATIONS, args=[tmp_path / "runs.pickle"])
     sanitized = pickle.loads((tmp_path / "runs.pickle").read_bytes())
     installed = simulations()
     for name, (*_, keys) in RUNS.items():
