@@ -255,7 +255,8 @@ def test_kernels_under_sanitizers(tmp_path, systems):
     sanitizers (``native_build.sanitizers()``: a sanitizer's report fails this test)."""
     path = sanitized_library(tmp_path, sanitizers(), C_SOURCES)
     rng = np.random.default_rng(3)
-    cases = [(systems["worn"], t, y, modes_for_state(k)[(10 * k) % len(DIRECTIONS)]) for k, (t, y) in enumerate(random_states(systems["worn"], rng))]
+    cases = [(systems["worn"], t, y, modes_for_state(k)[(10 * k) % len(DIRECTIONS)])
+             for k, (t, y) in enumerate(random_states(systems["worn"], rng))]
     for sigma in (0.0, 0.5):
         vehicle_system = SingleTrackVehicle(VehicleParameters(sigma=sigma), [Sine(0.02, 2.0), 0.01])
         cases.append((vehicle_system, 0.3, rng.normal(size=5) * [0.5, 0.2, 1.0, 3000.0, 3000.0], "smooth"))

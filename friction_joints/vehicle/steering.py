@@ -56,7 +56,8 @@ from ..lumped.projections import luz
 ELEMENTS = ("pinion", "rack", "kingpin_left", "kingpin_right")
 ZERO_VELOCITY = 1e-9  # rad/s or m/s
 BREAKAWAY_MARGIN = 1e-9  # N.m or N: an element with no load (static level 0) at rest needs a force to move
-STOPS = {1: "left", -1: "right"}  # the rack's end stops: s = +1 at x = +rack_travel (full left lock), -1 at -rack_travel
+# the rack's end stops: s = +1 at x = +rack_travel (full left lock), -1 at x = -rack_travel
+STOPS = {1: "left", -1: "right"}
 
 
 @dataclass(frozen=True)

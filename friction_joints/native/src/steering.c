@@ -8,7 +8,8 @@
  *   Q = (tau_sw - T_c, T_c - r_p F_g, F_g - F_tL - F_tR + F_stop, l_a F_tL + M_z,L - c_w deltad_L, l_a F_tR + ...)
  *
  * (the rack's end stops are the project's addition, issue 32, not a seed's equation; the mode's stop says
- * where the rack is: 0 within the travel, s on stop s, 2 s released beyond it) and each friction element k (pinion, rack, left and right king-pin) on coordinate k + 1: -d level_k in
+ * where the rack is: 0 within the travel, s on stop s, 2 s released beyond it) and each friction element k
+ * (pinion, rack, left and right king-pin) on coordinate k + 1: -d level_k in
  * slip, the holding force -Q_{k+1} while stuck (acceleration exactly 0); kinetic levels (s T_p, s F_r,
  * s mu_k r_k (|F_z,i| + |F_ti|)), static = static_factor x kinetic. The layouts of fpar, ipar, fmode,
  * imode and of the record are those of the packers in friction_joints/compiled/steering.py (its
