@@ -40,7 +40,8 @@ the contact the damper's force c_stop pend appears at once (a Kelvin-Voigt conta
 spring holds k_stop luz(x, rack_travel)^2 / 2 (in E_spring, in every mode); the rest of the stop's power,
 (F_stop + k_stop luz(x, rack_travel)) xd, is -c_stop pend^2 on the stop and k_stop pen pend < 0 after a
 release (the spring's energy the clipped force leaves behind is dissipated), and goes to W_damping: the
-stop never adds energy.
+stop never adds energy. (That rate takes luz on the branch of the mode, so that it is smooth within the
+mode and the steps that end at an event are not spoilt by luz's kink beyond it.)
 """
 
 from __future__ import annotations
@@ -219,21 +220,26 @@ class SteeringSystem(DrivenSystem):
             total[dof] += f_k
         return np.array(total) / self.p.masses
 
-    def powers(self, t, y, f, F_stop):
+    def powers(self, t, y, f, F_stop, stop):
         """[driver, aligning, friction, damping] powers (W) at (t, y) with the element frictions f (4 floats)
-        and the end stops' force F_stop (N): the rates of W_driver, W_aligning, W_friction and W_damping. The
-        stop's power beyond its spring's (F_stop + k_stop luz(x, rack_travel)) xd is its damping's."""
+        and the end stops' force F_stop (N), the rack at its end stops as ``stop`` says (``Mode.stop``): the
+        rates of W_driver, W_aligning, W_friction and W_damping. The stop's power beyond its spring's,
+        (F_stop + k_stop luz(x, rack_travel)) xd, is its damping's; luz there is the branch of the mode
+        (x - s rack_travel at stop s, 0 within the travel), so that the rate is smooth within a mode."""
         p = self.p
         w_sw, w_p, v, wL, wR = y[5:10].tolist()
         tau_sw, Mz_L, Mz_R, _, _ = self.input_values(t).tolist()
         damping = -(p.c_c * (w_sw - w_p) ** 2 + p.c_t * ((v - p.l_a * wL) ** 2 + (v - p.l_a * wR) ** 2)
-                    + p.c_w * (wL**2 + wR**2)) + (F_stop + p.k_stop * luz(float(y[2]), p.rack_travel)) * v
+                    + p.c_w * (wL**2 + wR**2))
+        if stop:
+            side = stop if stop in STOPS else stop // 2
+            damping += (F_stop + p.k_stop * (float(y[2]) - side * p.rack_travel)) * v
         friction_power = f[0] * w_p + f[1] * v + f[2] * wL + f[3] * wR
         return [tau_sw * w_sw, Mz_L * wL + Mz_R * wR, friction_power, damping]
 
     def rhs(self, t, y, mode):
         acc, f, internal = self.accelerations(t, y, mode)
-        return np.array([*y[5:10].tolist(), *acc, *self.powers(t, y, f, internal["F_stop"])])
+        return np.array([*y[5:10].tolist(), *acc, *self.powers(t, y, f, internal["F_stop"], mode.stop)])
 
     # --- stick-slip ---------------------------------------------------------------------------------
     def events(self, mode):

@@ -105,7 +105,7 @@ class SteeringBristle(SteeringSystem):
     def rhs(self, t, y, mode):
         Q, f, _, _, zdot, internal = self.bristles(t, y)
         return np.array([*y[5:10].tolist(), *self.accelerations_of(Q, f.tolist()),
-                         *self.powers(t, y, f, internal["F_stop"]),
+                         *self.powers(t, y, f, internal["F_stop"], self.stop_contact(y)),
                          *(self.sigma0 * zdot)])
 
     def events(self, mode):

@@ -102,8 +102,8 @@ static double square(double v) {
 }
 
 /* dy/dt = [rates (5), accelerations (5), driver power, aligning power, friction power, damping power]
- * (SteeringSystem.rhs); the damping power includes the end stops' beyond their spring's,
- * (F_stop + k_stop luz(x, rack_travel)) xd. */
+ * (SteeringSystem.rhs, .powers); the damping power includes the end stops' beyond their spring's,
+ * (F_stop + k_stop luz(x, rack_travel)) xd with the mode's branch of luz (x - s rack_travel at stop s). */
 static int64_t rhs(const fj_args *a, double t, const double *y, const double *tau, double *dy, int64_t n_out) {
     (void)t, (void)n_out;
     const double *fpar = a->fpar;
@@ -120,8 +120,12 @@ static int64_t rhs(const fj_args *a, double t, const double *y, const double *ta
     dy[11] = tau[1] * wL + tau[2] * wR;
     dy[12] = f[0] * w_p + f[1] * v + f[2] * wL + f[3] * wR;
     dy[13] = -(fpar[F_C_C] * square(w_sw - w_p) + fpar[F_C_T] * (square(v - l_a * wL) + square(v - l_a * wR))
-               + fpar[F_C_W] * (square(wL) + square(wR)))
-            + (internal[4] + fpar[F_K_STOP] * fj_luz(y[2], fpar[F_TRAVEL])) * v;
+               + fpar[F_C_W] * (square(wL) + square(wR)));
+    int64_t stop = a->imode[I_STOP];
+    if (stop != 0) {
+        int64_t side = (stop == 1 || stop == -1) ? stop : stop / 2;
+        dy[13] += (internal[4] + fpar[F_K_STOP] * (y[2] - (double)side * fpar[F_TRAVEL])) * v;
+    }
     return FJ_OK;
 }
 
