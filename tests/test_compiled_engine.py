@@ -91,3 +91,19 @@ def test_rsrrr_linkage(form, stiction):
     python, compiled = both_engines(lambda engine: run(system(), system().initial_state(), 0.3, dt_out=0.01,
                                                        rtol=1e-10, engine=engine))
     assert_same_run(python, compiled, ("q", "qd", "qdd", "f_S", "t_f", "E_kin", "W_drive", "W_friction"), f"RSRRR {form}")
+
+
+def test_steering_system_at_its_end_stops():
+    """A driver torque that takes the rack to both end stops and back (no aligning moment): the contacts,
+    releases and clears of the stops and the stick-slip around them are the same events on both engines,
+    and so are the stop's force and the works."""
+    inputs = [Sine(6.0, 2.5), 0.0, 0.0, 3500.0, 3300.0]
+    system = lambda: SteeringSystem(SteeringParameters(), inputs)  # noqa: E731
+    python, compiled = both_engines(lambda engine: run(system(), system().initial_state(), 4.0, dt_out=0.01,
+                                                       rtol=1e-10, engine=engine))
+    kinds = " ".join(k for _, k in python.events)
+    for kind in ("contact_stop_left", "release_stop_left", "clear_stop_left", "contact_stop_right",
+                 "release_stop_right", "clear_stop_right"):
+        assert kind in kinds
+    assert_same_run(python, compiled, ("q", "qd", "friction", "stuck", "F_stop", "W_friction", "W_driver",
+                                       "W_damping"), "steering at its end stops")

@@ -59,6 +59,8 @@ ZERO_VELOCITY = 1e-9  # rad/s or m/s
 BREAKAWAY_MARGIN = 1e-9  # N.m or N: an element with no load (static level 0) at rest needs a force to move
 # the rack's end stops: s = +1 at x = +rack_travel (full left lock), -1 at x = -rack_travel
 STOPS = {1: "left", -1: "right"}
+# the end stops' events, each with its stop
+EDGE_EVENTS = {f"{kind}_stop_{name}": stop for stop, name in STOPS.items() for kind in ("contact", "release", "clear")}
 
 
 @dataclass(frozen=True)
@@ -279,6 +281,9 @@ class SteeringSystem(DrivenSystem):
             stop = 0
         else:  # the stop changes only at its own events (its functions depend on the state alone)
             stop = mode.stop
+        if event in EDGE_EVENTS and (stop == 0 or mode.stop == 0):  # crossed the edge of the travel, pen = 0:
+            y = y.copy()  # exactly on it, so that the next crossing's function starts at 0, not beyond by rounding
+            y[2] = EDGE_EVENTS[event] * self.p.rack_travel
         Q, kinetic, _ = self.forces(t, y, stop)
         static = [self.p.static_factor * level for level in kinetic]
         directions = []
