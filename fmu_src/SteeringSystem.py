@@ -90,8 +90,9 @@ class SteeringSystem(SystemSlave):
            Var("F_gear", "output", "N", "rack-pinion mesh force"),
            Var("F_tierod_left", "output", "N", "left tie-rod force"),
            Var("F_tierod_right", "output", "N", "right tie-rod force"),
-           Var("F_stop", "output", "N", "force of the rack's end stops on the rack (along x_rack: negative on the left "
-                                         "stop at x_rack > rack_travel, positive on the right one; 0 within the travel)"),
+           Var("F_stop", "output", "N", "force of the rack's end stops on the rack (along x_rack: negative on "
+                                         "the left stop at x_rack > rack_travel, positive on the right one; 0 "
+                                         "within the travel)"),
            Var("T_f_pinion", "output", "N.m", "friction torque of the pinion bearings (static while stuck)"),
            Var("F_f_rack", "output", "N", "friction force of the rack housing (static while stuck)"),
            Var("T_f_kingpin_left", "output", "N.m", "friction torque of the left king-pin (static while stuck)"),
