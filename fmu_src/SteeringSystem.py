@@ -19,7 +19,11 @@ _PARAMETERS = (
     ("mu_k", "1", "king-pin friction coefficient"), ("r_k", "m", "king-pin friction radius"),
     ("static_factor", "1", "static / kinetic friction level of every element (>= 1)"),
     ("friction_scale", "1", "factor on every friction level (0: no friction)"),
+    ("rack_travel", "m", "rack travel each way from the centre to an end stop (> 0)"),
+    ("k_stop", "N/m", "stiffness of the rack's end stops (> 0)"),
+    ("c_stop", "N.s/m", "damping of the rack's end stops (the contact pushes only)"),
 )
+_MAX = {"rack_travel": 1.0, "k_stop": 1e9, "c_stop": 1e6}  # beyond: stops that are off, or far stiffer than steel
 _STEERING_PARAMETERS = tuple(name for name, _, _ in _PARAMETERS)
 # the shared bristle parameters, in the units of the steering's elements: the load of each element is its kinetic
 # level (T_p, F_r, a king-pin's mu_k r_k (|F_z| + |F_t|)), mu_c = 1, mu_s = static_factor (vehicle.steering_bristle)
@@ -40,7 +44,7 @@ class SteeringSystem(SystemSlave):
     author = "friction-joints"
     description = ("Rack-and-pinion steering: steering wheel, column, pinion, gear freeplay, rack, tie rods and two "
                    "road wheels on king-pins; dry friction in the pinion bearings, the rack housing and the king-pins "
-                   "(load-dependent), exact stick-slip per element (seed 001)")
+                   "(load-dependent), exact stick-slip per element (seed 001); the rack's end stops at +-rack_travel")
     equations = ("J<sub>sw</sub> thdd<sub>sw</sub> = tau<sub>sw</sub> - T<sub>c</sub>; J<sub>p</sub> thdd<sub>p</sub> = "
                  "T<sub>c</sub> - r<sub>p</sub> F<sub>g</sub> + T<sub>fp</sub>; m<sub>r</sub> xdd = F<sub>g</sub> - "
                  "F<sub>tL</sub> - F<sub>tR</sub> + F<sub>fr</sub>; J<sub>w</sub> deltadd<sub>i</sub> = l<sub>a</sub> "
@@ -51,6 +55,9 @@ class SteeringSystem(SystemSlave):
                  "delta<sub>i</sub>) + c<sub>t</sub> (xd - l<sub>a</sub> deltad<sub>i</sub>); Coulomb friction per element "
                  "with static and kinetic levels, king-pin levels mu<sub>k</sub> r<sub>k</sub> (|F<sub>z,i</sub>| + "
                  "|F<sub>ti</sub>|); an element sticks exactly while its acting force is within its static level. "
+                 "Rack end stops (the project's addition, not a seed's equation): beyond |x| = rack_travel the "
+                 "force F<sub>stop</sub> = -s max(0, k<sub>stop</sub> pen + c<sub>stop</sub> pen') with pen = s x - "
+                 "rack_travel at stop s = +-1 acts on the rack; its contact and release are located events. "
                  "With friction_model 1-4 every element has a bristle law instead (seed 003: Dahl, LuGre, "
                  "elasto-plastic, Gonthier): friction = N (&sigma;<sub>0</sub> z + &sigma;<sub>1</sub> z') + "
                  "&sigma;<sub>2</sub> v with the element's kinetic level as its load N, mu<sub>c</sub> = 1, "
@@ -67,8 +74,8 @@ class SteeringSystem(SystemSlave):
          Var("M_z_right", "input", "N.m", "aligning moment on the right wheel about its king-pin", 0.0),
          Var("F_z_left", "input", "N", "vertical load of the left front wheel", 3500.0),
          Var("F_z_right", "input", "N", "vertical load of the right front wheel", 3500.0))
-        + tuple(Var(name, "parameter", unit, text, getattr(_DEFAULTS, name), 1.0 if name == "static_factor" else 0.0)
-                for name, unit, text in _PARAMETERS)
+        + tuple(Var(name, "parameter", unit, text, getattr(_DEFAULTS, name), 1.0 if name == "static_factor" else 0.0,
+                    _MAX.get(name)) for name, unit, text in _PARAMETERS)
         + (Var("delta_sw_start", "parameter", "rad", "initial steering-wheel angle (at rest, springs relaxed)", 0.0,
                display="deg"),
            Var("rtol", "parameter", "1", "relative tolerance of the internal integrator", 1e-6, 1e-12, 1e-2))
@@ -83,6 +90,9 @@ class SteeringSystem(SystemSlave):
            Var("F_gear", "output", "N", "rack-pinion mesh force"),
            Var("F_tierod_left", "output", "N", "left tie-rod force"),
            Var("F_tierod_right", "output", "N", "right tie-rod force"),
+           Var("F_stop", "output", "N", "force of the rack's end stops on the rack (along x_rack: negative on "
+                                         "the left stop at x_rack > rack_travel, positive on the right one; 0 "
+                                         "within the travel)"),
            Var("T_f_pinion", "output", "N.m", "friction torque of the pinion bearings (static while stuck)"),
            Var("F_f_rack", "output", "N", "friction force of the rack housing (static while stuck)"),
            Var("T_f_kingpin_left", "output", "N.m", "friction torque of the left king-pin (static while stuck)"),
@@ -93,11 +103,11 @@ class SteeringSystem(SystemSlave):
         + (Var("in_freeplay", "output", "", "true while the pinion and the rack are out of contact", False,
                kind="Boolean"),
            Var("E_kin", "output", "J", "kinetic energy"),
-           Var("E_spring", "output", "J", "elastic energy (column, gear, tie rods)"),
+           Var("E_spring", "output", "J", "elastic energy (column, gear, tie rods, rack end stops)"),
            Var("W_driver", "output", "J", "work of tau_sw"),
            Var("W_aligning", "output", "J", "work of the aligning moments"),
            Var("W_friction", "output", "J", "work of the dry frictions (never positive)"),
-           Var("W_damping", "output", "J", "work of the dampers (never positive)"))
+           Var("W_damping", "output", "J", "work of the dampers, the end stops' included (never positive)"))
     )
 
     def build(self, p):
@@ -112,7 +122,8 @@ class SteeringSystem(SystemSlave):
         (delta_sw, theta_pinion, x_rack, delta_left, delta_right), f = rec["q"].tolist(), rec["friction"].tolist()
         out = dict(delta_sw=delta_sw, delta_sw_rate=float(rec["qd"][0]), theta_pinion=theta_pinion, x_rack=x_rack,
                    delta_left=delta_left, delta_right=delta_right, T_column=rec["T_c"], F_gear=rec["F_g"],
-                   F_tierod_left=rec["F_tL"], F_tierod_right=rec["F_tR"], T_f_pinion=f[0], F_f_rack=f[1],
+                   F_tierod_left=rec["F_tL"], F_tierod_right=rec["F_tR"], F_stop=rec["F_stop"], T_f_pinion=f[0],
+                   F_f_rack=f[1],
                    T_f_kingpin_left=f[2], T_f_kingpin_right=f[3], in_freeplay=bool(rec["in_freeplay"]),
                    E_kin=rec["E_kin"], E_spring=rec["E_spring"], W_driver=rec["W_driver"], W_aligning=rec["W_aligning"],
                    W_friction=rec["W_friction"], W_damping=rec["W_damping"])

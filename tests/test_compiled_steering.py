@@ -2,10 +2,13 @@
 single-track vehicle (friction_joints.compiled.vehicle) against the Python models (SteeringSystem,
 SingleTrackVehicle, their reference) on random states: rhs, events (in the order of
 ``system.events(mode)``) and record (through decode_record, key by key, same types and dtypes) agree
-to 1e-10 of each quantity's scale. The steering is checked in all 81 modes (each of the four friction
-elements stuck or slipping either way), inside and outside the rack-pinion freeplay (the dead zone of
-luz, and its edges), with elements inactive (no friction: no events) and without freeplay; the vehicle
-with and without tyre relaxation.
+to 1e-10 of each quantity's scale. The steering is checked in all 81 modes of its friction elements (each
+of the four stuck or slipping either way), each state with every position at the rack's end stops
+(Mode.stop: within the travel, on the left or right stop, released from either) in turn, inside and
+outside the rack-pinion freeplay (the dead zone of luz, and its edges), with the rack within its travel,
+beyond it pushing on a stop or leaving it faster than the stop relaxes, and on its edge, with elements
+inactive (no friction: no events), without freeplay and with an undamped stop; the vehicle with and
+without tyre relaxation.
 
 The kernels are those of the installed C engine (native/src/steering.c, vehicle.c) that
 ``system.compiled()`` calls; they also run once from a build with sanitizers (tests/native_build.py)."""
@@ -24,16 +27,25 @@ from friction_joints.vehicle.steering import Mode
 from native_build import run_kernels
 
 TOL = 1e-10  # of each quantity's scale
-STATES = 8  # random states per configuration
+STATES = 8  # random states per configuration within the rack's travel
+STOP_STATES = 8  # and beyond, on or near it, at either end stop
+STOP_POSITIONS = (0, 1, -1, 2, -2)  # Mode.stop: within the travel, on the left / right stop, released from it
 
 CONFIGS = {
     "default": dict(),
     "worn": dict(b=5e-4, static_factor=1.6, friction_scale=2.0),  # a wide freeplay, strong stiction
     "no-freeplay": dict(b=0.0),
     "no-kingpin-friction": dict(mu_k=0.0),  # the king-pins never stick: no events for them
-    "frictionless": dict(friction_scale=0.0),  # no element active: no events at all
+    "frictionless": dict(friction_scale=0.0),  # no element active: no events but the end stops'
+    "undamped-stops": dict(c_stop=0.0, rack_travel=0.05),  # the stops' release where their spring relaxes
 }
-MODES = [Mode(d) for d in itertools.product((1, -1, 0), repeat=4)]
+DIRECTIONS = list(itertools.product((1, -1, 0), repeat=4))
+MODES = [Mode(d) for d in DIRECTIONS]
+
+
+def modes_for_state(k):
+    """The 81 friction modes, each with a position at the end stops, in turn over the modes and states k."""
+    return [Mode(d, STOP_POSITIONS[(i + k) % len(STOP_POSITIONS)]) for i, d in enumerate(DIRECTIONS)]
 
 
 def make_system(kw):
@@ -42,11 +54,28 @@ def make_system(kw):
     return SteeringSystem(SteeringParameters(**kw), inputs)
 
 
-def random_states(system, rng):
+def random_states(system, rng, stops=True):
     """(t, y): angles of a few degrees, the rack gap r_p th_p - x inside the freeplay, outside it, and on
-    its edges; some rates exactly zero (stuck elements at rest)."""
+    its edges; some rates exactly zero (stuck elements at rest); with ``stops`` then STOP_STATES with the
+    rack at either end beyond its travel (up to 0.3 mm) pressing on (up to 0.3 m/s) or leaving at 0.5 to
+    1 m/s (so that k_stop pen + c_stop pend takes either sign there), exactly on its edge, and within it
+    (up to 0.1 mm)."""
     p = system.p
-    for k in range(STATES):
+    for k in range(STATES + (STOP_STATES if stops else 0)):
+        if k >= STATES:
+            # in pairs (left, right): pushing, released, on the edge, within the travel
+            side, kind = (1, -1)[k % 2], (k - STATES) // 2
+            pen = (rng.uniform(1e-5, 3e-4), rng.uniform(1e-5, 3e-4), 0.0, rng.uniform(-1e-4, 0.0))[kind]
+            y = system.initial_state(side * (p.rack_travel + pen) / p.r_p)
+            y[5:10] = rng.normal(size=5) * np.array([10.0, 10.0, 0.1, 1.0, 1.0])
+            y[2] = side * (p.rack_travel + pen)
+            if kind == 0:  # pressing on
+                y[7] = side * rng.uniform(0.0, 0.3)
+            elif kind == 1:  # leaving faster than k_stop pen / c_stop (below 0.3 m/s by default): released
+                y[7] = -side * rng.uniform(0.5, 1.0)
+            y[10:] = rng.normal(size=4)
+            yield rng.uniform(0.0, 5.0), y
+            continue
         y = system.initial_state(rng.normal() * 0.3)
         y[:5] += rng.normal(size=5) * np.array([0.02, 0.02, 1e-4, 0.01, 0.01])
         gap = (0.5, 3.0, 1.0, -1.0)[k % 4] * p.b if k < 4 else rng.uniform(-3.0, 3.0) * max(p.b, 1e-5)
@@ -118,13 +147,16 @@ def test_steering_kernels_agree_with_the_python_model(systems, name):
     system = systems[name]
     assert system.compiled() is not None
     rng = np.random.default_rng(sum(map(ord, name)))
-    freeplay = set()
-    for t, y in random_states(system, rng):
+    freeplay, stops = set(), set()
+    for k, (t, y) in enumerate(random_states(system, rng)):
         freeplay.add(bool(abs(system.p.r_p * y[1] - y[2]) < system.p.b))
-        for mode in MODES:
+        stops.add(system.stop_contact(y))
+        for mode in modes_for_state(k):
             check_mode(system, t, y, mode, name, exact=("stuck", "in_freeplay"))
     if system.p.b > 0:
         assert freeplay == {True, False}  # both sides of the dead zone were checked
+    # states within the travel, pushing on both stops and, but for the undamped stop, released from one
+    assert {0, 1, -1} <= stops and (stops & {2, -2} or system.p.c_stop == 0.0), stops
 
 
 def test_freeplay_edges_and_mesh_force(systems):
@@ -144,7 +176,8 @@ def test_freeplay_edges_and_mesh_force(systems):
 
 def test_the_comparison_can_fail(systems):
     """A kernel given a king-pin friction 1e-6 larger differs from the Python model beyond the tolerance
-    in a mode where the king-pins slip: the agreement above is not vacuous."""
+    in a mode where the king-pins slip, and one given a stop damping 1e-6 larger on the stop: the
+    agreement above is not vacuous."""
     system = systems["default"]
     fpar = system.compiled().fpar.copy()
     fpar[steering.F_KINGPIN] *= 1.0 + 1e-6
@@ -153,6 +186,15 @@ def test_the_comparison_can_fail(systems):
     _, dy = call(system.compiled().rhs, system, 0.4, y, MODES[0], len(y), fpar=fpar)
     with pytest.raises(AssertionError):
         assert_close(dy, system.rhs(0.4, y, MODES[0]), "perturbed king-pin friction")
+    # nor on the end stop: a stop damping 1e-6 larger, the rack pressing on the left stop
+    fpar = system.compiled().fpar.copy()
+    fpar[steering.PARAMETERS.index("c_stop")] *= 1.0 + 1e-6
+    y = system.initial_state((system.p.rack_travel + 1e-4) / system.p.r_p)
+    y[7] = 0.2
+    on_stop = Mode(MODES[0].directions, 1)
+    _, dy = call(system.compiled().rhs, system, 0.4, y, on_stop, len(y), fpar=fpar)
+    with pytest.raises(AssertionError):
+        assert_close(dy, system.rhs(0.4, y, on_stop), "perturbed stop damping")
 
 
 def test_compiled_is_built_once_and_none_for_subclasses(systems):
@@ -163,7 +205,8 @@ def test_compiled_is_built_once_and_none_for_subclasses(systems):
     assert model.fpar.dtype == np.float64 and model.ipar.dtype == np.int64
     assert list(systems["no-kingpin-friction"].compiled().ipar) == [1, 1, 0, 0]
     fmode, imode = system.encode_mode(Mode((1, 0, -1, 0)))
-    assert fmode.dtype == np.float64 and imode.dtype == np.int64 and list(imode) == [1, 0, -1, 0]
+    assert fmode.dtype == np.float64 and imode.dtype == np.int64 and list(imode) == [1, 0, -1, 0, 0]
+    assert list(system.encode_mode(Mode((1, 0, -1, 0), -2))[1]) == [1, 0, -1, 0, -2]
 
     class Assisted(SteeringSystem):
         def forces(self, t, y):
@@ -209,7 +252,8 @@ def test_kernels_under_sanitizers(sanitized_engine, systems):
     outside the freeplay; the vehicle with and without relaxation), once, from the engine built with the
     sanitizers (conftest's ``sanitized_engine``: a sanitizer's report fails this test)."""
     rng = np.random.default_rng(3)
-    cases = [(systems["worn"], t, y, mode) for (t, y), mode in zip(random_states(systems["worn"], rng), MODES[::10])]
+    cases = [(systems["worn"], t, y, modes_for_state(k)[(10 * k) % len(DIRECTIONS)])
+             for k, (t, y) in enumerate(random_states(systems["worn"], rng))]
     for sigma in (0.0, 0.5):
         vehicle_system = SingleTrackVehicle(VehicleParameters(sigma=sigma), [Sine(0.02, 2.0), 0.01])
         cases.append((vehicle_system, 0.3, rng.normal(size=5) * [0.5, 0.2, 1.0, 3000.0, 3000.0], "smooth"))

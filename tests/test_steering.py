@@ -154,3 +154,57 @@ def test_tyre_relaxation_lags_the_response_and_keeps_the_steady_state():
     plain = SingleTrackVehicle(VehicleParameters(), [delta, delta])
     ref = run(plain, plain.initial_state(), 6.0, dt_out=0.1, rtol=1e-10, atol=1e-12)
     assert late["r"][-1] == pytest.approx(ref["r"][-1], rel=1e-6)
+
+
+# --- the rack's end stops (issue 32 item 14) ------------------------------------------------------------
+def test_rack_end_stop_holds_the_issue_case():
+    """4 N.m at the steering wheel, no aligning moment (the issue's case): the rack goes to its left end
+    stop and stays within rack_travel + 0.5 mm (overshoot of the impact, the steering wheel turning at
+    about 1300 deg/s); at rest the stop's force balances the load, from the free-body diagrams at rest:
+    steering wheel T_c = tau_sw, pinion F_g = (tau_sw + T_fp) / r_p, wheels F_ti = -T_fk,i / l_a, rack
+    F_stop = -(F_g - F_tL - F_tR + F_fr), within the friction's static levels of -tau_sw / r_p. Without
+    the stops the same torque takes the rack far beyond (the issue: 0.17 m)."""
+    p = SteeringParameters()
+    system = SteeringSystem(p, [4.0, 0.0, 0.0, 3500.0, 3500.0])
+    r = run(system, system.initial_state(), 8.0, dt_out=0.01, rtol=1e-9, atol=1e-12, engine="python")
+    x, F_stop = r["q"][:, 2], r["F_stop"]
+    assert p.rack_travel < x.max() < p.rack_travel + 5e-4 and x.min() > -p.rack_travel
+    kinds = [k for _, k in r.events]
+    assert "contact_stop_left" in kinds and "contact_stop_right" not in " ".join(kinds)
+    assert np.all(F_stop <= 0.0) and np.all(F_stop[x < p.rack_travel - 1e-12] == 0.0)  # pushes back only, beyond
+    last = r.rows[-1]
+    assert np.abs(last["qd"]).max() < 1e-5 and last["stuck"].all()  # at rest, every friction element stuck
+    f = last["friction"]
+    load = (4.0 + f[0]) / p.r_p + f[1] + (f[2] + f[3]) / p.l_a  # the rack's load on the stop (N)
+    assert -last["F_stop"] == pytest.approx(load, rel=1e-5)
+    static = p.static_factor * np.array([p.T_p / p.r_p, p.F_r, 2 * p.mu_k * p.r_k * (3500.0 + 50.0) / p.l_a])
+    assert abs(-last["F_stop"] - 4.0 / p.r_p) <= static.sum()
+    assert -last["F_stop"] == pytest.approx(p.k_stop * (x[-1] - p.rack_travel), rel=1e-12)  # at rest: the spring
+    assert x[-1] - p.rack_travel < 1e-4  # 0.05 mm under the 530 N of 4 N.m
+    free = SteeringSystem(SteeringParameters(rack_travel=1.0), [4.0, 0.0, 0.0, 3500.0, 3500.0])
+    r_free = run(free, free.initial_state(), 2.0, dt_out=0.1, rtol=1e-9, atol=1e-12)
+    assert r_free["q"][-1, 2] > 0.15
+
+
+@pytest.mark.parametrize("c_stop", [0.0, 1e4])
+def test_rack_end_stop_energy(c_stop):
+    """Without friction, the other dampers and the freeplay (whose kinks the integrator steps over), hitting
+    the stop: E_kin + E_spring (the stop's
+    spring included) - its start = W_driver + W_damping, the stop's spring holding joules at times (the
+    balance would fail without it); the stop's damping only dissipates (W_damping never rises), and an
+    undamped stop dissipates nothing."""
+    p = SteeringParameters(friction_scale=0.0, c_c=0.0, c_t=0.0, c_w=0.0, c_stop=c_stop, b=0.0)
+    system = SteeringSystem(p, [4.0, 0.0, 0.0, 3500.0, 3500.0])
+    r = run(system, system.initial_state(), 2.0, dt_out=0.005, rtol=1e-10, atol=1e-12, engine="python")
+    kinds = [k for _, k in r.events]
+    assert kinds.count("contact_stop_left") >= 2 and kinds.count("release_stop_left") >= 2
+    E = r["E_kin"] + r["E_spring"]
+    assert np.abs(E - E[0] - r["W_driver"] - r["W_damping"]).max() < 1e-6
+    stop_spring = 0.5 * p.k_stop * np.maximum(r["q"][:, 2] - p.rack_travel, 0.0) ** 2
+    assert stop_spring.max() > 1.0  # J
+    W_d = r["W_damping"]
+    assert np.diff(W_d).max() <= 1e-9
+    if c_stop:
+        assert W_d[-1] < -0.5
+    else:
+        assert np.abs(W_d).max() < 1e-8

@@ -6,8 +6,10 @@ docstring):
 
     T_c = k_c (th_sw - th_p) + c_c (thd_sw - thd_p),     F_g = k_g luz(r_p th_p - x, b)   (freeplay 2 b)
     F_ti = k_t (x - l_a delta_i) + c_t (xd - l_a deltad_i)
-    Q = (tau_sw - T_c, T_c - r_p F_g, F_g - F_tL - F_tR, l_a F_tL + M_z,L - c_w deltad_L, l_a F_tR + ...)
+    F_stop = -s max(0, k_stop (s x - rack_travel) + c_stop s xd) on end stop s (+1 left, -1 right), else 0
+    Q = (tau_sw - T_c, T_c - r_p F_g, F_g - F_tL - F_tR + F_stop, l_a F_tL + M_z,L - c_w deltad_L, l_a F_tR + ...)
 
+(the rack's end stops are the project's addition, issue 32, with their events: contact, release, clear)
 and each friction element k (pinion, rack, left and right king-pin) on coordinate k + 1: -d level_k in
 slip, the holding force -Q_{k+1} while stuck (acceleration exactly 0); kinetic levels (s T_p, s F_r,
 s mu_k r_k (|F_z,i| + |F_ti|)), static = static_factor x kinetic. The mode decisions (``update``) stay
@@ -22,10 +24,11 @@ Model arrays (``pack``):
           and has no events)
 
 Mode arrays (``encode_mode``): imode = directions of the four elements (ELEMENTS order; +1 / -1
-slipping, 0 stuck), fmode = the same as floats.
+slipping, 0 stuck), then Mode.stop (0 within the rack's travel, s on end stop s, 2 s released from it);
+fmode = the same as floats.
 
 Record (``record_layout``), flat in this order: q (5), qd (5), qdd (5), friction (4), stuck (4),
-in_freeplay, E_kin, E_spring, W_driver, W_aligning, W_friction, W_damping, T_c, F_g, F_tL, F_tR.
+in_freeplay, E_kin, E_spring, W_driver, W_aligning, W_friction, W_damping, T_c, F_g, F_tL, F_tR, F_stop.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ import numpy as np
 from .model import CompiledModel
 
 PARAMETERS = ("J_sw", "k_c", "c_c", "J_p", "r_p", "k_g", "b", "m_r", "k_t", "c_t", "l_a", "J_w", "c_w", "T_p",
-              "F_r", "mu_k", "r_k", "static_factor", "friction_scale")
+              "F_r", "mu_k", "r_k", "static_factor", "friction_scale", "rack_travel", "k_stop", "c_stop")
 F_KINGPIN = len(PARAMETERS)  # offset of mu_k r_k in fpar
 
 #: (key, size, kind) of the flat record; kind: 'array', 'bools', 'bool_' (numpy bool), 'float'
@@ -44,7 +47,7 @@ RECORD = [("q", 5, "array"), ("qd", 5, "array"), ("qdd", 5, "array"), ("friction
           ("stuck", 4, "bools"), ("in_freeplay", 1, "bool_"), ("E_kin", 1, "float64"), ("E_spring", 1, "float64"),
           ("W_driver", 1, "float64"), ("W_aligning", 1, "float64"), ("W_friction", 1, "float64"),
           ("W_damping", 1, "float64"), ("T_c", 1, "float"), ("F_g", 1, "float"), ("F_tL", 1, "float"),
-          ("F_tR", 1, "float")]
+          ("F_tR", 1, "float"), ("F_stop", 1, "float")]
 RECORD_SIZE = sum(size for _, size, _ in RECORD)
 
 
@@ -68,7 +71,7 @@ def compile_system(system):
 
 def encode_mode(mode):
     """(fmode, imode) of a steering Mode."""
-    imode = np.array([int(d) for d in mode.directions], dtype=np.int64)
+    imode = np.array([*(int(d) for d in mode.directions), int(mode.stop)], dtype=np.int64)
     return imode.astype(np.float64), imode
 
 

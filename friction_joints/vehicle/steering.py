@@ -21,6 +21,27 @@ T_k = mu_k r_k (|F_z,i| + |F_ti|) (vertical wheel load plus the tie-rod force it
 friction is -level_kinetic sgn(v); at v = 0 the element sticks (v = 0 exactly, acceleration 0)
 while the acting force is within the static level, and breaks away when it leaves it, a located
 event (the luz form of seed 001 Sect. 2 per element: acceleration = luz(F_acting, static level)/mass).
+
+Rack end stops (the project's own addition, issue 32, not an equation of the seeds): the rack travels
++-rack_travel freely; beyond, a stiff damped contact (the rack's inner ball joints against the housing
+ends with their damping rings) pushes it back,
+
+    F_stop = -s max(0, k_stop pen + c_stop pend),    pen = s x - rack_travel,   s = +1 at the left end stop
+    (x = +rack_travel, full left lock), -1 at the right one,
+
+added to the rack's equation (m_r xdd = F_g - F_tL - F_tR + F_stop + F_fr). The contact only pushes: it
+pushes while pen > 0 and k_stop pen + c_stop pend > 0. The mode says where the rack is (``Mode.stop``): 0
+within the travel (pen <= 0 at both ends), s on stop s (pushing), 2 s released from stop s with pen > 0
+still (the rack leaves faster than the stop's spring relaxes, k_stop pen + c_stop pend < 0: no force). Every
+change is a located event, so the right-hand side is smooth within a mode: contact (k_stop pen rising
+through 0 from within the travel, or k_stop pen + c_stop pend rising through 0 after a release), release
+(k_stop pen + c_stop pend falling through 0) and clear (k_stop pen falling through 0 after a release). At
+the contact the damper's force c_stop pend appears at once (a Kelvin-Voigt contact). Energy: the stop's
+spring holds k_stop luz(x, rack_travel)^2 / 2 (in E_spring, in every mode); the rest of the stop's power,
+(F_stop + k_stop luz(x, rack_travel)) xd, is -c_stop pend^2 on the stop and k_stop pen pend < 0 after a
+release (the spring's energy the clipped force leaves behind is dissipated), and goes to W_damping: the
+stop never adds energy. (That rate takes luz on the branch of the mode, so that it is smooth within the
+mode and the steps that end at an event are not spoilt by luz's kink beyond it.)
 """
 
 from __future__ import annotations
@@ -36,6 +57,10 @@ from ..lumped.projections import luz
 ELEMENTS = ("pinion", "rack", "kingpin_left", "kingpin_right")
 ZERO_VELOCITY = 1e-9  # rad/s or m/s
 BREAKAWAY_MARGIN = 1e-9  # N.m or N: an element with no load (static level 0) at rest needs a force to move
+# the rack's end stops: s = +1 at x = +rack_travel (full left lock), -1 at x = -rack_travel
+STOPS = {1: "left", -1: "right"}
+# the end stops' events, each with its stop
+EDGE_EVENTS = {f"{kind}_stop_{name}": stop for stop, name in STOPS.items() for kind in ("contact", "release", "clear")}
 
 
 @dataclass(frozen=True)
@@ -54,6 +79,15 @@ class SteeringParameters:
     F_r 40 N, king-pins (strut top mount and ball joint) mu_k r_k = 0.05 x 0.02 m, 3.5 N.m at a 3.5 kN
     wheel load; together about 0.75 N.m kinetic at the steering wheel, the order of the friction a
     driver feels on centre in a manual steering. friction_scale multiplies every level (0: none).
+
+    Rack end stops (the project's addition, see the module docstring): rack_travel 75 mm each way (a
+    passenger car's rack travels about +-70 to 80 mm; with r_p 3.2 steering-wheel turns lock to lock, the
+    road wheels at about +-29 deg with l_a); k_stop 1e7 N/m: the housing end with its damping ring and
+    mounts, 0.05 mm under the 530 N of a 4 N.m driver torque; c_stop 1e4 N.s/m: damps the contact's
+    fastest mode (the rack between the stop and the gear and tie rods) at 0.87 of critical,
+    c_stop / (2 sqrt((k_stop + k_g + 2 k_t) m_r)); that mode, about 1900 rad/s, is then the fastest of
+    the model (the gear's is about 550 rad/s) and bounds the explicit integrator's steps while the rack
+    is on a stop only.
     """
 
     J_sw: float = 0.04
@@ -75,12 +109,15 @@ class SteeringParameters:
     r_k: float = 0.02
     static_factor: float = 1.3
     friction_scale: float = 1.0
+    rack_travel: float = 0.075
+    k_stop: float = 1e7
+    c_stop: float = 1e4
 
     def __post_init__(self):
         problems = []
-        for name in ("J_sw", "k_c", "J_p", "r_p", "k_g", "m_r", "k_t", "l_a", "J_w"):
+        for name in ("J_sw", "k_c", "J_p", "r_p", "k_g", "m_r", "k_t", "l_a", "J_w", "rack_travel", "k_stop"):
             require(problems, name, getattr(self, name), 0.0, low_open=True)
-        for name in ("c_c", "b", "c_t", "c_w", "T_p", "F_r", "mu_k", "r_k", "friction_scale"):
+        for name in ("c_c", "b", "c_t", "c_w", "T_p", "F_r", "mu_k", "r_k", "friction_scale", "c_stop"):
             require(problems, name, getattr(self, name), 0.0)
         require(problems, "static_factor", self.static_factor, 1.0)
         check_parameters(problems)
@@ -93,9 +130,12 @@ class SteeringParameters:
 
 @dataclass(frozen=True)
 class Mode:
-    """direction per friction element (ELEMENTS order): +1 / -1 slipping, 0 stuck."""
+    """directions: per friction element (ELEMENTS order) +1 / -1 slipping, 0 stuck; stop: where the rack is
+    at its end stops, s = +1 the left one, -1 the right one (STOPS): 0 within the travel, s on stop s
+    (pushed back), 2 s released from stop s but still beyond the travel (no force)."""
 
     directions: tuple
+    stop: int = 0
 
 
 class SteeringSystem(DrivenSystem):
@@ -121,9 +161,10 @@ class SteeringSystem(DrivenSystem):
         return np.concatenate((q, np.zeros(self.N + 4)))
 
     # --- forces (Python floats: the right-hand side runs at every stage of every step) -------------
-    def forces(self, t, y):
+    def forces(self, t, y, stop):
         """(Q: generalised forces without friction (5 floats), kinetic friction levels (4 floats),
-        internal forces dict) at (t, y); the static levels are static_factor times the kinetic ones."""
+        internal forces dict) at (t, y) with the rack at its end stops as ``stop`` says (``Mode.stop``: +-1
+        on a stop); the static levels are static_factor times the kinetic ones."""
         p = self.p
         th_sw, th_p, x, dL, dR, w_sw, w_p, v, wL, wR = y[:10].tolist()
         tau_sw, Mz_L, Mz_R, Fz_L, Fz_R = self.input_values(t).tolist()
@@ -131,17 +172,45 @@ class SteeringSystem(DrivenSystem):
         F_g = p.k_g * luz(p.r_p * th_p - x, p.b)
         F_tL = p.k_t * (x - p.l_a * dL) + p.c_t * (v - p.l_a * wL)
         F_tR = p.k_t * (x - p.l_a * dR) + p.c_t * (v - p.l_a * wR)
-        Q = (tau_sw - T_c, T_c - p.r_p * F_g, F_g - F_tL - F_tR,
+        # the end stop pushes only (clipped at 0: the release event fires where the clip would act)
+        F_stop = 0.0 if stop not in STOPS else -stop * max(0.0, p.k_stop * (stop * x - p.rack_travel)
+                                                            + p.c_stop * stop * v)
+        Q = (tau_sw - T_c, T_c - p.r_p * F_g, F_g - F_tL - F_tR + F_stop,
              p.l_a * F_tL + Mz_L - p.c_w * wL, p.l_a * F_tR + Mz_R - p.c_w * wR)
         s, kingpin = p.friction_scale, p.mu_k * p.r_k
         kinetic = (s * p.T_p, s * p.F_r, s * kingpin * (abs(Fz_L) + abs(F_tL)), s * kingpin * (abs(Fz_R) + abs(F_tR)))
-        return Q, kinetic, dict(T_c=T_c, F_g=F_g, F_tL=F_tL, F_tR=F_tR)
+        return Q, kinetic, dict(T_c=T_c, F_g=F_g, F_tL=F_tL, F_tR=F_tR, F_stop=F_stop)
+
+    def stop_contact(self, y) -> int:
+        """``Mode.stop`` as a function of the state y alone (s where k_stop pen + c_stop pend > 0 < pen at
+        stop s, 2 s where only pen > 0, else 0): the mode of the start, and of a model without the stop
+        events (``SteeringBristle``)."""
+        for stop in STOPS:
+            if self._stop_spring(stop)(0.0, y) > 0.0:
+                return stop if self._stop_push(stop)(0.0, y) > 0.0 else 2 * stop
+        return 0
+
+    def _stop_spring(self, stop):
+        """k_stop pen (N) of the end stop ``stop`` (+1, -1)."""
+        p = self.p
+
+        def fn(t, y):
+            return p.k_stop * (stop * y[2] - p.rack_travel)
+        return fn
+
+    def _stop_push(self, stop):
+        """k_stop pen + c_stop pend (N) of the end stop ``stop`` (+1, -1): its force while on it."""
+        p = self.p
+
+        def fn(t, y):
+            return p.k_stop * (stop * y[2] - p.rack_travel) + p.c_stop * stop * y[7]
+        return fn
 
     def accelerations(self, t, y, mode):
         """(accelerations (5,), friction forces of the elements (4,), internal forces) in ``mode``: the
         friction is kinetic against the sliding direction, or the holding force -Q_i of a stuck element
         (whose acceleration is then exactly zero)."""
-        Q, kinetic, internal = self.forces(t, y)
+        Q, kinetic, internal = self.forces(t, y, mode.stop)
         f = [-Q[dof] if d == 0 else -d * level for dof, d, level in zip(self.FRICTION_DOF, mode.directions, kinetic)]
         return self.accelerations_of(Q, f), np.array(f), internal
 
@@ -153,20 +222,26 @@ class SteeringSystem(DrivenSystem):
             total[dof] += f_k
         return np.array(total) / self.p.masses
 
-    def powers(self, t, y, f):
-        """[driver, aligning, friction, damping] powers (W) at (t, y) with the element frictions f (4 floats):
-        the rates of W_driver, W_aligning, W_friction and W_damping."""
+    def powers(self, t, y, f, F_stop, stop):
+        """[driver, aligning, friction, damping] powers (W) at (t, y) with the element frictions f (4 floats)
+        and the end stops' force F_stop (N), the rack at its end stops as ``stop`` says (``Mode.stop``): the
+        rates of W_driver, W_aligning, W_friction and W_damping. The stop's power beyond its spring's,
+        (F_stop + k_stop luz(x, rack_travel)) xd, is its damping's; luz there is the branch of the mode
+        (x - s rack_travel at stop s, 0 within the travel), so that the rate is smooth within a mode."""
         p = self.p
         w_sw, w_p, v, wL, wR = y[5:10].tolist()
         tau_sw, Mz_L, Mz_R, _, _ = self.input_values(t).tolist()
         damping = -(p.c_c * (w_sw - w_p) ** 2 + p.c_t * ((v - p.l_a * wL) ** 2 + (v - p.l_a * wR) ** 2)
                     + p.c_w * (wL**2 + wR**2))
+        if stop:
+            side = stop if stop in STOPS else stop // 2
+            damping += (F_stop + p.k_stop * (float(y[2]) - side * p.rack_travel)) * v
         friction_power = f[0] * w_p + f[1] * v + f[2] * wL + f[3] * wR
         return [tau_sw * w_sw, Mz_L * wL + Mz_R * wR, friction_power, damping]
 
     def rhs(self, t, y, mode):
-        acc, f, _ = self.accelerations(t, y, mode)
-        return np.array([*y[5:10].tolist(), *acc, *self.powers(t, y, f)])
+        acc, f, internal = self.accelerations(t, y, mode)
+        return np.array([*y[5:10].tolist(), *acc, *self.powers(t, y, f, internal["F_stop"], mode.stop)])
 
     # --- stick-slip ---------------------------------------------------------------------------------
     def events(self, mode):
@@ -176,19 +251,40 @@ class SteeringSystem(DrivenSystem):
                 continue
             dof = 5 + self.FRICTION_DOF[k]
             if d == 0:
-                events.append(Event(f"breakaway_{name}", self._breakaway(k), +1, True))
+                events.append(Event(f"breakaway_{name}", self._breakaway(k, mode.stop), +1, True))
             else:
                 events.append(Event(f"stop_{name}", (lambda dof, d: lambda t, y: d * y[dof])(dof, d), -1))
+        if mode.stop == 0:  # within the travel: the rack reaches an end stop
+            events.extend(Event(f"contact_stop_{name}", self._stop_spring(stop), +1) for stop, name in STOPS.items())
+        elif mode.stop in STOPS:  # on a stop: its force falls to zero
+            events.append(Event(f"release_stop_{STOPS[mode.stop]}", self._stop_push(mode.stop), -1))
+        else:  # released beyond the travel: pushed again, or back within the travel
+            stop = mode.stop // 2
+            events.append(Event(f"contact_stop_{STOPS[stop]}", self._stop_push(stop), +1))
+            events.append(Event(f"clear_stop_{STOPS[stop]}", self._stop_spring(stop), -1))
         return events
 
-    def _breakaway(self, k):
+    def _breakaway(self, k, stop):
         def fn(t, y):
-            Q, kinetic, _ = self.forces(t, y)
+            Q, kinetic, _ = self.forces(t, y, stop)
             return abs(Q[self.FRICTION_DOF[k]]) - self.p.static_factor * kinetic[k] - BREAKAWAY_MARGIN
         return fn
 
     def update(self, t, y, mode, event):
-        Q, kinetic, _ = self.forces(t, y)
+        if mode is None:
+            stop = self.stop_contact(y)
+        elif event in ("contact_stop_left", "contact_stop_right"):
+            stop = 1 if event == "contact_stop_left" else -1
+        elif event in ("release_stop_left", "release_stop_right"):  # beyond the travel still (else c_stop = 0)
+            stop = 2 * mode.stop if self._stop_spring(mode.stop)(t, y) > 0.0 else 0
+        elif event in ("clear_stop_left", "clear_stop_right"):
+            stop = 0
+        else:  # the stop changes only at its own events (its functions depend on the state alone)
+            stop = mode.stop
+        if event in EDGE_EVENTS and (stop == 0 or mode.stop == 0):  # crossed the edge of the travel, pen = 0:
+            y = y.copy()  # exactly on it, so that the next crossing's function starts at 0, not beyond by rounding
+            y[2] = EDGE_EVENTS[event] * self.p.rack_travel
+        Q, kinetic, _ = self.forces(t, y, stop)
         static = [self.p.static_factor * level for level in kinetic]
         directions = []
         for k, name in enumerate(ELEMENTS):
@@ -208,7 +304,7 @@ class SteeringSystem(DrivenSystem):
             else:  # at v = 0: acceleration luz(Q, static) / mass decides (seed 001 Sect. 2)
                 new = int(np.sign(luz(Qk, static[k])))
             directions.append(new)
-        new_mode = Mode(tuple(directions))
+        new_mode = Mode(tuple(directions), stop)
         y = y.copy()
         for k, d in enumerate(directions):
             if d == 0:
@@ -217,16 +313,25 @@ class SteeringSystem(DrivenSystem):
             return y, new_mode, None
         changes = [f"{'stick' if d == 0 else 'slip'}_{name}" for name, d, w in
                    zip(ELEMENTS, directions, (None,) * 4 if mode is None else mode.directions) if d != w]
+        was = 0 if mode is None else mode.stop
+        if stop != was:
+            if stop in STOPS:
+                changes.append(f"contact_stop_{STOPS[stop]}")
+            elif was in STOPS or stop:  # pushed before (or, at the start, beyond the travel unpushed)
+                changes.append(f"release_stop_{STOPS[was or stop // 2]}")
+            else:
+                changes.append(f"clear_stop_{STOPS[was // 2]}")
         return y, new_mode, "+".join(changes)
 
     def energies(self, y):
-        """(kinetic, spring) energy (J)."""
+        """(kinetic, spring) energy (J); the spring energy includes the end stops' (on or off them)."""
         p = self.p
         th_sw, th_p, x, dL, dR = y[:5]
         kinetic = 0.5 * p.masses @ y[5:10] ** 2
         gap = p.r_p * th_p - x
         spring = 0.5 * (p.k_c * (th_sw - th_p) ** 2 + p.k_g * luz(gap, p.b) ** 2
-                        + p.k_t * ((x - p.l_a * dL) ** 2 + (x - p.l_a * dR) ** 2))
+                        + p.k_t * ((x - p.l_a * dL) ** 2 + (x - p.l_a * dR) ** 2)
+                        + p.k_stop * luz(float(x), p.rack_travel) ** 2)
         return kinetic, spring
 
     # --- compiled engine (friction_joints.compiled.steering) ----------------------------------------
@@ -235,7 +340,7 @@ class SteeringSystem(DrivenSystem):
         None for a subclass that changes the equations."""
         cls = type(self)
         for name in ("rhs", "events", "record", "forces", "accelerations", "accelerations_of", "powers", "_breakaway",
-                     "energies", "record_state", "input_values"):
+                     "energies", "record_state", "input_values", "_stop_spring", "_stop_push"):
             if getattr(cls, name) is not getattr(SteeringSystem, name):
                 return None
         if cls.FRICTION_DOF != SteeringSystem.FRICTION_DOF:

@@ -2,7 +2,9 @@
 its four friction elements instead of the exact stick-slip of ``vehicle.steering``: one smooth mode.
 
 The mechanics are those of ``SteeringSystem`` (its ``forces``, ``accelerations_of``, ``powers`` and
-``energies``); only the element frictions change. Element k (ELEMENTS order: pinion bearings, rack
+``energies``); only the element frictions change. The rack's end stops push with the same force, taken
+as a function of the state (``SteeringSystem.stop_contact``) instead of a mode: their onset and release
+are not located (LSODA integrates over them, as it has no events here). Element k (ELEMENTS order: pinion bearings, rack
 housing, left and right king-pin) resists the slip v_k of its coordinate with the bristle force of the
 ``friction.bristle`` frame,
 
@@ -92,7 +94,7 @@ class SteeringBristle(SteeringSystem):
     def bristles(self, t, y):
         """(Q (5 floats), element frictions f (4,), loads N (4,), deflections z (4,), rates zdot (4,), internal
         forces dict) at (t, y)."""
-        Q, kinetic, internal = self.forces(t, y)
+        Q, kinetic, internal = self.forces(t, y, self.stop_contact(y))
         f, z, zdot = np.empty(len(ELEMENTS)), np.empty(len(ELEMENTS)), np.empty(len(ELEMENTS))
         for k, (law, dof) in enumerate(zip(self.laws, self.FRICTION_DOF)):
             z[k], zdot[k], F = bristle_contact(law, y[14 + k], y[5 + dof], kinetic[k])
@@ -101,8 +103,9 @@ class SteeringBristle(SteeringSystem):
 
     # --- HybridSystem: one smooth mode -------------------------------------------------------------
     def rhs(self, t, y, mode):
-        Q, f, _, _, zdot, _ = self.bristles(t, y)
-        return np.array([*y[5:10].tolist(), *self.accelerations_of(Q, f.tolist()), *self.powers(t, y, f),
+        Q, f, _, _, zdot, internal = self.bristles(t, y)
+        return np.array([*y[5:10].tolist(), *self.accelerations_of(Q, f.tolist()),
+                         *self.powers(t, y, f, internal["F_stop"], self.stop_contact(y)),
                          *(self.sigma0 * zdot)])
 
     def events(self, mode):

@@ -4,9 +4,12 @@
  *
  *   T_c = k_c (th_sw - th_p) + c_c (thd_sw - thd_p),     F_g = k_g luz(r_p th_p - x, b)   (freeplay 2 b)
  *   F_ti = k_t (x - l_a delta_i) + c_t (xd - l_a deltad_i)
- *   Q = (tau_sw - T_c, T_c - r_p F_g, F_g - F_tL - F_tR, l_a F_tL + M_z,L - c_w deltad_L, l_a F_tR + ...)
+ *   F_stop = -s max(0, k_stop (s x - rack_travel) + c_stop s xd) on end stop s (+1 left, -1 right), else 0
+ *   Q = (tau_sw - T_c, T_c - r_p F_g, F_g - F_tL - F_tR + F_stop, l_a F_tL + M_z,L - c_w deltad_L, l_a F_tR + ...)
  *
- * and each friction element k (pinion, rack, left and right king-pin) on coordinate k + 1: -d level_k in
+ * (the rack's end stops are the project's addition, issue 32, not a seed's equation; the mode's stop says
+ * where the rack is: 0 within the travel, s on stop s, 2 s released beyond it) and each friction element k
+ * (pinion, rack, left and right king-pin) on coordinate k + 1: -d level_k in
  * slip, the holding force -Q_{k+1} while stuck (acceleration exactly 0); kinetic levels (s T_p, s F_r,
  * s mu_k r_k (|F_z,i| + |F_ti|)), static = static_factor x kinetic. The layouts of fpar, ipar, fmode,
  * imode and of the record are those of the packers in friction_joints/compiled/steering.py (its
@@ -27,13 +30,26 @@
 /* fpar: the SteeringParameters in the order of compiled.steering.PARAMETERS, then mu_k r_k, then the inertias */
 enum {
     F_J_SW, F_K_C, F_C_C, F_J_P, F_R_P, F_K_G, F_B, F_M_R, F_K_T, F_C_T, F_L_A, F_J_W, F_C_W, F_T_P,
-    F_F_R, F_MU_K, F_R_K, F_STATIC, F_SCALE, F_KINGPIN, F_MASSES
+    F_F_R, F_MU_K, F_R_K, F_STATIC, F_SCALE, F_TRAVEL, F_K_STOP, F_C_STOP, F_KINGPIN, F_MASSES
 };
 
-/* Q (5) the generalised forces without friction, kinetic (4) the kinetic friction levels, internal (4)
- * (T_c, F_g, F_tL, F_tR) (SteeringSystem.forces). */
-static void forces(const double *y, const double *tau, const double *fpar, double *Q, double *kinetic,
-                   double *internal) {
+#define I_STOP 4 /* imode[I_STOP]: Mode.stop (0 within the travel, s on end stop s, 2 s released from it) */
+
+/* k_stop pen (N) of end stop s (+1 left, -1 right): pen = s x - rack_travel (SteeringSystem._stop_spring). */
+static double stop_spring(const double *y, const double *fpar, int64_t s) {
+    return fpar[F_K_STOP] * ((double)s * y[2] - fpar[F_TRAVEL]);
+}
+
+/* k_stop pen + c_stop pend (N) of end stop s: its force while the rack is on it (SteeringSystem._stop_push). */
+static double stop_push(const double *y, const double *fpar, int64_t s) {
+    return fpar[F_K_STOP] * ((double)s * y[2] - fpar[F_TRAVEL]) + fpar[F_C_STOP] * (double)s * y[7];
+}
+
+/* Q (5) the generalised forces without friction, kinetic (4) the kinetic friction levels, internal (5)
+ * (T_c, F_g, F_tL, F_tR, F_stop) with the rack at its end stops as stop (Mode.stop) says
+ * (SteeringSystem.forces). */
+static void forces(const double *y, const double *tau, const double *fpar, int64_t stop, double *Q,
+                   double *kinetic, double *internal) {
     double th_sw = y[0], th_p = y[1], x = y[2], dL = y[3], dR = y[4];
     double w_sw = y[5], w_p = y[6], v = y[7], wL = y[8], wR = y[9];
     double r_p = fpar[F_R_P], l_a = fpar[F_L_A];
@@ -42,9 +58,15 @@ static void forces(const double *y, const double *tau, const double *fpar, doubl
     double F_g = fpar[F_K_G] * fj_luz(r_p * th_p - x, fpar[F_B]);
     double F_tL = fpar[F_K_T] * (x - l_a * dL) + fpar[F_C_T] * (v - l_a * wL);
     double F_tR = fpar[F_K_T] * (x - l_a * dR) + fpar[F_C_T] * (v - l_a * wR);
+    /* an end stop pushes only (clipped at 0: the release event fires where the clip would act) */
+    double F_stop = 0.0;
+    if (stop == 1 || stop == -1) {
+        double push = stop_push(y, fpar, stop);
+        F_stop = -(double)stop * (push > 0.0 ? push : 0.0);
+    }
     Q[0] = tau[0] - T_c;
     Q[1] = T_c - r_p * F_g;
-    Q[2] = F_g - F_tL - F_tR;
+    Q[2] = F_g - F_tL - F_tR + F_stop;
     Q[3] = l_a * F_tL + tau[1] - fpar[F_C_W] * wL;
     Q[4] = l_a * F_tR + tau[2] - fpar[F_C_W] * wR;
     double s = fpar[F_SCALE], kingpin = fpar[F_KINGPIN];
@@ -56,6 +78,7 @@ static void forces(const double *y, const double *tau, const double *fpar, doubl
     internal[1] = F_g;
     internal[2] = F_tL;
     internal[3] = F_tR;
+    internal[4] = F_stop;
 }
 
 /* Friction of one element: the holding force -Q of its coordinate while stuck (d = 0), else the kinetic
@@ -79,12 +102,13 @@ static double square(double v) {
 }
 
 /* dy/dt = [rates (5), accelerations (5), driver power, aligning power, friction power, damping power]
- * (SteeringSystem.rhs). */
+ * (SteeringSystem.rhs, .powers); the damping power includes the end stops' beyond their spring's,
+ * (F_stop + k_stop luz(x, rack_travel)) xd with the mode's branch of luz (x - s rack_travel at stop s). */
 static int64_t rhs(const fj_args *a, double t, const double *y, const double *tau, double *dy, int64_t n_out) {
     (void)t, (void)n_out;
     const double *fpar = a->fpar;
-    double Q[5], kinetic[4], internal[4], acc[5], f[4];
-    forces(y, tau, fpar, Q, kinetic, internal);
+    double Q[5], kinetic[4], internal[5], acc[5], f[4];
+    forces(y, tau, fpar, a->imode[I_STOP], Q, kinetic, internal);
     accelerations(fpar, a->imode, Q, kinetic, acc, f);
     double w_sw = y[5], w_p = y[6], v = y[7], wL = y[8], wR = y[9];
     for (int i = 0; i < 5; i++) {
@@ -97,17 +121,25 @@ static int64_t rhs(const fj_args *a, double t, const double *y, const double *ta
     dy[12] = f[0] * w_p + f[1] * v + f[2] * wL + f[3] * wR;
     dy[13] = -(fpar[F_C_C] * square(w_sw - w_p) + fpar[F_C_T] * (square(v - l_a * wL) + square(v - l_a * wR))
                + fpar[F_C_W] * (square(wL) + square(wR)));
+    int64_t stop = a->imode[I_STOP];
+    if (stop != 0) {
+        int64_t side = (stop == 1 || stop == -1) ? stop : stop / 2;
+        dy[13] += (internal[4] + fpar[F_K_STOP] * (y[2] - (double)side * fpar[F_TRAVEL])) * v;
+    }
     return FJ_OK;
 }
 
 /* For each active element in ELEMENTS order: breakaway |Q_{k+1}| - static level - margin while stuck (luz
- * of the acting force leaving its dead zone, seed 001 Sect. 2), stop d v_{k+1} while slipping
- * (SteeringSystem.events). */
+ * of the acting force leaving its dead zone, seed 001 Sect. 2), stop d v_{k+1} while slipping; then the end
+ * stops' (SteeringSystem.events): within the travel the contacts k_stop pen of the left and the right stop,
+ * on stop s its release k_stop pen + c_stop pend, released from stop s its contact k_stop pen + c_stop pend
+ * and its clear k_stop pen. */
 static int64_t events(const fj_args *a, double t, const double *y, const double *tau, double *g, int64_t n_out) {
     (void)t, (void)n_out;
     const double *fpar = a->fpar;
-    double Q[5], kinetic[4], internal[4];
-    forces(y, tau, fpar, Q, kinetic, internal);
+    int64_t stop = a->imode[I_STOP];
+    double Q[5], kinetic[4], internal[5];
+    forces(y, tau, fpar, stop, Q, kinetic, internal);
     int64_t n = 0;
     for (int k = 0; k < 4; k++) {
         if (a->ipar[k] == 0) continue;
@@ -118,6 +150,15 @@ static int64_t events(const fj_args *a, double t, const double *y, const double 
             g[n] = (double)d * y[6 + k];
         n++;
     }
+    if (stop == 0) {
+        g[n++] = stop_spring(y, fpar, 1);
+        g[n++] = stop_spring(y, fpar, -1);
+    } else if (stop == 1 || stop == -1) {
+        g[n++] = stop_push(y, fpar, stop);
+    } else {
+        g[n++] = stop_push(y, fpar, stop / 2);
+        g[n++] = stop_spring(y, fpar, stop / 2);
+    }
     return FJ_OK;
 }
 
@@ -126,8 +167,8 @@ static int64_t record(const fj_args *a, double t, const double *y, const double 
                       int64_t n_out) {
     (void)t, (void)n_out;
     const double *fpar = a->fpar;
-    double Q[5], kinetic[4], internal[4], acc[5], f[4];
-    forces(y, tau, fpar, Q, kinetic, internal);
+    double Q[5], kinetic[4], internal[5], acc[5], f[4];
+    forces(y, tau, fpar, a->imode[I_STOP], Q, kinetic, internal);
     accelerations(fpar, a->imode, Q, kinetic, acc, f);
     for (int i = 0; i < 10; i++) out[i] = y[i];
     for (int i = 0; i < 5; i++) out[10 + i] = acc[i];
@@ -143,11 +184,10 @@ static int64_t record(const fj_args *a, double t, const double *y, const double 
     out[24] = 0.5 * E_kin;
     double th_sw = y[0], th_p = y[1], x = y[2], dL = y[3], dR = y[4];
     out[25] = 0.5 * (fpar[F_K_C] * square(th_sw - th_p) + fpar[F_K_G] * square(fj_luz(gap, b))
-                     + fpar[F_K_T] * (square(x - l_a * dL) + square(x - l_a * dR)));
-    for (int i = 0; i < 4; i++) {
-        out[26 + i] = y[10 + i];
-        out[30 + i] = internal[i];
-    }
+                     + fpar[F_K_T] * (square(x - l_a * dL) + square(x - l_a * dR))
+                     + fpar[F_K_STOP] * square(fj_luz(x, fpar[F_TRAVEL])));
+    for (int i = 0; i < 4; i++) out[26 + i] = y[10 + i];
+    for (int i = 0; i < 5; i++) out[30 + i] = internal[i];
     return FJ_OK;
 }
 
