@@ -218,6 +218,13 @@ def experiment_plot(fmu: Path, cls) -> bytes | None:
     return buffer.getvalue()
 
 
+def drop_fmu_resources_from_path():
+    """Remove the resources folders of FMUs that ran in this process from sys.path (pythonfmu adds them;
+    a spawned builder inherits its parent's sys.path and would import the FMU's copy of pythonfmu, which
+    has no binaries, instead of the installed one)."""
+    sys.path[:] = [p for p in sys.path if not (Path(p or ".") / "slavemodule.txt").exists()]
+
+
 def forget_modules(*names):
     """Remove the modules ``names`` and their submodules from sys.modules."""
     for name in [n for n in sys.modules if n in names or n.split(".")[0] in names]:
@@ -484,7 +491,8 @@ def main(argv=None):
             for path in build_versions(script, Path(args.out), versions, not args.no_loader):
                 print(f"built and validated {path}")
     else:  # in fresh processes (spawn): the caller may have threads, and fork copies them stopped
-        with concurrent.futures.ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+        with concurrent.futures.ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"),
+                                                    initializer=drop_fmu_resources_from_path) as pool:
             futures = [pool.submit(build_versions, script, Path(args.out), versions, not args.no_loader)
                        for script in scripts]
             for future in futures:

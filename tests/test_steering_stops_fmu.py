@@ -7,12 +7,11 @@ import pytest
 from fmpy import read_model_description, simulate_fmu
 from fmpy.fmi1 import FMICallException
 
-from conftest import build_fmu_main
 
 
 @pytest.fixture(scope="module")
-def fmu(build_once):
-    return build_once("steering_stops", build_fmu_main("--only", "SteeringSystem", "--fmi", "2")) / "SteeringSystem.fmu"
+def fmu(fmus):
+    return fmus["SteeringSystem"]
 
 
 def test_the_fmu_exposes_the_end_stops(fmu):
