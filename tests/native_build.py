@@ -75,30 +75,49 @@ def run_against(library_path, code, stdin="", args=(), timeout=300) -> str:
 KERNEL_CALLS = """
 import json, sys
 import numpy as np
-from friction_joints.native import Family, Kernel, library
+from friction_joints.native import Family, Kernel, Workspace, library
 lib, calls = library(sys.argv[1]), json.load(sys.stdin)
 for family, which, t, y, tau, fpar, ipar, fmode, imode, n_out in calls:
-    out = np.full(n_out, np.nan)
-    status = Kernel(Family(family, lib), which)(t, np.array(y, float), np.array(tau, float), np.array(fpar, float),
-                                                np.array(ipar, np.int64), np.array(fmode, float),
-                                                np.array(imode, np.int64), out)
-    assert status == 0 and not np.isnan(out).any(), (family, which, status, out)
-    Family(family, lib).message(status)
+    fam, y, tau = Family(family, lib), np.array(y, float), np.array(tau, float)
+    fpar, ipar = np.array(fpar, float), np.array(ipar, np.int64)
+    if which in ("rhs", "events", "record"):
+        out = np.full(n_out, np.nan)
+        status = Kernel(fam, which)(t, y, tau, fpar, ipar, np.array(fmode, float), np.array(imode, np.int64), out)
+        assert status == 0 and not np.isnan(out).any(), (family, which, status, out)
+    else:  # the mode decisions: n_out is decide's event argument
+        ws = Workspace(fam, fpar, ipar)
+        ws.set_mode(*((None, None) if fmode is None else (np.array(fmode, float), np.array(imode, np.int64))))
+        layout = fam.mode_layout(fpar, ipar)
+        if fmode is not None:
+            ws.mode_events(layout.max_events)
+        status = ws.decide(t, y, tau, n_out, layout)[0]
+        assert status == 0, (family, which, n_out, status)
+    fam.message(status)
 print(len(calls), "kernel calls")
 """
 
 
 def run_kernels(library_path, cases):
     """Each kernel (rhs, events, record) of each case (system, t, y, mode) once, from the library
-    (``run_against``): each returns 0 and writes all its outputs (the mode's events, the record)."""
+    (``run_against``): each returns 0 and writes all its outputs (the mode's events, the record). Where
+    the family decides its modes in C, also its mode_events and decide after each event of the mode, at
+    a time event and at the start."""
     calls = []
     for system, t, y, mode in cases:
         model = system.compiled()
         fmode, imode = system.encode_mode(mode)
-        for which, n_out in (("rhs", len(y)), ("events", len(system.events(mode))), ("record", model.n_record)):
-            calls.append((model.family_name, which, float(t), list(map(float, y)),
-                          list(map(float, system.input_values(t))), model.fpar.tolist(), model.ipar.tolist(),
-                          fmode.tolist(), imode.tolist(), n_out))
+        n_events = len(system.events(mode))
+        common = (model.family_name, float(t), list(map(float, y)), list(map(float, system.input_values(t))),
+                  model.fpar.tolist(), model.ipar.tolist())
+
+        def call(which, fmode, imode, n_out):
+            calls.append((common[0], which, *common[1:], fmode, imode, n_out))
+        for which, n_out in (("rhs", len(y)), ("events", n_events), ("record", model.n_record)):
+            call(which, fmode.tolist(), imode.tolist(), n_out)
+        if model.family.decides_modes:
+            for event in range(-1, n_events):
+                call("decide", fmode.tolist(), imode.tolist(), event)
+            call("decide", None, None, -2)
     stdout = run_against(library_path, KERNEL_CALLS, stdin=json.dumps(calls))
     assert stdout.split() == [str(len(calls)), "kernel", "calls"], stdout
 

@@ -8,6 +8,7 @@ from functools import cached_property
 import numpy as np
 
 from .. import native
+from ..errors import FrictionJointsError
 
 
 @dataclass(frozen=True)
@@ -15,7 +16,8 @@ class CompiledModel:
     """family_name: the C engine's family (``native/src/<family>.c``); fpar (float64), ipar (int64):
     the model as arrays (the family's packer); n_record: length of the record vector. ``rhs``,
     ``events``, ``record``: the family's kernels as Python callables
-    ``(t, y, tau, fpar, ipar, fmode, imode, out) -> status``; ``message(status)`` names a failure."""
+    ``(t, y, tau, fpar, ipar, fmode, imode, out) -> status``; ``message(status)`` names a failure;
+    ``update`` and ``mode_events``: the family's mode decisions, as the Python system's."""
 
     family_name: str
     fpar: np.ndarray
@@ -40,3 +42,36 @@ class CompiledModel:
 
     def message(self, status: int) -> str:
         return self.family.message(status)
+
+    @cached_property
+    def mode_layout(self) -> native.FjModeLayout:
+        return self.family.mode_layout(self.fpar, self.ipar)
+
+    def _workspace(self, system, mode) -> native.Workspace:
+        ws = native.Workspace(self.family, self.fpar, self.ipar)
+        ws.set_mode(*((None, None) if mode is None else system.encode_mode(mode)))
+        return ws
+
+    def mode_events(self, system, mode):
+        """(directions (n,), flags (n,), watch_all) of the events of ``mode`` as the C engine gives them
+        (``system.events(mode)`` and ``system.events_watch_all(mode)`` in Python)."""
+        return self._workspace(system, mode).mode_events(self.mode_layout.max_events)
+
+    def update(self, system, t, y, mode, event):
+        """What ``system.update(t, y, mode, event)`` returns, (y, mode, kind), decided by the C engine:
+        the new mode decoded by ``system.decode_mode`` and its kind named by ``system.change_kind``.
+        For tests and single decisions (a new workspace each call)."""
+        ws = self._workspace(system, mode)
+        if mode is None:
+            index = native.START
+        elif event is None:
+            index = native.NO_EVENT
+        else:
+            index = [ev.name for ev in system.events(mode)].index(event)
+        y = np.array(y, dtype=float)
+        tau = np.ascontiguousarray(system.input_values(t), float)
+        status, fmode, imode, change = ws.decide(t, y, tau, index, self.mode_layout)
+        if status:
+            raise FrictionJointsError(f"{self.message(status)} at t={t:.9g} (mode decision)")
+        new = system.decode_mode(fmode, imode)
+        return y, new, system.change_kind(mode, new, event, change)

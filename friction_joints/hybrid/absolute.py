@@ -77,6 +77,14 @@ class AbsoluteSystem(DrivenSystem):
 
         return absolute.encode_mode(mode)
 
+    def decode_mode(self, fmode, imode):
+        """The mode of the C engine's arrays: the single mode."""
+        return SIGN_MODE
+
+    def change_kind(self, mode, new, event, change):
+        """The kind of the C engine's mode decision: none (the single mode never changes)."""
+        return None
+
     def decode_record(self, out):
         """The dict of ``record`` from the flat output of the compiled record kernel."""
         from ..compiled import absolute, planar

@@ -42,11 +42,26 @@ WORK_SIZE = ctypes.CFUNCTYPE(None, _c_void_p, _c_int64, _c_void_p, _c_int64, cty
 MESSAGE = ctypes.CFUNCTYPE(ctypes.c_char_p, _c_int64)
 
 
+class FjModeLayout(ctypes.Structure):
+    """fj_mode_layout of fj_kernel.h: the sizes of a family's modes for one packed model."""
+
+    _fields_ = [("n_fmode", _c_int64), ("n_imode", _c_int64), ("max_events", _c_int64), ("n_change", _c_int64)]
+
+
+MODE_LAYOUT = ctypes.CFUNCTYPE(None, _c_void_p, _c_int64, _c_void_p, _c_int64, ctypes.POINTER(FjModeLayout))
+MODE_EVENTS = ctypes.CFUNCTYPE(_c_int64, ctypes.POINTER(FjArgs), _c_void_p, _c_void_p, ctypes.POINTER(_c_int64))
+DECIDE = ctypes.CFUNCTYPE(_c_int64, ctypes.POINTER(FjArgs), _c_double, _c_void_p, _c_void_p, _c_int64, _c_void_p,
+                          _c_void_p, _c_void_p)
+START, NO_EVENT = -2, -1  # decide's event argument besides an event's index (fj_kernel.h)
+INPUT_DRIVEN = 1  # the flag of an event that can fire while the state stands still
+
+
 class FjFamily(ctypes.Structure):
     """fj_family of fj_kernel.h."""
 
     _fields_ = [("name", ctypes.c_char_p), ("rhs", KERNEL), ("events", KERNEL), ("record", KERNEL),
-                ("work_size", WORK_SIZE), ("message", MESSAGE)]
+                ("work_size", WORK_SIZE), ("message", MESSAGE), ("mode_layout", MODE_LAYOUT),
+                ("mode_events", MODE_EVENTS), ("decide", DECIDE)]
 
 
 _libraries = {}  # resolved path -> loaded library; None -> the default library's path, once found
@@ -130,6 +145,18 @@ class Family:
                          ctypes.byref(n_work), ctypes.byref(n_iwork))
         return n_work.value, n_iwork.value
 
+    @property
+    def decides_modes(self) -> bool:
+        """Whether the family decides its modes in C (mode_layout, mode_events and decide are set)."""
+        return bool(self.c.decide)
+
+    def mode_layout(self, fpar, ipar) -> FjModeLayout:
+        """The sizes of the modes of the packed model (fpar, ipar)."""
+        layout = FjModeLayout()
+        self.c.mode_layout(_address(fpar, np.float64, "fpar"), fpar.size, _address(ipar, np.int64, "ipar"),
+                           ipar.size, ctypes.byref(layout))
+        return layout
+
 
 class Workspace:
     """A packed model with its scratch and the fj_args of its calls: one per integrator (an instance),
@@ -147,6 +174,13 @@ class Workspace:
         self._mode = None  # (fmode, imode) the args point to: kept alive
 
     def set_mode(self, fmode, imode):
+        """The mode of the next calls: arrays (float64, int64), or None and None (no mode yet: decide at
+        the start)."""
+        if fmode is None:
+            self.args.fmode = self.args.imode = None
+            self.args.n_fmode = self.args.n_imode = 0
+            self._mode = None
+            return
         if self._mode is not None and self._mode[0] is fmode and self._mode[1] is imode:
             return  # the usual case in a run: the mode of the last call
         self.args.fmode, self.args.n_fmode = _address(fmode, np.float64, "fmode"), fmode.size
@@ -159,6 +193,28 @@ class Workspace:
         kernel = getattr(self.family.c, which)
         return kernel(ctypes.byref(self.args), float(t), _address(y, np.float64, "y"),
                       _address(tau, np.float64, "tau"), _address(out, np.float64, "out"), out.size)
+
+
+    def mode_events(self, max_events: int):
+        """(directions (n,) int64, flags (n,) int64, watch_all bool) of the events of the current mode."""
+        directions = np.zeros(max(max_events, 1), dtype=np.int64)
+        flags = np.zeros_like(directions)
+        watch_all = _c_int64()
+        n = self.family.c.mode_events(ctypes.byref(self.args), directions.ctypes.data, flags.ctypes.data,
+                                      ctypes.byref(watch_all))
+        return directions[:n], flags[:n], bool(watch_all.value)
+
+    def decide(self, t, y, tau, event: int, layout: FjModeLayout):
+        """The family's mode update at (t, y, tau) after ``event`` (an index of the current mode's events,
+        NO_EVENT or START): (status, fmode, imode, change); y (n_y,) float64 is updated in place."""
+        fmode = np.zeros(max(layout.n_fmode, 1))[: layout.n_fmode]
+        imode = np.zeros(max(layout.n_imode, 1), dtype=np.int64)[: layout.n_imode]
+        change = np.zeros(max(layout.n_change, 1), dtype=np.int64)[: layout.n_change]
+        self.args.n_y, self.args.n_tau = y.size, tau.size
+        status = self.family.c.decide(ctypes.byref(self.args), float(t), _address(y, np.float64, "y"),
+                                      _address(tau, np.float64, "tau"), int(event), fmode.ctypes.data,
+                                      imode.ctypes.data, change.ctypes.data)
+        return status, fmode, imode, change
 
 
 class Kernel:

@@ -119,6 +119,14 @@ class SingleTrackVehicle(DrivenSystem):
 
         return vehicle.encode_mode(mode)
 
+    def decode_mode(self, fmode, imode):
+        """The mode of the C engine's arrays: the single mode."""
+        return "smooth"
+
+    def change_kind(self, mode, new, event, change):
+        """The kind of the C engine's mode decision: none (the single mode never changes)."""
+        return None
+
     def decode_record(self, out):
         """The dict of ``record`` from the flat output of the compiled record kernel."""
         from ..compiled import vehicle

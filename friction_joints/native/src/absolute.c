@@ -185,4 +185,13 @@ static const char *message(int64_t status) {
     }
 }
 
-const fj_family fj_family_absolute = {"absolute", rhs, events, record, work_size, message};
+/* The single mode: empty arrays, no events. */
+static void mode_layout(const double *fpar, int64_t n_fpar, const int64_t *ipar, int64_t n_ipar,
+                        fj_mode_layout *layout) {
+    (void)fpar, (void)n_fpar, (void)ipar, (void)n_ipar;
+    layout->n_fmode = layout->n_imode = 0;
+    layout->max_events = layout->n_change = 0;
+}
+
+const fj_family fj_family_absolute = {"absolute", rhs, events, record, work_size, message, mode_layout,
+                                     fj_single_mode_events, fj_single_mode_decide};

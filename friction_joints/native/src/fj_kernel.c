@@ -12,3 +12,18 @@ const char *fj_no_failure(int64_t status) {
     (void)status;
     return "unknown status";
 }
+
+int64_t fj_single_mode_events(const fj_args *a, int64_t *directions, int64_t *flags, int64_t *watch_all) {
+    (void)a, (void)directions, (void)flags;
+    *watch_all = 1;
+    return 0;
+}
+
+/* The single mode is all zeros (the Python encoders' arrays of it). */
+int64_t fj_single_mode_decide(const fj_args *a, double t, double *y, const double *tau, int64_t event,
+                              double *fmode, int64_t *imode, int64_t *change) {
+    (void)t, (void)y, (void)tau, (void)event, (void)change;
+    for (int64_t i = 0; i < a->n_fmode; i++) fmode[i] = 0.0;
+    for (int64_t i = 0; i < a->n_imode; i++) imode[i] = 0;
+    return FJ_OK;
+}

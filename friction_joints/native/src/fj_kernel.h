@@ -14,10 +14,20 @@
  * converge); the family's message() names it. Kernels allocate nothing: their scratch is a->work
  * and a->iwork, of the sizes work_size() gives for the packed model. Kernels read no global state,
  * so several instances run at once in several threads, each with its own fj_args and scratch.
+ *
+ * A family also decides its modes (the Python system's update), so that a whole step runs in C:
+ *
+ *   mode_layout(fpar, ipar, layout)   the sizes of a mode's arrays for the packed model (fixed), the
+ *                                     most events a mode has, the length of decide's change report
+ *   mode_events(a, dir, flags, watch) the events of the mode a->fmode, a->imode (their directions and
+ *                                     flags, in the order of the events kernel); returns their number
+ *   decide(a, t, y, tau, event, fmode, imode, change)
+ *                                     the new mode after `event` (see fj_decide)
  */
 #ifndef FJ_KERNEL_H
 #define FJ_KERNEL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define FJ_OK 0
@@ -39,6 +49,36 @@ typedef struct fj_args {
 typedef int64_t (*fj_kernel)(const fj_args *a, double t, const double *y, const double *tau, double *out,
                              int64_t n_out);
 
+/* The sizes of a family's modes for one packed model. */
+typedef struct fj_mode_layout {
+    int64_t n_fmode, n_imode; /* entries of a mode's float and integer arrays */
+    int64_t max_events;       /* events of any mode, at most */
+    int64_t n_change;         /* entries of decide's change report */
+} fj_mode_layout;
+
+/* decide's event argument besides the index of the event that fired */
+enum { FJ_START = -2, FJ_NO_EVENT = -1 };
+/* an event's flag: it can fire while the state stands still (a breakaway driven by the inputs), so the
+ * step size is bounded while it is armed (hold_step) */
+#define FJ_INPUT_DRIVEN 1
+
+typedef void (*fj_mode_layout_fn)(const double *fpar, int64_t n_fpar, const int64_t *ipar, int64_t n_ipar,
+                                  fj_mode_layout *layout);
+/* directions (max_events): -1 falling, +1 rising, 0 both; flags (max_events): FJ_INPUT_DRIVEN or 0;
+ * *watch_all: 1 if the events watch every decision that a change of the inputs could switch (then a
+ * restart at which every event function is far from firing keeps the mode), else 0. Returns the number
+ * of events of the mode a->fmode, a->imode. */
+typedef int64_t (*fj_mode_events_fn)(const fj_args *a, int64_t *directions, int64_t *flags, int64_t *watch_all);
+/* The discrete mode update (the Python system's update(t, y, mode, event)) at time t, state y (n_y; the
+ * update may change it in place, e.g. set stuck velocities exactly to zero) and inputs tau. event: the
+ * index of the current mode's event that fired, FJ_NO_EVENT at a time event or a settling pass, FJ_START
+ * at the start, where there is no mode yet (a->fmode and a->imode are NULL). Writes the new mode to
+ * fmode, imode (n_fmode, n_imode of the layout; never the current mode's arrays) and change (n_change):
+ * what the family's Python side formats into the event's kind. Scratch: a->work, a->iwork (work_size
+ * covers decide). Returns FJ_OK or a status for message(). */
+typedef int64_t (*fj_decide_fn)(const fj_args *a, double t, double *y, const double *tau, int64_t event,
+                                double *fmode, int64_t *imode, int64_t *change);
+
 typedef struct fj_family {
     const char *name; /* "planar", "absolute", "lumped", "steering", "vehicle", "spatial" */
     fj_kernel rhs, events, record;
@@ -47,12 +87,19 @@ typedef struct fj_family {
                       int64_t *n_iwork);
     /* the message of a status a kernel returned (never NULL) */
     const char *(*message)(int64_t status);
+    fj_mode_layout_fn mode_layout;
+    fj_mode_events_fn mode_events;
+    fj_decide_fn decide;
 } fj_family;
 
 /* work_size and message of a family whose kernels need no scratch and cannot fail (fj_kernel.c). */
 void fj_no_scratch(const double *fpar, int64_t n_fpar, const int64_t *ipar, int64_t n_ipar, int64_t *n_work,
                    int64_t *n_iwork);
 const char *fj_no_failure(int64_t status);
+/* mode_events and decide of a family with a single mode, which has no events and never changes. */
+int64_t fj_single_mode_events(const fj_args *a, int64_t *directions, int64_t *flags, int64_t *watch_all);
+int64_t fj_single_mode_decide(const fj_args *a, double t, double *y, const double *tau, int64_t event,
+                              double *fmode, int64_t *imode, int64_t *change);
 
 /* The six families (each defined in its source: planar.c, absolute.c, lumped.c, steering.c, vehicle.c,
  * spatial.c). */

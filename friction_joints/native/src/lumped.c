@@ -227,4 +227,4 @@ static int64_t record(const fj_args *a, double t, const double *y, const double 
 }
 
 /* No scratch, and the kernels cannot fail (every status is unknown). */
-const fj_family fj_family_lumped = {"lumped", rhs, events, record, fj_no_scratch, fj_no_failure};
+const fj_family fj_family_lumped = {"lumped", rhs, events, record, fj_no_scratch, fj_no_failure, NULL, NULL, NULL};

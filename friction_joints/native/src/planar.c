@@ -1190,4 +1190,4 @@ static const char *message(int64_t status) {
     }
 }
 
-const fj_family fj_family_planar = {"planar", rhs, events, record, work_size, message};
+const fj_family fj_family_planar = {"planar", rhs, events, record, work_size, message, NULL, NULL, NULL};

@@ -1200,4 +1200,4 @@ static const char *message(int64_t status) {
     }
 }
 
-const fj_family fj_family_spatial = {"spatial", rhs, events, record, work_size, message};
+const fj_family fj_family_spatial = {"spatial", rhs, events, record, work_size, message, NULL, NULL, NULL};

@@ -93,4 +93,13 @@ static int64_t record(const fj_args *a, double t, const double *y, const double 
 }
 
 /* No scratch, and the kernels cannot fail (every status is unknown). */
-const fj_family fj_family_vehicle = {"vehicle", rhs, events, record, fj_no_scratch, fj_no_failure};
+/* The single mode: one zero in each array, no events. */
+static void mode_layout(const double *fpar, int64_t n_fpar, const int64_t *ipar, int64_t n_ipar,
+                        fj_mode_layout *layout) {
+    (void)fpar, (void)n_fpar, (void)ipar, (void)n_ipar;
+    layout->n_fmode = layout->n_imode = 1;
+    layout->max_events = layout->n_change = 0;
+}
+
+const fj_family fj_family_vehicle = {"vehicle", rhs, events, record, fj_no_scratch, fj_no_failure, mode_layout,
+                                     fj_single_mode_events, fj_single_mode_decide};
