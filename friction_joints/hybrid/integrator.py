@@ -28,6 +28,14 @@ NOT_CROSSED = np.finfo(float).tiny  # |g| given to an event function resting exa
 QUIET_MARGIN = 1e-6  # distance of every event function from firing beyond which an input change cannot switch the mode
 
 
+def check_tolerances(rtol, atol):
+    """ValueError naming rtol or atol where one is outside its range (0 < rtol < 1, atol > 0)."""
+    if not (0 < rtol < 1):
+        raise ValueError(f"rtol={rtol!r} is outside the allowed range (0, 1)")
+    if not atol > 0:
+        raise ValueError(f"atol={atol!r} must be positive")
+
+
 @dataclass(frozen=True)
 class Event:
     """A state event: ``fn(t, y)`` crosses zero in ``direction`` (-1 falling, +1 rising, 0 both).
@@ -175,10 +183,7 @@ class HybridIntegrator:
 
     def __init__(self, system: HybridSystem, t0: float, y0, *, rtol=1e-10, atol=1e-12, max_step=np.inf,
                  hold_step=np.inf):
-        if not (0 < rtol < 1):
-            raise ValueError(f"rtol={rtol!r} is outside the allowed range (0, 1)")
-        if not atol > 0:
-            raise ValueError(f"atol={atol!r} must be positive")
+        check_tolerances(rtol, atol)
         self.system = system
         self.rtol, self.atol, self.max_step, self.hold_step = rtol, atol, max_step, hold_step
         self.results = Results()

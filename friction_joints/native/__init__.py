@@ -106,8 +106,40 @@ def library(path=None) -> ctypes.CDLL:
     return lib
 
 
+class FjOptions(ctypes.Structure):
+    """fj_options of fj.h."""
+
+    _fields_ = [("rtol", _c_double), ("atol", _c_double), ("max_step", _c_double), ("hold_step", _c_double)]
+
+
+class FjReport(ctypes.Structure):
+    """fj_report of fj.h: the last mode decision that changed the mode."""
+
+    _fields_ = [("t", _c_double), ("event", _c_int64), ("n_passes", _c_int64), ("fmodes", _c_void_p),
+                ("imodes", _c_void_p), ("changes", _c_void_p), ("row_before", _c_void_p), ("row_after", _c_void_p)]
+
+
+# (name, restype, argtypes) of the instance API (fj.h); "p" a pointer, "i" int64, "d" double, "n" int
+_INSTANCE_API = {
+    "fj_instance_new": ("p", "ppipiiiipps"), "fj_instance_free": (None, "p"), "fj_instance_start": ("n", "pdp"),
+    "fj_instance_set_inputs": ("n", "ppp"), "fj_instance_set_input_forms": ("n", "ppn"),
+    "fj_instance_step": ("n", "pd"), "fj_instance_advance": ("n", "pdpipp"), "fj_instance_report": ("n", "pp"),
+    "fj_instance_outputs": ("n", "pp"), "fj_instance_time": ("d", "p"), "fj_instance_y": ("p", "p"),
+    "fj_instance_mode": (None, "ppppp"), "fj_instance_counters": (None, "pppp"),
+    "fj_instance_state_size": ("i", "p"), "fj_instance_get_state": ("n", "pp"), "fj_instance_set_state": ("n", "pp"),
+    "fj_instance_message": ("c", "p"),
+}
+_C_TYPES = {"p": _c_void_p, "i": _c_int64, "d": _c_double, "n": ctypes.c_int, "c": ctypes.c_char_p,
+            "s": ctypes.c_size_t, None: None}
+
+
 def _load(path: str) -> ctypes.CDLL:
     lib = ctypes.CDLL(path)
+    if hasattr(lib, "fj_instance_new"):
+        for name, (restype, argtypes) in _INSTANCE_API.items():
+            function = getattr(lib, name)
+            function.restype = _C_TYPES[restype]
+            function.argtypes = [_C_TYPES[c] for c in argtypes]
     if hasattr(lib, "fj_dop853_advance"):  # (a test's build of some families' kernels has no integrator)
         lib.fj_dop853_scratch_size.restype = _c_int64
         lib.fj_dop853_scratch_size.argtypes = [_c_int64] * 3
@@ -268,3 +300,140 @@ class Dop853:
             self._family_address, self._args_address, self._scratch_address, t, y.ctypes.data, t_end, h_abs, rtol,
             atol, max_step, forms.ctypes.data, directions.ctypes.data, n_events, grid.ctypes.data, grid.size,
             records.ctypes.data, records.shape[1], self._info_address, quiet)
+
+
+# the statuses of the instance API (fj.h)
+STATUS_OK, STATUS_BAD_ARGUMENT, STATUS_KERNEL_FAILED, STATUS_STEP_TOO_SMALL, STATUS_ZENO, STATUS_NOT_SETTLED = range(6)
+ADVANCED_TO_END, ADVANCED_TO_EVENT = 0, 100
+MAX_EVENTS_AT_ONE_TIME = 10
+
+
+class InstanceError(RuntimeError):
+    """A failure of the instance API: ``status`` (STATUS_*) and the engine's message."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+
+
+class Instance:
+    """An instance of the C engine (fj.h) over a family's packed model: the whole event-driven
+    integration, mode decisions included, in C. Sizes: n_y states, n_tau inputs, n_record recorded
+    values; options: rtol, atol, max_step, hold_step (s) of the integrator."""
+
+    def __init__(self, family: Family, fpar, ipar, n_y, n_tau, n_record, *, rtol, atol, max_step=np.inf,
+                 hold_step=np.inf):
+        self.lib, self.family = family.lib, family
+        self.n_y, self.n_tau, self.n_record = int(n_y), int(n_tau), int(n_record)
+        self.layout = family.mode_layout(np.ascontiguousarray(fpar, np.float64), np.ascontiguousarray(ipar, np.int64))
+        fpar, ipar = np.ascontiguousarray(fpar, np.float64), np.ascontiguousarray(ipar, np.int64)
+        options = FjOptions(rtol, atol, max_step, hold_step)
+        error = ctypes.create_string_buffer(256)
+        handle = self.lib.fj_instance_new(family.name.encode(), fpar.ctypes.data, fpar.size, ipar.ctypes.data,
+                                          ipar.size, self.n_y, self.n_tau, self.n_record, ctypes.byref(options),
+                                          error, len(error))
+        if not handle:
+            raise InstanceError(STATUS_BAD_ARGUMENT, error.value.decode())
+        self.handle = handle
+        self._free = self.lib.fj_instance_free
+        self.n_state = int(self.lib.fj_instance_state_size(handle))
+        self._report = FjReport()
+        self._n_rows = _c_int64()
+
+    def __del__(self):
+        handle = getattr(self, "handle", None)
+        if handle:
+            self._free(handle)
+            self.handle = None
+
+    def _checked(self, status: int) -> int:
+        if status not in (STATUS_OK, ADVANCED_TO_EVENT):
+            raise InstanceError(status, self.message)
+        return status
+
+    @property
+    def message(self) -> str:
+        return self.lib.fj_instance_message(self.handle).decode()
+
+    def start(self, t0: float, y0) -> None:
+        y0 = np.ascontiguousarray(y0, np.float64)
+        assert y0.size == self.n_y
+        self._checked(self.lib.fj_instance_start(self.handle, float(t0), y0.ctypes.data))
+
+    def set_input_forms(self, forms, jump: int) -> None:
+        """forms (n_tau, 5) float64 C-contiguous from the current time; jump 0, 1 (restart) or 2 (fj.h)."""
+        self._checked(self.lib.fj_instance_set_input_forms(self.handle, _address(forms, np.float64, "forms"), jump))
+
+    def set_inputs(self, value, derivative=None) -> None:
+        value = np.ascontiguousarray(value, np.float64)
+        derivative = None if derivative is None else np.ascontiguousarray(derivative, np.float64).ctypes.data
+        self._checked(self.lib.fj_instance_set_inputs(self.handle, value.ctypes.data, derivative))
+
+    def step(self, t_end: float) -> None:
+        self._checked(self.lib.fj_instance_step(self.handle, float(t_end)))
+
+    def advance(self, t_end: float, grid, rows) -> tuple[int, int]:
+        """To t_end or right after the first event: (ADVANCED_TO_END or ADVANCED_TO_EVENT, rows written at
+        the times of grid (n_grid,) into rows (n_grid, n_record))."""
+        status = self.lib.fj_instance_advance(self.handle, float(t_end), grid.ctypes.data, grid.size,
+                                              rows.ctypes.data, ctypes.byref(self._n_rows))
+        n_rows = self._n_rows.value
+        self._checked(status)
+        return status, n_rows
+
+    def report(self):
+        """(t, event, modes [(fmode, imode)] before and after each pass, changes [(n_change,)], row_before,
+        row_after) of the last decision that changed the mode; copies."""
+        self.lib.fj_instance_report(self.handle, ctypes.byref(self._report))
+        r, L = self._report, self.layout
+        n = r.n_passes
+        fmodes = _copy(r.fmodes, (n + 1) * L.n_fmode, np.float64).reshape(n + 1, L.n_fmode)
+        imodes = _copy(r.imodes, (n + 1) * L.n_imode, np.int64).reshape(n + 1, L.n_imode)
+        changes = _copy(r.changes, n * L.n_change, np.int64).reshape(n, L.n_change)
+        rows = [_copy(address, self.n_record, np.float64) for address in (r.row_before, r.row_after)]
+        return r.t, r.event, list(zip(fmodes, imodes)), list(changes), rows[0], rows[1]
+
+    def outputs(self, out) -> None:
+        self._checked(self.lib.fj_instance_outputs(self.handle, _address(out, np.float64, "out")))
+
+    @property
+    def t(self) -> float:
+        return self.lib.fj_instance_time(self.handle)
+
+    @property
+    def y(self) -> np.ndarray:
+        return _copy(self.lib.fj_instance_y(self.handle), self.n_y, np.float64)
+
+    @property
+    def mode(self):
+        """(fmode, imode) copies of the current mode."""
+        fmode, imode, n_fmode, n_imode = _c_void_p(), _c_void_p(), _c_int64(), _c_int64()
+        self.lib.fj_instance_mode(self.handle, ctypes.byref(fmode), ctypes.byref(imode), ctypes.byref(n_fmode),
+                                  ctypes.byref(n_imode))
+        return _copy(fmode.value, n_fmode.value, np.float64), _copy(imode.value, n_imode.value, np.int64)
+
+    @property
+    def counters(self) -> tuple[int, int, int]:
+        """(rhs calls, accepted steps, events) since the start."""
+        values = [_c_int64() for _ in range(3)]
+        self.lib.fj_instance_counters(self.handle, *map(ctypes.byref, values))
+        return tuple(v.value for v in values)
+
+    def get_state(self) -> np.ndarray:
+        state = np.zeros(self.n_state)
+        self._checked(self.lib.fj_instance_get_state(self.handle, state.ctypes.data))
+        return state
+
+    def set_state(self, state) -> None:
+        state = np.ascontiguousarray(state, np.float64)
+        if state.size != self.n_state:
+            raise InstanceError(STATUS_BAD_ARGUMENT, f"a state of {self.n_state} doubles is expected, got {state.size}")
+        self._checked(self.lib.fj_instance_set_state(self.handle, state.ctypes.data))
+
+
+def _copy(address, n, dtype) -> np.ndarray:
+    """A copy of the n values of dtype at address (an empty array for n = 0)."""
+    if n == 0 or not address:
+        return np.zeros(0, dtype=dtype)
+    return np.ctypeslib.as_array(ctypes.cast(address, ctypes.POINTER(np.ctypeslib.as_ctypes_type(dtype))),
+                                 (n,)).copy()

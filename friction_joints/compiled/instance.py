@@ -1,0 +1,202 @@
+"""The compiled engine's integrator: a hybrid system run by an instance of the C engine (``native/src/fj.h``).
+
+The whole event-driven integration runs in C: DOP853 with dense output and event location, the mode
+decisions of the family and their settling, the Zeno guard, the restart at changed inputs. Python keeps
+what is bookkeeping: the inputs' breakpoints (a segment's inputs are set as the signals' forms), the rows
+and events of the results, the mode and event names (decoded from the engine's arrays by the system).
+The interface is HybridIntegrator's (``advance``, ``advance_to``, ``restart``, ``get_state``, ...); one C
+call runs a segment between breakpoints up to its first event.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import native
+from ..errors import FrictionJointsError
+from ..hybrid.integrator import IntegratorState, Results, check_tolerances
+
+
+@dataclass(frozen=True)
+class CompiledState:
+    """A saved state of a CompiledIntegrator: the engine's state array (fj_instance_get_state)."""
+
+    array: np.ndarray
+
+
+class CompiledIntegrator:
+    """Integrates a system that has a compiled form (``system.compiled()``) whose family decides its modes
+    in C, with inputs that have a ``Signal.form`` (numbers, tables, sines, held values), from (t0, y0).
+    Options as HybridIntegrator's (rtol, atol, max_step, hold_step). The step size carries over from one
+    ``advance`` to the next."""
+
+    engine = "compiled"
+
+    def __init__(self, system, t0, y0, *, rtol=1e-10, atol=1e-12, max_step=np.inf, hold_step=np.inf):
+        check_tolerances(rtol, atol)
+        self.system = system
+        self.model = system.compiled()
+        if self.model is None:
+            raise ValueError(f"{type(system).__name__} has no compiled form in this configuration")
+        self.results = Results()
+        self._breakpoints = system.breakpoints()  # fixed: the inputs' types do not change
+        self._modes = {}  # (fmode bytes, imode bytes) -> the system's mode
+        self._restart_pending = False
+        self._no_grid = np.zeros(0)
+        self._no_rows = np.zeros((0, self.model.n_record))
+        y0 = np.array(y0, dtype=float)
+        t0 = float(t0)
+        forms = self._forms(t0, self._segment_end(t0, np.inf))
+        self.instance = native.Instance(self.model.family, self.model.fpar, self.model.ipar, y0.size, forms.shape[0],
+                                        self.model.n_record, rtol=rtol, atol=atol, max_step=max_step,
+                                        hold_step=hold_step)
+        self._call(self.instance.set_input_forms, forms, 0)
+        self._call(self.instance.start, t0, y0)
+        self.results.rows.append(self._decoded(self._outputs(), t0))
+        kind = self._kind(self.instance.report())
+        if kind:
+            self.results.events.append((t0, kind))
+
+    # --- state ------------------------------------------------------------------------------------
+    @property
+    def state(self) -> IntegratorState:
+        """Time, state, mode (the system's) and step size (None: the engine keeps it) now."""
+        return IntegratorState(self.instance.t, self.instance.y, self._mode(*self.instance.mode), None)
+
+    def get_state(self) -> CompiledState:
+        return CompiledState(self.instance.get_state())
+
+    def set_state(self, state: CompiledState):
+        self._call(self.instance.set_state, state.array)
+        self._restart_pending = False
+
+    @property
+    def rhs_calls(self) -> int:
+        """Right-hand sides evaluated since the start."""
+        return self.instance.counters[0]
+
+    def restart(self):
+        """The inputs changed at the current time: the next advance re-decides the mode where the change
+        could switch it (as HybridIntegrator.restart)."""
+        self._restart_pending = True
+
+    # --- integration ------------------------------------------------------------------------------
+    def advance_to(self, t_end: float) -> dict:
+        """Integrate to t_end (a co-simulation step); the record there."""
+        self.advance(t_end)
+        return self._decoded(self._outputs(), self.instance.t)
+
+    def advance(self, t_end: float, t_eval=None):
+        """Integrate to t_end, recording at the times ``t_eval`` (within (t, t_end]) and at events."""
+        t = self.instance.t
+        if t_end < t:
+            raise RuntimeError(f"cannot integrate backwards from t={t} to t_end={t_end}")
+        grid = self._no_grid
+        if t_eval is not None:
+            grid = np.asarray(t_eval, dtype=float)
+            grid = np.unique(grid[(grid > t) & (grid <= t_end)])  # a time is recorded once, as in the reference
+        while t < t_end:
+            seg_end = self._segment_end(t, t_end)
+            self.system.begin_segment(t, seg_end)
+            self._call(self.instance.set_input_forms, self._forms(t, seg_end), 1 if self._restart_pending else 0)
+            self._restart_pending = False
+            seg_grid = np.ascontiguousarray(grid[(grid > t) & (grid <= seg_end)]) if grid.size else grid
+            rows = np.empty((seg_grid.size, self.model.n_record)) if seg_grid.size else self._no_rows
+            status, n_rows = self._call(self.instance.advance, seg_end, seg_grid, rows)
+            self.results.rows.extend(self._decoded(row, t_row) for row, t_row in zip(rows[:n_rows], seg_grid))
+            if status == native.ADVANCED_TO_EVENT:
+                self._log_event(self.instance.report())
+            elif seg_end < t_end:
+                self.system.begin_segment(seg_end, np.inf)  # the inputs' right limits: the time event
+                self._call(self.instance.set_input_forms, self._forms(seg_end, self._segment_end(seg_end, np.inf)), 2)
+                report = self.instance.report()
+                kind = self._kind(report)
+                if kind:
+                    self.results.events.append((seg_end, kind))
+                    self.results.rows.append(self._decoded(self._outputs(), seg_end))
+            t = self.instance.t
+        return self.results
+
+    def _log_event(self, report):
+        """The event (or the restart's decision) the engine stopped after: its kind, and for an event the
+        rows before and after it."""
+        t, event, *_, row_before, row_after = report
+        kind = self._kind(report)
+        if event < 0:  # a restart's decision: the event only, as HybridIntegrator.restart
+            if kind:
+                self.results.events.append((t, kind))
+            return
+        self.results.rows.append(self._decoded(row_before, t))
+        self.results.events.append((t, kind or self._event_name(report)))
+        self.results.rows.append(self._decoded(row_after, t))
+
+    # --- helpers ----------------------------------------------------------------------------------
+    def _call(self, function, *args):
+        try:
+            return function(*args)
+        except native.InstanceError as error:
+            if error.status == native.STATUS_BAD_ARGUMENT:
+                raise ValueError(str(error)) from None
+            raise FrictionJointsError(str(error)) from None
+
+    def _forms(self, t_start, t_end) -> np.ndarray:
+        forms = self.system.input_forms(t_start, t_end)
+        if forms is None:
+            raise ValueError("the compiled engine needs inputs that are numbers, tables, sines or held values, "
+                             "not callables of time: use the Python engine (HybridIntegrator) for those")
+        return np.ascontiguousarray(forms, dtype=float)
+
+    def _segment_end(self, t, t_end) -> float:
+        """The first input breakpoint in (t, t_end), else t_end (s)."""
+        bps = self._breakpoints
+        upcoming = bps[(bps > t) & (bps < t_end)] if len(bps) else bps
+        return float(upcoming[0]) if len(upcoming) else t_end
+
+    def _mode(self, fmode, imode):
+        key = (fmode.tobytes(), imode.tobytes())
+        mode = self._modes.get(key)
+        if mode is None:
+            mode = self._modes[key] = self.system.decode_mode(fmode, imode)
+        return mode
+
+    def _event_name(self, report) -> str:
+        _, event, modes, *_ = report
+        return self.system.events(self._mode(*modes[0]))[event].name
+
+    def _kind(self, report) -> str | None:
+        """The kind of a decision, as HybridIntegrator._settle joins it: the kinds of its passes."""
+        _, event, modes, changes, *_ = report
+        kinds = []
+        for i, change in enumerate(changes):
+            old = None if event == native.START and i == 0 else self._mode(*modes[i])
+            name = self._event_name(report) if i == 0 and event >= 0 else None
+            kind = self.system.change_kind(old, self._mode(*modes[i + 1]), name, change)
+            if kind:
+                kinds.append(kind)
+        return "+".join(kinds) or None
+
+    def _outputs(self) -> np.ndarray:
+        out = np.empty(self.model.n_record)
+        self._call(self.instance.outputs, out)
+        return out
+
+    def record_row(self, t, y, mode) -> dict:
+        """The record dict at (t, y, mode) from the record kernel."""
+        if t == self.instance.t and mode == self.state.mode and np.array_equal(y, self.instance.y):
+            return self._decoded(self._outputs(), t)
+        ws = native.Workspace(self.model.family, self.model.fpar, self.model.ipar)
+        ws.set_mode(*self.system.encode_mode(mode))
+        out = np.empty(self.model.n_record)
+        status = ws.call("record", t, np.ascontiguousarray(y, float),
+                         np.ascontiguousarray(self.system.input_values(t), float), out)
+        if status:
+            raise FrictionJointsError(f"{self.model.message(status)} at t={t:.9g} (record)")
+        return self._decoded(out, t)
+
+    def _decoded(self, row, t) -> dict:
+        """The record dict of a row (n_record,) at time t (s), with 't'."""
+        rec = self.system.decode_record(row)
+        rec["t"] = float(t)
+        return rec
