@@ -138,6 +138,23 @@ def total_stiction_paper(p: TwoMassParameters, F1, F2):
     return np.array([luz(F1, p.FT012S) / p.M1, (-luz(F1, p.FT012S) + luz(F1 + F2, p.FT020S)) / p.M2])
 
 
+def mode_change(mode, new):
+    """What happened when ``mode`` (None at the start) became ``new``: None if nothing changed, else
+    'stick', 'breakaway' and 'reversal' (of a slip direction) joined by '+' as they occur, or 'slip'."""
+    if mode == new:
+        return None
+    kinds = []
+    was = (False, False) if mode is None else mode.stuck
+    old = (0, 0) if mode is None else mode.direction
+    if any(n and not w for n, w in zip(new.stuck, was)):
+        kinds.append("stick")
+    if any(w and not n for n, w in zip(new.stuck, was)):
+        kinds.append("breakaway")
+    if any(o and d == -o for o, d in zip(old, new.direction)):
+        kinds.append("reversal")
+    return "+".join(kinds) or "slip"
+
+
 @dataclass(frozen=True)
 class Mode:
     """direction: slip signs (d12, d20) (0 for a stuck or frictionless contact); stuck: (bool, bool)."""
@@ -217,20 +234,7 @@ class TwoMassFriction(DrivenSystem):
         if stuck[0]:
             y[2] = y[3]
         new = Mode(tuple(int(d) for d in direction), tuple(stuck))
-        kind = None if mode == new else self._kind(mode, new, old)
-        return y, new, kind
-
-    @staticmethod
-    def _kind(mode, new, old):
-        kinds = []
-        was = (False, False) if mode is None else mode.stuck
-        if any(n and not w for n, w in zip(new.stuck, was)):
-            kinds.append("stick")
-        if any(w and not n for n, w in zip(new.stuck, was)):
-            kinds.append("breakaway")
-        if any(o and d == -o for o, d in zip(old, new.direction)):
-            kinds.append("reversal")
-        return "+".join(kinds) or "slip"
+        return y, new, mode_change(mode, new)
 
     # --- compiled engine (friction_joints.compiled.lumped) ------------------------------------------
     def _build_compiled(self):
