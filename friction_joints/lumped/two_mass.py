@@ -241,7 +241,7 @@ class TwoMassFriction(DrivenSystem):
         """The CompiledModel of this system (kernels of ``compiled.lumped``, the parameters as arrays),
         None for a subclass that changes the equations."""
         cls = type(self)
-        for name in ("rhs", "events", "record", "forces", "relative", "input_values"):
+        for name in ("rhs", "events", "record", "forces", "relative", "input_values", "update", "events_watch_all"):
             if getattr(cls, name) is not getattr(TwoMassFriction, name):
                 return None
         from ..compiled import lumped
@@ -253,6 +253,17 @@ class TwoMassFriction(DrivenSystem):
         from ..compiled import lumped
 
         return lumped.encode_two(mode)
+
+    def decode_mode(self, fmode, imode):
+        """The Mode of the compiled arrays (the inverse of ``encode_mode``)."""
+        from ..compiled import lumped
+
+        return lumped.decode_two(fmode, imode)
+
+    def change_kind(self, mode, new, event, change):
+        """The kind ``update`` returns when ``mode`` became ``new`` (the C engine's decision; its change
+        report is empty): ``mode_change``."""
+        return mode_change(mode, new)
 
     def decode_record(self, out):
         """The dict of ``record`` from the flat output of the compiled record kernel."""
