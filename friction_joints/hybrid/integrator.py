@@ -195,6 +195,11 @@ class HybridIntegrator:
         if kind:
             self.results.events.append((float(t0), kind))
 
+    @property
+    def time(self) -> float:
+        """The time reached (s)."""
+        return self.state.t
+
     # --- state save/restore (FMU get/set state) ---------------------------------------------------
     def get_state(self) -> IntegratorState:
         s = self.state
