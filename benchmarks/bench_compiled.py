@@ -7,7 +7,9 @@ Run with OPENBLAS_NUM_THREADS=1 (the Python engine's small solves otherwise pay 
 Reported:
   rhs        one right-hand side of each model in a slipping mode, compiled and Python (us), ratio,
              and the cost of one inside the C integrator ("in C": a long C call's time over its
-             right-hand sides);
+             right-hand sides); a step of that call (us; 12 right-hand sides) and what watching the
+             mode's events adds to it ("+events": one events call at the step's end and one at the
+             middle of its Hermite interpolant, and the samples where a function may cross zero);
   library    seed runs through friction_joints.hybrid.run on both engines: wall time, ratio, and the
              largest state difference between the engines;
   FMU        each FMU stepped by FMPy's FMU2Slave at a 1 ms communication step on both engines
@@ -73,33 +75,41 @@ def rhs_cases():
     return cases
 
 
-def in_compiled_loop(integ, t, y, mode, span=0.02, max_step=1e-5) -> float:
-    """Seconds per right-hand side inside the C integrator: one C DOP853 call over ``span`` with steps
-    of at most max_step and the mode's events off, its time over the right-hand sides it evaluated."""
+def in_compiled_loop(integ, t, y, mode, span=0.02, max_step=1e-5, events=False, repeat=5) -> tuple:
+    """(seconds per right-hand side, seconds per step) inside the C integrator: one C DOP853 call over
+    ``span`` with steps of at most max_step and the mode's events watched (events) or not, its time
+    (the least of repeat calls) over the right-hand sides it evaluated and over its steps."""
     from friction_joints import native
 
     arrays = integ._mode_arrays(mode)
-    y = np.array(y, float)
     forms = integ._forms(t, t + span)
-    no_events, no_grid = np.zeros(0, dtype=np.int64), np.zeros(0)
-    start = time.perf_counter()
-    integ.dop853.advance(t, y, t + span, max_step, 1e-8, 1e-10, max_step, forms, arrays.fmode, arrays.imode,
-                         no_events, no_grid, np.zeros((0, integ.model.n_record)), 0.0)
-    return (time.perf_counter() - start) / integ.dop853.info[native.INFO_RHS_CALLS]
+    directions = arrays.directions if events else np.zeros(0, dtype=np.int64)
+    seconds = np.inf
+    for _ in range(repeat):
+        y_run = np.array(y, float)
+        start = time.perf_counter()
+        integ.dop853.advance(t, y_run, t + span, max_step, 1e-8, 1e-10, max_step, forms, arrays.fmode, arrays.imode,
+                             directions, np.zeros(0), np.zeros((0, integ.model.n_record)), 0.0)
+        seconds = min(seconds, time.perf_counter() - start)
+    info = integ.dop853.info
+    return seconds / info[native.INFO_RHS_CALLS], seconds / info[native.INFO_STEPS]
 
 
 def bench_rhs():
     from friction_joints.engine import make_integrator
 
-    print("right-hand side in a slipping mode (us per call; compiled: called from Python, and in the C integrator)")
-    print(f"  {'model':26s} {'Python':>9s} {'compiled':>9s} {'ratio':>7s} {'in C':>8s}")
+    print("right-hand side in a slipping mode (us per call; compiled: called from Python, and in the C integrator),"
+          " a step in the C integrator (us) and what watching the mode's events adds to it")
+    print(f"  {'model':26s} {'Python':>9s} {'compiled':>9s} {'ratio':>7s} {'in C':>8s} {'step':>8s} {'+events':>8s}")
     for name, system, y0 in rhs_cases():
         integ = make_integrator(system, 0.0, y0, engine="compiled", rtol=1e-8, atol=1e-10)
         s = integ.state
         python = per_call(lambda: system.rhs(0.1, s.y, s.mode), 50)
         compiled = per_call(lambda: integ.rhs_once(0.1, s.y, s.mode), 2000)
-        looped = in_compiled_loop(integ, 0.1, s.y, s.mode)
-        print(f"  {name:26s} {python * 1e6:9.1f} {compiled * 1e6:9.2f} {python / compiled:7.0f} {looped * 1e6:8.3f}")
+        looped, step = in_compiled_loop(integ, 0.1, s.y, s.mode)
+        watched = in_compiled_loop(integ, 0.1, s.y, s.mode, events=True)[1]
+        print(f"  {name:26s} {python * 1e6:9.1f} {compiled * 1e6:9.2f} {python / compiled:7.0f} {looped * 1e6:8.3f}"
+              f" {step * 1e6:8.2f} {(watched - step) * 1e6:8.2f}")
 
 
 # --- library runs -----------------------------------------------------------------------------------
