@@ -145,6 +145,8 @@ class EventWatch:
         suspects = [k for k in range(len(self.evs)) if near_zero(g0[k], gm[k], g1[k])]
         if not suspects:
             return None
+        from scipy.optimize import brentq  # here: the compiled engine's runs need none of SciPy
+
         times = [t0, *(t0 + x * h for x in SAMPLES), step.t]
         inner = [step.at(t) for t in times[1:-1]]
         first = None
@@ -153,8 +155,6 @@ class EventWatch:
             bracket = self._bracket(k, step, times, samples)
             if bracket is None:
                 continue
-            from scipy.optimize import brentq  # here: the compiled engine needs none of SciPy
-
             root = brentq(lambda t: self.value(k, t, step.at(t)), *bracket, xtol=4 * EPS, rtol=4 * EPS)
             if first is None or root < first[1]:
                 first = (k, root)
