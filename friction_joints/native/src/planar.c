@@ -607,26 +607,43 @@ static int64_t tree_map(const fj_args *a) {
     return FJ_OK;
 }
 
-/* C2' = C2 D1 = [U, V] (seed 000 eq. 5.1); D2 = [I; -V^-1 U] (eq. 5.2). V: LU-factorised in place
- * (field V, pivots vpiv). */
-static int64_t partition_map(const fj_args *a) {
+/* x = g(q), C, C_mu, D1 and C2' = C2 D1 (m2 x k1, field C2p) at q (MinimalForm.closing_jacobian;
+ * seed 000 eq. 4.4). */
+static int64_t closing_jacobian(const fj_args *a, const double *q) {
     const int64_t *ip = a->ipar;
-    int64_t n = ip[I_N], k1 = ip[I_K1], k = ip[I_K], m2 = ip[I_M2], ld = ip[I_WIDTH];
-    const int64_t *part = a->imode + IM_HEADER, *vidx = a->imode + IM_HEADER + k, *rows2 = ip + ip[I_ROWS2];
-    const double *C = field(a, W_C), *D1 = field(a, W_D1);
-    double *V = field(a, W_V), *D2 = field(a, W_D2);
-    int64_t *vpiv = ifield(a, WI_VPIV);
-    for (int64_t i = 0; i < k1; i++)
-        for (int64_t j = 0; j < k; j++) D2[i * ld + j] = 0.0;
-    for (int64_t j = 0; j < k; j++) D2[part[j] * ld + j] = 1.0;
-    if (!m2) return FJ_OK;
-    double *C2p = field(a, W_C2P), *U = field(a, W_U);
+    int64_t n = ip[I_N], k1 = ip[I_K1], m2 = ip[I_M2], ld = ip[I_WIDTH];
+    const int64_t *rows2 = ip + ip[I_ROWS2];
+    double *x = field(a, W_X), *C = field(a, W_C);
+    int64_t st = place(a, q, x);
+    if (st) return st;
+    fj_planar_jacobians(a, x, C, field(a, W_CMU), ld);
+    st = tree_map(a);
+    if (st) return st;
+    const double *D1 = field(a, W_D1);
+    double *C2p = field(a, W_C2P);
     for (int64_t r = 0; r < m2; r++)
         for (int64_t c = 0; c < k1; c++) {
             double s = 0.0;
             for (int64_t i = 0; i < n; i++) s += C[rows2[r] * ld + i] * D1[i * ld + c];
             C2p[r * ld + c] = s;
         }
+    return FJ_OK;
+}
+
+/* C2' = [U, V] (seed 000 eq. 5.1) for the partition of the mode, after closing_jacobian; D2 = [I; -V^-1 U]
+ * (eq. 5.2). V: LU-factorised in place (field V, pivots vpiv). */
+static int64_t partition_map(const fj_args *a) {
+    const int64_t *ip = a->ipar;
+    int64_t k1 = ip[I_K1], k = ip[I_K], m2 = ip[I_M2], ld = ip[I_WIDTH];
+    const int64_t *part = a->imode + IM_HEADER, *vidx = a->imode + IM_HEADER + k;
+    double *V = field(a, W_V), *D2 = field(a, W_D2);
+    int64_t *vpiv = ifield(a, WI_VPIV);
+    for (int64_t i = 0; i < k1; i++)
+        for (int64_t j = 0; j < k; j++) D2[i * ld + j] = 0.0;
+    for (int64_t j = 0; j < k; j++) D2[part[j] * ld + j] = 1.0;
+    if (!m2) return FJ_OK;
+    const double *C2p = field(a, W_C2P);
+    double *U = field(a, W_U);
     for (int64_t r = 0; r < m2; r++)
         for (int64_t c = 0; c < m2; c++) V[r * ld + c] = C2p[r * ld + vidx[c]];
     if (!(cond2(V, m2, ld, field(a, W_SV), ld, field(a, W_SVALUES)) <= MAX_CONDITION_V)) return ST_V_SINGULAR;
@@ -646,11 +663,8 @@ static int64_t kinematics(const fj_args *a, const double *q, const double *u) {
     int64_t n = ip[I_N], k1 = ip[I_K1], k = ip[I_K], m2 = ip[I_M2], l = ip[I_L], ld = ip[I_WIDTH], n1 = n - k1;
     const int64_t *vidx = a->imode + IM_HEADER + k, *rows1 = ip + ip[I_ROWS1], *rows2 = ip + ip[I_ROWS2];
     const int64_t *xo = ip + ip[I_XO];
-    double *x = field(a, W_X), *C = field(a, W_C), *Cmu = field(a, W_CMU);
-    int64_t st = place(a, q, x);
-    if (st) return st;
-    fj_planar_jacobians(a, x, C, Cmu, ld);
-    st = tree_map(a);
+    const double *x = field(a, W_X), *C = field(a, W_C), *Cmu = field(a, W_CMU);
+    int64_t st = closing_jacobian(a, q);
     if (st) return st;
     st = partition_map(a);
     if (st) return st;
