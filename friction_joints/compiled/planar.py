@@ -16,13 +16,16 @@ Model arrays (``pack``; every offset is in the ipar header, named I_*):
 
 ipar header: I_N n = 3b, I_M m, I_L l, I_K1 k1, I_K k, I_M2 m2, I_NB b, I_NJ joints, I_ND drives,
     I_NC contacts; then offsets into ipar (I_JOINTS, I_TREE, I_ROWS1, I_ROWS2, I_CONTACTS, I_LAWS,
-    I_XQ, I_XO, I_WORK, I_IWORK), the workspace size (I_WORK_ROWS, I_IWORK_ROWS, I_WIDTH)
-    and into fpar (I_F_MASS, I_F_HEXT, I_F_H, I_F_GRAV, I_F_BODY_MASS, I_F_LIP, I_F_JOINTS, I_F_LAWS).
+    I_XQ, I_XO, I_WORK, I_IWORK), the workspace size (I_WORK_ROWS, I_IWORK_ROWS, I_WIDTH),
+    into fpar (I_F_MASS, I_F_HEXT, I_F_H, I_F_GRAV, I_F_BODY_MASS, I_F_LIP, I_F_JOINTS, I_F_LAWS), and for
+    the mode decisions the offset of the mechanism's partition in ipar (I_PARTITION: the partition u is
+    given in at the start) and I_REGULARISED (1 for RegularisedSystem, whose single mode decide keeps).
 ipar blocks: joints (8 each: type, body_i, body_j, first row of z, n_z, first index of s,
     n_s, has edge_length); tree (k1 x 2: joint index, axis 0 x / 1 y / 2 theta); rows1 (n - k1 rows
     of C in the tree); rows2 (m2 closing rows); contacts (indices of the frictional free
     coordinates); laws (l law kinds, NO_LAW ... TANH); xq (k1 indices of x that are q, tree order);
-    xo (the other n - k1 indices of x); the workspace tables (I_WORK, I_IWORK, below).
+    xo (the other n - k1 indices of x); the workspace tables (I_WORK, I_IWORK, below); the mechanism's
+    partition (k).
 fpar blocks: diag(M) (n); h_ext (n); H (n x n_drives, row-major); gravity (2); body masses (b);
     Lipschitz constants of f_mu (l); joints (9 each: p_i (2), p_j (2), e_j (2), theta_0, r,
     edge_length); laws (LAW_WIDTH per free coordinate: mu_s, then Coulomb mu_k | Stribeck mu_k, v_s,
@@ -31,7 +34,14 @@ fpar blocks: diag(M) (n); h_ext (n); H (n x n_drives, row-major); gravity (2); b
 Mode arrays (``encode_mode``): imode = [n_stuck, n_lock, directions from sgn(sd) (RegularisedSystem),
 partition (k), dependent indices v (m2), stuck contacts (l, the first n_stuck used), pivot columns of
 the lock rows then the others (k, as in ``lock_velocity``), stuck flag per free coordinate (l)];
-fmode = [direction (l), lock rows (k x k, the first n_lock rows used)].
+fmode = [direction (l), lock rows (k x k, the first n_lock rows used)]. ``decode_mode`` is the inverse.
+
+Mode decisions (planar.c's decide: MechanismSystem.update, RegularisedSystem.update): the new mode's
+arrays as ``encode_mode`` gives them, and the change report (l int64, ``change_kind`` names the event's
+kind from it): CHANGE_Z for the contacts of the candidate set Z (zero slip, row Cpp_c not zero),
+CHANGE_KINEMATIC for those at a kinematic zero of their slip (row Cpp_c zero), else 0. Events
+(mode_events): slip_zero (falling) per slipping contact, then breakaway (rising, input-driven) per stuck
+contact, or one breakaway of a shared stiction, as ``MechanismSystem.events``.
 
 Record (``record_layout``): q, u, qd, qdd, udot, f, f_mu, sd, tau, stuck, stuck_contacts, E_kin,
 E_pot, W_drive, W_friction, flat in this order.
@@ -61,24 +71,30 @@ NO_LAW, COULOMB, STRIBECK, EXPONENTIAL, TANH = 0, 1, 2, 3, 4
 ST_GUIDE_AXIS, ST_TREE_SINGULAR, ST_V_SINGULAR, ST_M2_NOT_PD, ST_CCT_SINGULAR = 1, 2, 3, 4, 5
 ST_NO_CONVERGENCE, ST_INCONSISTENT, ST_INDETERMINATE, ST_HOLDING_SINGULAR, ST_LOCK_SINGULAR = 6, 7, 8, 9, 10
 ST_SHARED_NO_SETTLE = 11  # planar.c's message() has the texts of the ST_* codes
+# the mode decision (after 12 and 13, compiled.absolute's): the Gauss problem does not settle with its
+# reactions, contacts stick with dependent rows while others move, a breaking contact is not at zero slip
+ST_GAUSS_NO_SETTLE, ST_DEPENDENT_STUCK, ST_BREAKAWAY_SLIPPING = 14, 15, 16
 
 # --- ipar header ------------------------------------------------------------------------------------
 (I_N, I_M, I_L, I_K1, I_K, I_M2, I_NB, I_NJ, I_ND, I_NC,
  I_JOINTS, I_TREE, I_ROWS1, I_ROWS2, I_CONTACTS, I_LAWS, I_XQ, I_XO, I_WORK, I_IWORK,
  I_F_MASS, I_F_HEXT, I_F_H, I_F_GRAV, I_F_BODY_MASS, I_F_LIP, I_F_JOINTS, I_F_LAWS,
- I_WORK_ROWS, I_IWORK_ROWS, I_WIDTH) = range(31)
-HEADER = 31
+ I_WORK_ROWS, I_IWORK_ROWS, I_WIDTH, I_PARTITION, I_REGULARISED) = range(33)
+HEADER = 33
 LAW_WIDTH = 4  # mu_s and three parameters
 # imode header
 IM_NSTUCK, IM_NLOCK, IM_SIGN = 0, 1, 2
 IM_HEADER = 3
+# decide's change report, per free coordinate
+CHANGE_Z, CHANGE_KINEMATIC = 1, 2
 
 # --- the workspace of one kernel call ------------------------------------------------------------------
 # One float and one int matrix (``work``, ``iwork``) of I_WIDTH columns, the scratch of a kernel
 # call (fj_args); every field below is a block of their rows (a vector: one row), (first row, rows, cols) of
 # each in the ipar blocks I_WORK and I_IWORK (read by planar.c's fj_planar_field, fj_planar_ifield; its W_*
 # and WI_* enums follow the order of the fields). Shapes in the sizes
-# n, m, l, k1, k, m2 of the model, n1 = n - k1, ms = max(m, m2), ls = max(l, m2).
+# n, m, l, k1, k, m2 of the model, n1 = n - k1, ms = max(m, m2), ls = max(l, m2), mk = max(m2, k),
+# cols = max(k1, l); kq = k + 5 and iq = 3 rows (of I_WIDTH >= k, l columns) hold the box QP's scratch.
 WORK_FIELDS = (
     # the minimal form at (q, u, tau) (MinimalForm.kinematics, linear_terms): x, xdot, qdot, C, C_mu,
     # xi, D1, D2, nu2, D = D1 D2, gamma, sd, h, the Cholesky factor of M'', h'', Cpp, f0, B
@@ -101,10 +117,21 @@ WORK_FIELDS = (
     ("P", "l l"), ("Wr", "l l"), ("b0", "l"), ("hold", "l"), ("f0s", "m"), ("Bs", "m l"),
     # singular values (kappa of the coupled solve, cond(V)): the matrix rotated, its column norms
     ("SV", "ms ls"), ("sv", "ls"),
+    # the mode decision: row norms of Cpp, friction directions (floats), QR with column pivoting (the
+    # matrix, its column norms and their downdates, |R_ii|), q moved off a kinematic zero and the velocity
+    # it moves along, the Gauss problem (A = L^-1 Cpp[Z]^T, b, lambda and its update, slip accelerations,
+    # static limits, the friction of Z fixed in the coupled solve, the box QP's scratch)
+    ("row_scale", "l"), ("dirf", "l"), ("QR", "mk cols"), ("vn1", "cols"), ("vn2", "cols"), ("rdiag", "cols"),
+    ("q_off", "k1"), ("u_off", "k"), ("GA", "k l"), ("gb", "k"), ("lam", "l"), ("lam_new", "l"),
+    ("accel", "l"), ("bound", "l"), ("fixed", "l"), ("qp", "kq l"),
 )
 IWORK_FIELDS = (  # pivots of A, V, the Newton matrix, W, the lock rows; static flags
     ("piv", "n1"), ("vpiv", "m2"), ("npiv", "l"), ("wpiv", "l"), ("lpiv", "k"), ("static", "l"),
     ("all_static", "l"),
+    # the mode decision: QR pivots, friction directions (new, old), the contacts at zero slip, Z, at a
+    # kinematic zero, stuck (old, new), independent rows, a partition, the box QP's scratch
+    ("qr_piv", "cols"), ("dir", "l"), ("old", "l"), ("zero", "l"), ("Z", "l"), ("kinematic", "l"),
+    ("stuck", "l"), ("new_stuck", "l"), ("rows", "l"), ("part", "k"), ("qpi", "iq l"),
 )
 
 
@@ -129,9 +156,11 @@ def _law_row(law):
     return None
 
 
-def pack(model, minimal):
+def pack(model, minimal, partition=None, regularised=False):
     """(fpar, ipar) of a PlanarModel and its MinimalForm (layout in the module docstring), or None
-    if the model has a joint or friction law the kernels do not implement."""
+    if the model has a joint or friction law the kernels do not implement. partition: the mechanism's
+    (the first k coordinates if None: a family without mode decisions); regularised: for a
+    RegularisedSystem."""
     from ..planar.joints import PinInSlot, Prismatic, Revolute
 
     coords = minimal.coords
@@ -164,22 +193,26 @@ def pack(model, minimal):
                ("laws", np.array(law_kinds, dtype=np.int64)),
                ("xq", np.asarray(coords.q_index, dtype=np.int64)),
                ("xo", np.array([i for i in range(n) if i not in set(coords.q_index.tolist())], dtype=np.int64))]
+    partition = np.arange(minimal.k) if partition is None else np.asarray(partition, dtype=np.int64)
     fblocks = [("mass", np.diag(model.M)), ("hext", model.h_ext), ("H", model.H.ravel()),
                ("grav", model.gravity), ("body_mass", model.masses), ("lip", model.lipschitz),
                ("joints", np.array(joint_f, dtype=float).ravel()),
                ("laws", np.array(law_par, dtype=float).ravel())]
     sizes = dict(n=n, m=m, l=l, k1=minimal.k1, k=minimal.k, m2=minimal.m2, n1=n - minimal.k1,
                  ms=max(m, minimal.m2), ls=max(l, minimal.m2))
+    width = max(sizes.values())
+    sizes.update(mk=max(minimal.m2, minimal.k), cols=max(minimal.k1, l), kq=minimal.k + 5, iq=3)  # rows only
     work, work_rows = _workspace_layout(WORK_FIELDS, sizes)
     iwork, iwork_rows = _workspace_layout(IWORK_FIELDS, sizes)
-    iblocks += [("work", work), ("iwork", iwork)]
+    iblocks += [("work", work), ("iwork", iwork), ("partition", partition)]
     header = np.zeros(HEADER, dtype=np.int64)
-    header[[I_N, I_M, I_L, I_K1, I_K, I_M2, I_NB, I_NJ, I_ND, I_NC, I_WORK_ROWS, I_IWORK_ROWS, I_WIDTH]] = (
+    header[[I_N, I_M, I_L, I_K1, I_K, I_M2, I_NB, I_NJ, I_ND, I_NC, I_WORK_ROWS, I_IWORK_ROWS, I_WIDTH,
+            I_REGULARISED]] = (
         n, m, l, minimal.k1, minimal.k, minimal.m2, b, len(model.joints), model.n_drives, len(contacts),
-        work_rows, iwork_rows, max(sizes.values()))
+        work_rows, iwork_rows, width, int(regularised))
     offset = HEADER
     for slot, (_, block) in zip((I_JOINTS, I_TREE, I_ROWS1, I_ROWS2, I_CONTACTS, I_LAWS, I_XQ, I_XO, I_WORK,
-                                 I_IWORK), iblocks):
+                                 I_IWORK, I_PARTITION), iblocks):
         header[slot] = offset
         offset += block.size
     ipar = np.concatenate([header] + [blk for _, blk in iblocks]).astype(np.int64)
@@ -259,9 +292,25 @@ def decode_record(layout, out):
     return rec
 
 
+def decode_mode(model, minimal, fmode, imode):
+    """The hybrid.mechanism.Mode of the arrays (fmode, imode) (the inverse of ``encode_mode``)."""
+    from ..hybrid.mechanism import Mode
+
+    k, m2, l = minimal.k, minimal.m2, model.l
+    partition = tuple(int(i) for i in imode[IM_HEADER : IM_HEADER + k])
+    if imode[IM_SIGN]:
+        return Mode(None, (), (), partition)
+    o = IM_HEADER + k + m2
+    stuck = tuple(int(c) for c in imode[o : o + imode[IM_NSTUCK]])
+    lock = np.array(fmode[l : l + imode[IM_NLOCK] * k], dtype=float).reshape(-1, k)
+    return Mode(tuple(int(v) for v in fmode[:l]), stuck, tuple(tuple(row) for row in lock), partition)
+
+
 def compile_system(system):
-    """The CompiledModel of a MechanismSystem, or None if its model is not supported."""
-    packed = pack(system.model, system.minimal)
+    """The CompiledModel of a MechanismSystem or RegularisedSystem, or None if its model is not supported."""
+    from ..hybrid.smooth import RegularisedSystem
+
+    packed = pack(system.model, system.minimal, system.mech.partition, isinstance(system, RegularisedSystem))
     if packed is None:
         return None
     fpar, ipar = packed

@@ -391,13 +391,14 @@ class MechanismSystem(DrivenSystem):
     def _build_compiled(self):
         """The CompiledModel of this system (kernels of ``compiled.planar`` and the model as arrays),
         None where the kernels do not apply: a joint or friction law they do
-        not implement, or a subclass that changes rhs, record or events (RegularisedSystem, whose
-        single mode has no events, is supported)."""
+        not implement, or a subclass that changes rhs, record, events or update (RegularisedSystem,
+        whose single mode has no events, is supported)."""
         from .smooth import RegularisedSystem
 
         cls = type(self)
         if (cls.rhs is not MechanismSystem.rhs or cls.record is not MechanismSystem.record
-                or cls.events not in (MechanismSystem.events, RegularisedSystem.events)):
+                or (cls.events, cls.update) not in ((MechanismSystem.events, MechanismSystem.update),
+                                                    (RegularisedSystem.events, RegularisedSystem.update))):
             return None
         from ..compiled import planar
 
@@ -408,6 +409,24 @@ class MechanismSystem(DrivenSystem):
         from ..compiled import planar
 
         return planar.encode_mode(self.model, self.minimal, mode)
+
+    def decode_mode(self, fmode, imode):
+        """The Mode of the C engine's arrays (the inverse of ``encode_mode``)."""
+        from ..compiled import planar
+
+        return planar.decode_mode(self.model, self.minimal, fmode, imode)
+
+    def change_kind(self, mode, new, event, change):
+        """The kind ``update`` names for the C engine's decision from ``mode`` to ``new`` after ``event``:
+        change (l,) flags the contacts of the candidate set Z and those at a kinematic zero
+        (``compiled.planar.CHANGE_*``)."""
+        from ..compiled import planar
+
+        if event == "breakaway":
+            return "breakaway"
+        Z = [int(c) for c in np.flatnonzero(change == planar.CHANGE_Z)]
+        kinematic = [int(c) for c in np.flatnonzero(change == planar.CHANGE_KINEMATIC)]
+        return self._kind(mode, new, Z, kinematic, event or "")
 
     def decode_record(self, out):
         """The dict of ``record`` from the flat output (n_record,) of the compiled record kernel, its

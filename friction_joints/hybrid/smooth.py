@@ -17,5 +17,14 @@ class RegularisedSystem(MechanismSystem):
     def events(self, mode):
         return []
 
+    def events_watch_all(self, mode):
+        """True: the single mode never changes (MechanismSystem's test reads friction directions, which
+        this mode does not have)."""
+        return True
+
     def update(self, t, y, mode, event):
         return y, Mode(None, (), (), self.mech.partition), None
+
+    def change_kind(self, mode, new, event, change):
+        """None: the single mode never changes."""
+        return None

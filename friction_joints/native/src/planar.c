@@ -4,15 +4,19 @@
  * frictional contact. The Python engine (planar.model, planar.joints, planar.tree, planar.minimal,
  * planar.coupling, friction.laws, hybrid.mechanism) is the reference: the kernels re-implement the
  * same equations in the same order, on the model packed by compiled.planar.pack (layouts in the
- * docstring of friction_joints/compiled/planar.py; the constants in planar_internal.h).
+ * docstring of friction_joints/compiled/planar.py; the constants in planar_internal.h). The mode
+ * decisions (mode_layout, mode_events, decide: MechanismSystem.events and .update, RegularisedSystem's
+ * single mode) follow update branch by branch and reuse the kernels' evaluations.
  *
  * Workspace: a->work is the float matrix of compiled.planar.WORK_FIELDS (ipar[I_WORK_ROWS] rows of
  * ipar[I_WIDTH] columns), a->iwork the int matrix of IWORK_FIELDS; a field is a block of their rows
  * (field(), ifield()), every matrix with the row stride ipar[I_WIDTH] (`ld` below). A function's comment
  * names the function of the Python engine it follows, where there is one.
  */
+#include <float.h>
 #include <math.h>
 
+#include "box_qp.h"
 #include "fj_linalg.h"
 #include "planar_internal.h"
 
@@ -31,6 +35,8 @@ enum { JF_PI = 0, JF_PJ = 2, JF_EJ = 4, JF_THETA0 = 6, JF_R = 7, JF_EDGE = 8, JF
 #define LAW_WIDTH 4 /* mu_s and three parameters */
 /* imode header */
 enum { IM_NSTUCK, IM_NLOCK, IM_SIGN, IM_HEADER };
+/* decide's change report per free coordinate (compiled.planar.CHANGE_*) */
+enum { CHANGE_Z = 1, CHANGE_KINEMATIC };
 
 /* Python's max(a, b) and min(a, b), as the Python engine calls them (e.g. in
  * MechanismSystem._shared_holding): b replaces a only if it compares so, so that the results match the
@@ -373,8 +379,9 @@ static double law_coefficient(const fj_args *a, int64_t c, double sd, double sig
 
 /* f_mu (l,) from the ideal reactions f (m,) and df_mu/df (model.friction). Friction directions:
  * `direction` (l,) (its values scale the coefficient, as in _holding_trial), or sgn(sd) if use_sign;
- * stat (l,) int flags: the static coefficient mu_s. J (l, m, stride ld): only the blocks (s rows, z
- * columns) of each joint are written, the rest of df_mu/df being zero. */
+ * stat (l,) STAT_* flags: STAT_STATIC the static coefficient mu_s, STAT_FIXED f_mu fixed to the field
+ * `fixed` with zero derivative after the law (MechanismSystem._gauss's friction). J (l, m, stride ld):
+ * only the blocks (s rows, z columns) of each joint are written, the rest of df_mu/df being zero. */
 static void friction(const fj_args *a, const double *f, const double *sd, const double *direction, int use_sign,
                      const int64_t *stat, double *f_mu, double *J, int64_t ld) {
     const int64_t *ip = a->ipar;
@@ -419,6 +426,12 @@ static void friction(const fj_args *a, const double *f, const double *sd, const 
             Js[z] = coef * fj_sign(fn);
             Js[ld + z] = c_r * factor * fj_sign(fn);
         }
+        int64_t nz = ip[ji + JI_NZ];
+        for (int64_t r = s; r < s + ip[ji + JI_NS]; r++)
+            if (stat[r] == STAT_FIXED) {
+                f_mu[r] = field(a, W_FIXED)[r];
+                for (int64_t i = z; i < z + nz; i++) J[r * ld + i] = 0.0;
+            }
     }
 }
 
@@ -607,26 +620,43 @@ static int64_t tree_map(const fj_args *a) {
     return FJ_OK;
 }
 
-/* C2' = C2 D1 = [U, V] (seed 000 eq. 5.1); D2 = [I; -V^-1 U] (eq. 5.2). V: LU-factorised in place
- * (field V, pivots vpiv). */
-static int64_t partition_map(const fj_args *a) {
+/* x = g(q), C, C_mu, D1 and C2' = C2 D1 (m2 x k1, field C2p) at q (MinimalForm.closing_jacobian;
+ * seed 000 eq. 4.4). */
+static int64_t closing_jacobian(const fj_args *a, const double *q) {
     const int64_t *ip = a->ipar;
-    int64_t n = ip[I_N], k1 = ip[I_K1], k = ip[I_K], m2 = ip[I_M2], ld = ip[I_WIDTH];
-    const int64_t *part = a->imode + IM_HEADER, *vidx = a->imode + IM_HEADER + k, *rows2 = ip + ip[I_ROWS2];
-    const double *C = field(a, W_C), *D1 = field(a, W_D1);
-    double *V = field(a, W_V), *D2 = field(a, W_D2);
-    int64_t *vpiv = ifield(a, WI_VPIV);
-    for (int64_t i = 0; i < k1; i++)
-        for (int64_t j = 0; j < k; j++) D2[i * ld + j] = 0.0;
-    for (int64_t j = 0; j < k; j++) D2[part[j] * ld + j] = 1.0;
-    if (!m2) return FJ_OK;
-    double *C2p = field(a, W_C2P), *U = field(a, W_U);
+    int64_t n = ip[I_N], k1 = ip[I_K1], m2 = ip[I_M2], ld = ip[I_WIDTH];
+    const int64_t *rows2 = ip + ip[I_ROWS2];
+    double *x = field(a, W_X), *C = field(a, W_C);
+    int64_t st = place(a, q, x);
+    if (st) return st;
+    fj_planar_jacobians(a, x, C, field(a, W_CMU), ld);
+    st = tree_map(a);
+    if (st) return st;
+    const double *D1 = field(a, W_D1);
+    double *C2p = field(a, W_C2P);
     for (int64_t r = 0; r < m2; r++)
         for (int64_t c = 0; c < k1; c++) {
             double s = 0.0;
             for (int64_t i = 0; i < n; i++) s += C[rows2[r] * ld + i] * D1[i * ld + c];
             C2p[r * ld + c] = s;
         }
+    return FJ_OK;
+}
+
+/* C2' = [U, V] (seed 000 eq. 5.1) for the partition of the mode, after closing_jacobian; D2 = [I; -V^-1 U]
+ * (eq. 5.2). V: LU-factorised in place (field V, pivots vpiv). */
+static int64_t partition_map(const fj_args *a) {
+    const int64_t *ip = a->ipar;
+    int64_t k1 = ip[I_K1], k = ip[I_K], m2 = ip[I_M2], ld = ip[I_WIDTH];
+    const int64_t *part = a->imode + IM_HEADER, *vidx = a->imode + IM_HEADER + k;
+    double *V = field(a, W_V), *D2 = field(a, W_D2);
+    int64_t *vpiv = ifield(a, WI_VPIV);
+    for (int64_t i = 0; i < k1; i++)
+        for (int64_t j = 0; j < k; j++) D2[i * ld + j] = 0.0;
+    for (int64_t j = 0; j < k; j++) D2[part[j] * ld + j] = 1.0;
+    if (!m2) return FJ_OK;
+    const double *C2p = field(a, W_C2P);
+    double *U = field(a, W_U);
     for (int64_t r = 0; r < m2; r++)
         for (int64_t c = 0; c < m2; c++) V[r * ld + c] = C2p[r * ld + vidx[c]];
     if (!(cond2(V, m2, ld, field(a, W_SV), ld, field(a, W_SVALUES)) <= MAX_CONDITION_V)) return ST_V_SINGULAR;
@@ -646,11 +676,8 @@ static int64_t kinematics(const fj_args *a, const double *q, const double *u) {
     int64_t n = ip[I_N], k1 = ip[I_K1], k = ip[I_K], m2 = ip[I_M2], l = ip[I_L], ld = ip[I_WIDTH], n1 = n - k1;
     const int64_t *vidx = a->imode + IM_HEADER + k, *rows1 = ip + ip[I_ROWS1], *rows2 = ip + ip[I_ROWS2];
     const int64_t *xo = ip + ip[I_XO];
-    double *x = field(a, W_X), *C = field(a, W_C), *Cmu = field(a, W_CMU);
-    int64_t st = place(a, q, x);
-    if (st) return st;
-    fj_planar_jacobians(a, x, C, Cmu, ld);
-    st = tree_map(a);
+    const double *x = field(a, W_X), *C = field(a, W_C), *Cmu = field(a, W_CMU);
+    int64_t st = closing_jacobian(a, q);
     if (st) return st;
     st = partition_map(a);
     if (st) return st;
@@ -1164,6 +1191,553 @@ static int64_t record(const fj_args *a, double t, const double *y, const double 
     return FJ_OK;
 }
 
+/* ================================================================================================
+ * The mode decisions (MechanismSystem.update, .events; RegularisedSystem.update)
+ * ================================================================================================ */
+
+#define ZERO_SLIP 1e-8       /* hybrid.mechanism.ZERO_SLIP: |sd| below which a contact does not slip at an event */
+#define ZERO_ROW 1e-9        /* hybrid.mechanism.ZERO_ROW: |Cpp_c| below which its slip is at a kinematic zero */
+#define INDEPENDENT_TOL 1e-9 /* hybrid.mechanism._independent_rows's tol */
+#define MAX_CONDITION 1e4    /* planar.minimal.MAX_CONDITION: cond(V) beyond which the partition is changed */
+
+/* the events of a mode (MechanismSystem.events, in its order) */
+enum { EV_SLIP_ZERO, EV_BREAKAWAY, EV_SHARED_BREAKAWAY };
+
+/* The number of events of the mode a->fmode, a->imode: slip_zero:c of the slipping contacts, then
+ * breakaway:c of the stuck ones, or the one breakaway of a shared stiction; none in RegularisedSystem's
+ * mode. Event `want` (if one) sets *kind (EV_*) and *contact (-1 for the shared breakaway). */
+static int64_t mode_event(const fj_args *a, int64_t want, int64_t *kind, int64_t *contact) {
+    const int64_t *ip = a->ipar, *contacts = ip + ip[I_CONTACTS];
+    if (a->imode[IM_SIGN]) return 0;
+    const int64_t *flags = mode_flags(a), *stuck = mode_stuck(a);
+    int64_t i = 0, r = a->imode[IM_NSTUCK];
+    for (int64_t j = 0; j < ip[I_NC]; j++) {
+        int64_t c = contacts[j];
+        if (flags[c] || a->fmode[c] == 0.0) continue;
+        if (i++ == want) *kind = EV_SLIP_ZERO, *contact = c;
+    }
+    if (r > a->imode[IM_NLOCK]) {
+        if (i++ == want) *kind = EV_SHARED_BREAKAWAY, *contact = -1;
+    } else
+        for (int64_t j = 0; j < r; j++)
+            if (i++ == want) *kind = EV_BREAKAWAY, *contact = stuck[j];
+    return i;
+}
+
+/* fj_mode_events_fn: the directions and flags of the events (mode_event's order); watch_all as
+ * MechanismSystem.events_watch_all: False while a contact has no direction and is not stuck in a
+ * mechanism that is not frozen (RegularisedSystem's single mode: True, it never changes). */
+static int64_t mode_events(const fj_args *a, int64_t *directions, int64_t *flags, int64_t *watch_all) {
+    const int64_t *ip = a->ipar, *contacts = ip + ip[I_CONTACTS];
+    int64_t n = mode_event(a, -1, NULL, NULL);
+    for (int64_t i = 0; i < n; i++) {
+        int64_t kind = EV_SLIP_ZERO, c;
+        mode_event(a, i, &kind, &c);
+        directions[i] = kind == EV_SLIP_ZERO ? -1 : 1;
+        flags[i] = kind == EV_SLIP_ZERO ? 0 : FJ_INPUT_DRIVEN;
+    }
+    *watch_all = 1;
+    if (a->imode[IM_SIGN] || a->imode[IM_NLOCK] == ip[I_K]) return n;
+    for (int64_t j = 0; j < ip[I_NC]; j++)
+        if (a->fmode[contacts[j]] == 0.0 && !mode_flags(a)[contacts[j]]) *watch_all = 0;
+    return n;
+}
+
+/* ||x|| (n entries, stride inc) as the BLAS dnrm2 under scipy's LAPACK computes it (OpenBLAS on x86-64:
+ * the squares summed in extended precision, eight at a time into four sums), so that the QR pivots below
+ * see the column norms LAPACK sees. */
+static double nrm2(const double *x, int64_t n, int64_t inc) {
+    long double acc[4] = {0.0L, 0.0L, 0.0L, 0.0L};
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        for (int64_t j = 0; j < 8; j++) {
+            long double v = x[(i + j) * inc];
+            acc[j % 4] += v * v;
+        }
+    for (; i < n; i++) {
+        long double v = x[i * inc];
+        acc[0] += v * v;
+    }
+    return (double)sqrtl((acc[0] + acc[1]) + (acc[2] + acc[3]));
+}
+
+/* sqrt(x^2 + y^2) without overflow (LAPACK dlapy2). */
+static double lapy2(double x, double y) {
+    if (y != y) return y;
+    if (x != x) return x;
+    double w = py_max(fabs(x), fabs(y)), z = py_min(fabs(x), fabs(y));
+    if (z == 0.0 || w > DBL_MAX) return w;
+    return w * sqrt(1.0 + (z / w) * (z / w));
+}
+
+/* The elementary reflector H = I - tau [1; v] [1; v]^T with H [alpha; x] = [beta; 0] (LAPACK dlarfg):
+ * x (n - 1 entries, stride inc) becomes v, *alpha beta; returns tau. */
+static double householder(int64_t n, double *alpha, double *x, int64_t inc) {
+    if (n <= 1) return 0.0;
+    double xnorm = nrm2(x, n - 1, inc);
+    if (xnorm == 0.0) return 0.0;
+    double beta = -copysign(lapy2(*alpha, xnorm), *alpha);
+    const double safmin = DBL_MIN / (DBL_EPSILON / 2); /* dlamch('S') / dlamch('E') */
+    int knt = 0;
+    if (fabs(beta) < safmin) { /* xnorm and beta may be inaccurate: scale x and recompute them */
+        do {
+            knt++;
+            for (int64_t i = 0; i < n - 1; i++) x[i * inc] *= 1.0 / safmin;
+            beta *= 1.0 / safmin;
+            *alpha *= 1.0 / safmin;
+        } while (fabs(beta) < safmin && knt < 20);
+        xnorm = nrm2(x, n - 1, inc);
+        beta = -copysign(lapy2(*alpha, xnorm), *alpha);
+    }
+    double tau = (beta - *alpha) / beta, scale = 1.0 / (*alpha - beta);
+    for (int64_t i = 0; i < n - 1; i++) x[i * inc] *= scale;
+    for (int j = 0; j < knt; j++) beta *= safmin;
+    *alpha = beta;
+    return tau;
+}
+
+/* planar_internal.h */
+void fj_planar_qr_pivots(double *A, int64_t m, int64_t n, int64_t lda, int64_t *jpvt, double *rdiag, double *vn1,
+                         double *vn2) {
+    const double tol3z = sqrt(DBL_EPSILON / 2); /* sqrt(dlamch('Epsilon')) */
+    for (int64_t j = 0; j < n; j++) {
+        jpvt[j] = j;
+        vn1[j] = vn2[j] = nrm2(A + j, m, lda);
+    }
+    int64_t mn = m < n ? m : n;
+    for (int64_t i = 0; i < mn; i++) {
+        int64_t p = i; /* idamax */
+        for (int64_t j = i + 1; j < n; j++)
+            if (fabs(vn1[j]) > fabs(vn1[p])) p = j;
+        if (p != i) {
+            for (int64_t r = 0; r < m; r++) {
+                double tmp = A[r * lda + p];
+                A[r * lda + p] = A[r * lda + i];
+                A[r * lda + i] = tmp;
+            }
+            int64_t tmp = jpvt[p];
+            jpvt[p] = jpvt[i];
+            jpvt[i] = tmp;
+            vn1[p] = vn1[i];
+            vn2[p] = vn2[i];
+        }
+        double tau = householder(m - i, A + i * lda + i, A + (i + 1) * lda + i, lda);
+        rdiag[i] = fabs(A[i * lda + i]);
+        if (tau != 0.0) /* A[i:, j] -= tau v (v^T A[i:, j]), v = [1; A[i + 1:, i]] */
+            for (int64_t j = i + 1; j < n; j++) {
+                double w = A[i * lda + j];
+                for (int64_t r = i + 1; r < m; r++) w += A[r * lda + j] * A[r * lda + i];
+                double tw = -tau * w;
+                A[i * lda + j] += tw;
+                for (int64_t r = i + 1; r < m; r++) A[r * lda + j] += A[r * lda + i] * tw;
+            }
+        for (int64_t j = i + 1; j < n; j++) {
+            if (vn1[j] == 0.0) continue;
+            double ratio = fabs(A[i * lda + j]) / vn1[j], temp = 1.0 - ratio * ratio;
+            temp = py_max(temp, 0.0);
+            double kept = vn1[j] / vn2[j];
+            if (temp * (kept * kept) <= tol3z) {
+                vn1[j] = vn2[j] = i < m - 1 ? nrm2(A + (i + 1) * lda + j, m - i - 1, lda) : 0.0;
+            } else
+                vn1[j] *= sqrt(temp);
+        }
+    }
+}
+
+/* fj_planar_qr_pivots with the scratch of the workspace (fields vn1, vn2). */
+static void qr_pivots(const fj_args *a, double *A, int64_t m, int64_t n, int64_t lda, int64_t *jpvt, double *rdiag) {
+    fj_planar_qr_pivots(A, m, n, lda, jpvt, rdiag, field(a, W_VN1), field(a, W_VN2));
+}
+
+/* Sort v (n) ascending. */
+static void sort_indices(int64_t *v, int64_t n) {
+    for (int64_t i = 1; i < n; i++)
+        for (int64_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
+            int64_t tmp = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = tmp;
+        }
+}
+
+/* Positions (into rows, ascending) of a maximal set of independent rows of Cpp[rows] (nr of them)
+ * (mechanism._independent_rows: QR with column pivoting of Cpp[rows]^T, the pivots whose |R_ii| exceed
+ * tol |R_00|) into out (nr); returns their number. */
+static int64_t independent_rows(const fj_args *a, const int64_t *rows, int64_t nr, int64_t *out) {
+    int64_t k = a->ipar[I_K], ld = a->ipar[I_WIDTH];
+    if (nr == 0) return 0;
+    const double *Cpp = field(a, W_CPP);
+    double *R = field(a, W_QR), *rdiag = field(a, W_RDIAG);
+    int64_t *piv = ifield(a, WI_QR_PIV);
+    for (int64_t i = 0; i < k; i++)
+        for (int64_t j = 0; j < nr; j++) R[i * ld + j] = Cpp[rows[j] * ld + i];
+    qr_pivots(a, R, k, nr, ld, piv, rdiag);
+    double threshold = INDEPENDENT_TOL * py_max(rdiag[0], 1e-300);
+    int64_t count = 0;
+    for (int64_t i = 0; i < (k < nr ? k : nr); i++) count += rdiag[i] > threshold;
+    for (int64_t i = 0; i < count; i++) out[i] = piv[i];
+    sort_indices(out, count);
+    return count;
+}
+
+/* The partition and the dependent indices (all those of q not in it, ascending) into imode (encode_mode). */
+static void write_partition(const fj_args *a, int64_t *imode, const int64_t *partition) {
+    int64_t k1 = a->ipar[I_K1], k = a->ipar[I_K], o = IM_HEADER + k;
+    for (int64_t j = 0; j < k; j++) imode[IM_HEADER + j] = partition[j];
+    for (int64_t i = 0; i < k1; i++) {
+        int in = 0;
+        for (int64_t j = 0; j < k; j++) in |= partition[j] == i;
+        if (!in) imode[o++] = i;
+    }
+}
+
+/* The independent velocities at q (MinimalForm.choose_partition) into part (k): `current` while cond(V)
+ * stays below MAX_CONDITION, else the columns of C2' after the m2 pivots of its QR with column pivoting,
+ * ascending. If they differ from current, y's u (given in current) becomes the velocities of part
+ * (MinimalForm.velocities). b: the arguments of the new mode (its imode written). */
+static int64_t new_partition(const fj_args *b, int64_t *imode, double *y, const int64_t *current, int64_t *part) {
+    const int64_t *ip = b->ipar;
+    int64_t k1 = ip[I_K1], k = ip[I_K], m2 = ip[I_M2], ld = ip[I_WIDTH];
+    const double *q = y;
+    double *u = y + k1;
+    int same = 1;
+    if (m2 == 0) {
+        for (int64_t j = 0; j < k; j++) part[j] = j, same &= current[j] == j;
+    } else {
+        int64_t st = closing_jacobian(b, q);
+        if (st) return st;
+        write_partition(b, imode, current);
+        const double *C2p = field(b, W_C2P);
+        const int64_t *vidx = imode + IM_HEADER + k;
+        double *V = field(b, W_V), *R = field(b, W_QR);
+        for (int64_t r = 0; r < m2; r++)
+            for (int64_t c = 0; c < m2; c++) V[r * ld + c] = C2p[r * ld + vidx[c]];
+        if (cond2(V, m2, ld, field(b, W_SV), ld, field(b, W_SVALUES)) <= MAX_CONDITION) {
+            for (int64_t j = 0; j < k; j++) part[j] = current[j];
+        } else {
+            int64_t *piv = ifield(b, WI_QR_PIV);
+            for (int64_t r = 0; r < m2; r++)
+                for (int64_t c = 0; c < k1; c++) R[r * ld + c] = C2p[r * ld + c];
+            qr_pivots(b, R, m2, k1, ld, piv, field(b, W_RDIAG));
+            for (int64_t j = 0; j < k; j++) part[j] = piv[m2 + j];
+            sort_indices(part, k);
+            for (int64_t j = 0; j < k; j++) same &= part[j] == current[j];
+        }
+    }
+    if (!same) { /* u = velocities(q, u, current)[partition] */
+        write_partition(b, imode, current);
+        int64_t st = closing_jacobian(b, q);
+        if (!st) st = partition_map(b);
+        if (st) return st;
+        const double *D2 = field(b, W_D2);
+        double *v = field(b, W_U_OFF);
+        for (int64_t j = 0; j < k; j++) {
+            double s = 0.0;
+            for (int64_t i = 0; i < k; i++) s += D2[part[j] * ld + i] * u[i];
+            v[j] = s;
+        }
+        copy(u, v, k);
+    }
+    write_partition(b, imode, part);
+    return FJ_OK;
+}
+
+/* numpy's max of big and x: NaN once either is NaN. */
+static double np_max(double big, double x) { return big != big || x > big || x != x ? (big != big ? big : x) : big; }
+
+/* The largest |v_i| (numpy's np.abs(v).max()). */
+static double max_abs(const double *v, int64_t n) {
+    double big = n ? fabs(v[0]) : 0.0;
+    for (int64_t i = 1; i < n; i++) big = np_max(big, fabs(v[i]));
+    return big;
+}
+
+static int any_nonzero(const double *v, int64_t n) {
+    for (int64_t i = 0; i < n; i++)
+        if (v[i] != 0.0) return 1;
+    return 0;
+}
+
+/* The sign the slip of contact c takes as the mechanism moves off a kinematic zero of its row Cpp_c
+ * (MechanismSystem._direction_off_zero): sd_c at q moved a little along the motion (u, or udot when at
+ * rest). *stale: the linear terms of (q, u) in the workspace are overwritten (recomputed first if so). */
+static int64_t direction_off_zero(const fj_args *b, const double *y, const double *tau, int64_t c, int64_t *sign,
+                                  int *stale) {
+    int64_t l = b->ipar[I_L], k1 = b->ipar[I_K1], k = b->ipar[I_K], ld = b->ipar[I_WIDTH];
+    const double *q = y;
+    double *v = field(b, W_U_OFF), *q_off = field(b, W_Q_OFF);
+    int64_t st;
+    if (*stale && (st = linear_terms(b, q, y + k1, tau))) return st;
+    *stale = 0;
+    copy(v, y + k1, k);
+    *sign = 0;
+    if (!any_nonzero(v, k)) { /* at rest: along udot without friction */
+        double *zeros = field(b, W_DIRF);
+        int64_t *stat = ifield(b, WI_STATIC);
+        for (int64_t i = 0; i < l; i++) zeros[i] = 0.0, stat[i] = STAT_KINETIC;
+        if ((st = evaluate(b, zeros, 0, stat))) return st;
+        copy(v, field(b, W_UDOT), k);
+    }
+    if (!any_nonzero(v, k)) return FJ_OK;
+    const double *D2 = field(b, W_D2);
+    for (int64_t i = 0; i < k1; i++) { /* qdot = D2 u */
+        double s = 0.0;
+        for (int64_t j = 0; j < k; j++) s += D2[i * ld + j] * v[j];
+        q_off[i] = s;
+    }
+    double eps = 1e-6 / py_max(1.0, max_abs(q_off, k1));
+    for (int64_t i = 0; i < k1; i++) q_off[i] = q[i] + eps * q_off[i];
+    *stale = 1;
+    if ((st = kinematics(b, q_off, v))) return st;
+    *sign = (int64_t)fj_sign(field(b, W_SD)[c]);
+    return FJ_OK;
+}
+
+/* The Gauss-principle static friction of the contacts Z (nz) (MechanismSystem._gauss, seed 001 Sect.
+ * 3-4): lambda minimising ||A lambda + b|| within the static limits (stiction.gauss_friction by box_qp.c's
+ * BVLS), A = L^-1 Cpp[Z]^T, b = L^-1 (h'' + Cpp^T f_mu) with the friction of Z off, iterated with the
+ * reactions on which the limits depend. base: friction directions (Z off). The slip accelerations into
+ * the field accel (nz). */
+static int64_t gauss(const fj_args *b, const double *base, const int64_t *Z, int64_t nz) {
+    const int64_t *ip = b->ipar;
+    int64_t l = ip[I_L], k = ip[I_K], ld = ip[I_WIDTH];
+    const double *L = field(b, W_L2), *Cpp = field(b, W_CPP), *h2 = field(b, W_H2);
+    double *A = field(b, W_GA), *gb = field(b, W_GB), *lam = field(b, W_LAM), *lam_new = field(b, W_LAM_NEW);
+    double *accel = field(b, W_ACCEL), *bound = field(b, W_BOUND), *fixed = field(b, W_FIXED);
+    double *f = field(b, W_F), *f_mu = field(b, W_FMU), *limits = field(b, W_LIMITS);
+    int64_t *stat = ifield(b, WI_STATIC);
+    for (int64_t j = 0; j < nz; j++) /* A = L^-1 Cpp[Z]^T (forward substitution) */
+        for (int64_t i = 0; i < k; i++) {
+            double s = Cpp[Z[j] * ld + i];
+            for (int64_t r = 0; r < i; r++) s -= L[i * ld + r] * A[r * ld + j];
+            A[i * ld + j] = s / L[i * ld + i];
+        }
+    for (int64_t c = 0; c < l; c++) stat[c] = STAT_KINETIC;
+    for (int64_t j = 0; j < nz; j++) lam[j] = 0.0, stat[Z[j]] = STAT_FIXED;
+    for (int it = 0; it < MAX_BOUND_ITERATIONS; it++) {
+        for (int64_t j = 0; j < nz; j++) fixed[Z[j]] = lam[j]; /* f_mu[Z] = lambda, J[Z] = 0 */
+        int64_t st = fj_planar_solve_coupled(b, field(b, W_F0), field(b, W_B), field(b, W_SD), base, 0, stat, f, f_mu);
+        if (st) return st;
+        static_limits(b, f, limits);
+        for (int64_t j = 0; j < nz; j++) {
+            bound[j] = limits[Z[j]];
+            f_mu[Z[j]] = 0.0;
+        }
+        double big = bound[0]; /* bound.max() */
+        for (int64_t j = 1; j < nz; j++) big = np_max(big, bound[j]);
+        for (int64_t i = 0; i < k; i++) { /* b = L^-1 (h'' + Cpp^T f_mu) */
+            double s = 0.0;
+            for (int64_t c = 0; c < l; c++) s += Cpp[c * ld + i] * f_mu[c];
+            s += h2[i];
+            for (int64_t r = 0; r < i; r++) s -= L[i * ld + r] * gb[r];
+            gb[i] = s / L[i * ld + i];
+        }
+        double *qp = field(b, W_QP);
+        fj_box_qp(A, k, nz, ld, gb, bound, lam_new, accel, qp, ifield(b, WI_QPI)); /* its limit as scipy's */
+        int close = 1; /* np.allclose(new, lambda, rtol=1e-13, atol=1e-13 (1 + max bound)) */
+        for (int64_t j = 0; j < nz; j++)
+            close &= fabs(lam_new[j] - lam[j]) <= 1e-13 * (1.0 + big) + 1e-13 * fabs(lam[j]);
+        if (close) return FJ_OK;
+        copy(lam, lam_new, nz);
+    }
+    return ST_GAUSS_NO_SETTLE;
+}
+
+/* The stuck subset of Z (nz) into new_stuck (*ns) and the friction directions (direction, l) after the
+ * decision at zero slip (MechanismSystem._decide). One locked direction g (the rows of Z span it): the
+ * stick test of seed 000 Sect. 5 (sect5_margin on a trial mode in the new mode's arrays, its stuck
+ * contacts Z and lock row g); several: the Gauss principle (seed 001). */
+static int64_t decide_at_zero(const fj_args *b, double *fmode, int64_t *imode, int64_t *direction, const int64_t *Z,
+                              int64_t nz, int64_t *new_stuck, int64_t *ns) {
+    const int64_t *ip = b->ipar;
+    int64_t l = ip[I_L], k = ip[I_K], ld = ip[I_WIDTH];
+    double *dirf = field(b, W_DIRF);
+    *ns = 0;
+    for (int64_t j = 0; j < nz; j++) direction[Z[j]] = 0;
+    if (nz == 0) return FJ_OK;
+    for (int64_t c = 0; c < l; c++) dirf[c] = (double)direction[c];
+    int64_t *rows = ifield(b, WI_ROWS);
+    int64_t st;
+    if (independent_rows(b, Z, nz, rows) == 1) { /* one locked direction: seed 000 Sect. 5 */
+        const double *g = field(b, W_CPP) + Z[rows[0]] * ld;
+        double g_norm = norm(g, k), margin;
+        copy(fmode, dirf, l);
+        for (int64_t i = 0; i < k; i++) fmode[l + i] = g[i] / g_norm;
+        imode[IM_NSTUCK] = nz;
+        for (int64_t j = 0; j < nz; j++) imode[IM_HEADER + k + ip[I_M2] + j] = Z[j];
+        if ((st = sect5_margin(b, &margin))) return st;
+        if (margin > 0) { /* motion continues (a reversal passes straight through) */
+            const double *trial = field(b, W_TRIAL);
+            for (int64_t c = 0; c < l; c++) direction[c] = (int64_t)trial[c];
+        } else {
+            for (int64_t j = 0; j < nz; j++) new_stuck[j] = Z[j];
+            *ns = nz;
+        }
+        return FJ_OK;
+    }
+    if ((st = gauss(b, dirf, Z, nz))) return st; /* several directions: the Gauss principle (seed 001) */
+    const double *accel = field(b, W_ACCEL);
+    double tol = 1e-9 * (1.0 + max_abs(accel, nz));
+    for (int64_t j = 0; j < nz; j++) {
+        if (fabs(accel[j]) <= tol) {
+            direction[Z[j]] = 0;
+            new_stuck[(*ns)++] = Z[j];
+        } else
+            direction[Z[j]] = (int64_t)fj_sign(accel[j]);
+    }
+    return FJ_OK;
+}
+
+/* The new mode's arrays as encode_mode gives them (its partition already in imode): directions, the
+ * stuck contacts (ns) and their flags, the lock rows Cpp[stuck[rows]] (n_lock) and their QR pivots
+ * (lock_velocity's). */
+static void encode_decision(const fj_args *b, double *fmode, int64_t *imode, const int64_t *direction,
+                            const int64_t *stuck, int64_t ns, const int64_t *rows, int64_t n_lock) {
+    const int64_t *ip = b->ipar;
+    int64_t l = ip[I_L], k = ip[I_K], ld = ip[I_WIDTH], o = IM_HEADER + k + ip[I_M2];
+    const double *Cpp = field(b, W_CPP);
+    for (int64_t c = 0; c < l; c++) fmode[c] = (double)direction[c];
+    for (int64_t i = 0; i < k * k; i++) fmode[l + i] = 0.0;
+    for (int64_t r = 0; r < n_lock; r++) copy(fmode + l + r * k, Cpp + stuck[rows[r]] * ld, k);
+    imode[IM_NSTUCK] = ns, imode[IM_NLOCK] = n_lock, imode[IM_SIGN] = 0;
+    for (int64_t i = o; i < o + 2 * l + k; i++) imode[i] = 0;
+    for (int64_t j = 0; j < ns; j++) imode[o + j] = stuck[j], imode[o + l + k + stuck[j]] = 1;
+    if (n_lock) {
+        double *R = field(b, W_QR);
+        for (int64_t r = 0; r < n_lock; r++) copy(R + r * ld, fmode + l + r * k, k);
+        qr_pivots(b, R, n_lock, k, ld, imode + o + l, field(b, W_RDIAG));
+    }
+}
+
+/* Position of c in list (n), or -1. */
+static int64_t find(const int64_t *list, int64_t n, int64_t c) {
+    for (int64_t i = 0; i < n; i++)
+        if (list[i] == c) return i;
+    return -1;
+}
+
+/* Remove list[i] (n entries; returns n - 1). */
+static int64_t drop(int64_t *list, int64_t n, int64_t i) {
+    for (int64_t j = i; j < n - 1; j++) list[j] = list[j + 1];
+    return n - 1;
+}
+
+/* fj_decide_fn: MechanismSystem.update (RegularisedSystem.update: its single mode). The change report
+ * (l): CHANGE_Z (1) for the contacts of Z, CHANGE_KINEMATIC (2) for those at a kinematic zero, which with
+ * the event and the two modes name the kind (MechanismSystem._kind); the shared stiction's breakaway is
+ * its own kind. The new mode is built in fmode, imode, which also hold the trial modes of the Sect. 5
+ * test on the way (the arguments b). */
+static int64_t decide(const fj_args *a, double t, double *y, const double *tau, int64_t event, double *fmode,
+                      int64_t *imode, int64_t *change) {
+    (void)t;
+    const int64_t *ip = a->ipar, *contacts = ip + ip[I_CONTACTS];
+    int64_t l = ip[I_L], k1 = ip[I_K1], k = ip[I_K], nc = ip[I_NC], ld = ip[I_WIDTH];
+    fj_args b = *a;
+    b.fmode = fmode, b.imode = imode;
+    b.n_fmode = l + k * k, b.n_imode = IM_HEADER + 2 * k + ip[I_M2] + 2 * l;
+    for (int64_t i = 0; i < b.n_fmode; i++) fmode[i] = 0.0;
+    for (int64_t i = 0; i < b.n_imode; i++) imode[i] = 0;
+    for (int64_t c = 0; c < l; c++) change[c] = 0;
+    int has_mode = event != FJ_START;
+    const int64_t *current = has_mode ? a->imode + IM_HEADER : ip + ip[I_PARTITION]; /* the partition u is in */
+    if (ip[I_REGULARISED]) { /* RegularisedSystem: Mode(None, (), (), mechanism's partition) */
+        write_partition(a, imode, ip + ip[I_PARTITION]);
+        imode[IM_SIGN] = 1;
+        return FJ_OK;
+    }
+    int64_t kind = -1, event_contact = -1, st;
+    if (event >= 0) mode_event(a, event, &kind, &event_contact);
+    int64_t *part = ifield(a, WI_PART);
+    if ((st = new_partition(&b, imode, y, current, part))) return st;
+    const double *q = y, *u = y + k1;
+    int64_t *direction = ifield(a, WI_DIR), *old = ifield(a, WI_OLD), *stuck = ifield(a, WI_STUCK);
+    int64_t n_stuck = has_mode ? a->imode[IM_NSTUCK] : 0;
+    for (int64_t c = 0; c < l; c++) old[c] = has_mode ? (int64_t)a->fmode[c] : 0;
+    for (int64_t j = 0; j < n_stuck; j++) stuck[j] = mode_stuck(a)[j];
+    if (kind == EV_SHARED_BREAKAWAY) { /* shared stiction ends: the located event is itself the decision */
+        copy(fmode, a->fmode, l + k); /* the mode's directions and lock[0], its stuck contacts */
+        imode[IM_NSTUCK] = n_stuck;
+        for (int64_t j = 0; j < n_stuck; j++) imode[IM_HEADER + k + ip[I_M2] + j] = stuck[j];
+        double margin;
+        if ((st = linear_terms(&b, q, u, tau)) || (st = sect5_margin(&b, &margin))) return st;
+        const double *trial = field(a, W_TRIAL);
+        for (int64_t c = 0; c < l; c++) direction[c] = (int64_t)trial[c];
+        encode_decision(&b, fmode, imode, direction, stuck, 0, NULL, 0);
+        return FJ_OK;
+    }
+    if ((st = linear_terms(&b, q, u, tau))) return st;
+    const double *sd = field(a, W_SD), *Cpp = field(a, W_CPP);
+    double *row_scale = field(a, W_ROW_SCALE);
+    int64_t *zero = ifield(a, WI_ZERO), *Z = ifield(a, WI_Z), *kinematic = ifield(a, WI_KINEMATIC);
+    int64_t n_zero = 0, nz = 0, n_kin = 0;
+    for (int64_t c = 0; c < l; c++) {
+        row_scale[c] = norm(Cpp + c * ld, k);
+        direction[c] = ip[ip[I_LAWS] + c] != NO_LAW ? (int64_t)fj_sign(sd[c]) : 0;
+    }
+    for (int64_t j = 0; j < nc; j++)
+        if (fabs(sd[contacts[j]]) <= ZERO_SLIP * (1.0 + row_scale[contacts[j]])) zero[n_zero++] = contacts[j];
+    if (kind == EV_BREAKAWAY) { /* the contact slips against its holding force (MechanismSystem._stuck) */
+        int64_t c = event_contact, i = find(zero, n_zero, c);
+        if ((st = linear_terms(a, q, u, tau)) || (st = stuck_mode(a))) return st;
+        direction[c] = -(int64_t)fj_sign(field(a, W_FMU)[c]);
+        n_stuck = drop(stuck, n_stuck, find(stuck, n_stuck, c));
+        if (i < 0) return ST_BREAKAWAY_SLIPPING;
+        n_zero = drop(zero, n_zero, i);
+        if ((st = linear_terms(&b, q, u, tau))) return st;
+    }
+    if (has_mode && kind != EV_SLIP_ZERO) {
+        /* settling after a change or at a time event: a slipping contact that has just been given a
+         * direction keeps it; the stuck and undecided contacts are decided again */
+        int64_t n = 0;
+        for (int64_t i = 0; i < n_zero; i++) {
+            int64_t c = zero[i];
+            direction[c] = old[c];
+            if (find(stuck, n_stuck, c) >= 0 || old[c] == 0) zero[n++] = c;
+        }
+        n_zero = n;
+    }
+    for (int64_t i = 0; i < n_zero; i++) {
+        int64_t c = zero[i];
+        if (row_scale[c] <= ZERO_ROW)
+            kinematic[n_kin++] = c;
+        else
+            Z[nz++] = c;
+    }
+    int stale = 0;
+    for (int64_t i = 0; i < n_kin; i++) { /* friction reverses as the joint passes a kinematic zero of its slip */
+        int64_t c = kinematic[i];
+        if (old[c])
+            direction[c] = -old[c];
+        else if ((st = direction_off_zero(&b, y, tau, c, direction + c, &stale)))
+            return st;
+    }
+    if (stale && (st = linear_terms(&b, q, u, tau))) return st;
+    int64_t *new_stuck = ifield(a, WI_NEW_STUCK), *rows = ifield(a, WI_ROWS), ns;
+    if ((st = decide_at_zero(&b, fmode, imode, direction, Z, nz, new_stuck, &ns))) return st;
+    int64_t n_lock = independent_rows(&b, new_stuck, ns, rows);
+    if (n_lock == k) /* the stuck contacts freeze the mechanism: nothing slips, nothing reverses */
+        for (int64_t i = 0; i < n_kin; i++) direction[kinematic[i]] = 0;
+    encode_decision(&b, fmode, imode, direction, new_stuck, ns, rows, n_lock);
+    if (ns && (st = lock_velocity(&b, y + k1))) return st; /* the locked velocities exactly zero */
+    int slipping = 0;
+    for (int64_t j = 0; j < nc; j++) slipping |= direction[contacts[j]] != 0 && row_scale[contacts[j]] > ZERO_ROW;
+    if (ns > n_lock && (n_lock > 1 || slipping)) return ST_DEPENDENT_STUCK;
+    for (int64_t i = 0; i < nz; i++) change[Z[i]] = CHANGE_Z;
+    for (int64_t i = 0; i < n_kin; i++) change[kinematic[i]] = CHANGE_KINEMATIC;
+    return FJ_OK;
+}
+
+/* fj_mode_layout_fn: fmode [direction (l), lock rows (k x k)], imode (encode_mode's), at most one event
+ * per contact, the change report (l). */
+static void mode_layout(const double *fpar, int64_t n_fpar, const int64_t *ipar, int64_t n_ipar,
+                        fj_mode_layout *layout) {
+    (void)fpar, (void)n_fpar, (void)n_ipar;
+    int64_t l = ipar[I_L], k = ipar[I_K];
+    layout->n_fmode = l + k * k;
+    layout->n_imode = IM_HEADER + 2 * k + ipar[I_M2] + 2 * l;
+    layout->max_events = ipar[I_NC];
+    layout->n_change = l;
+}
+
 /* one float and one int matrix of ipar[I_WIDTH] columns (compiled.planar.WORK_FIELDS, IWORK_FIELDS) */
 static void work_size(const double *fpar, int64_t n_fpar, const int64_t *ipar, int64_t n_ipar, int64_t *n_work,
                       int64_t *n_iwork) {
@@ -1186,8 +1760,14 @@ static const char *message(int64_t status) {
     case ST_HOLDING_SINGULAR: return "the holding friction of the stuck contacts is singular (W = P[:, S])";
     case ST_LOCK_SINGULAR: return "the locked rows are singular on their pivot columns";
     case ST_SHARED_NO_SETTLE: return "the shared holding friction does not settle";
+    case ST_GAUSS_NO_SETTLE: return "the static friction of the contacts at zero slip does not settle with its reactions";
+    case ST_DEPENDENT_STUCK:
+        return "contacts stick with dependent slip rows while others move: their holding forces are indeterminate "
+               "(not supported)";
+    case ST_BREAKAWAY_SLIPPING: return "the contact breaking away is not at zero slip";
     default: return "unknown status";
     }
 }
 
-const fj_family fj_family_planar = {"planar", rhs, events, record, work_size, message, NULL, NULL, NULL};
+const fj_family fj_family_planar = {"planar", rhs, events, record, work_size, message, mode_layout, mode_events,
+                                   decide};

@@ -12,7 +12,9 @@
 /* status codes (compiled/planar.py's ST_*; planar.c's message() has their texts) */
 enum {
     ST_GUIDE_AXIS = 1, ST_TREE_SINGULAR, ST_V_SINGULAR, ST_M2_NOT_PD, ST_CCT_SINGULAR, ST_NO_CONVERGENCE,
-    ST_INCONSISTENT, ST_INDETERMINATE, ST_HOLDING_SINGULAR, ST_LOCK_SINGULAR, ST_SHARED_NO_SETTLE
+    ST_INCONSISTENT, ST_INDETERMINATE, ST_HOLDING_SINGULAR, ST_LOCK_SINGULAR, ST_SHARED_NO_SETTLE,
+    /* the mode decision (12 and 13 are compiled.absolute's) */
+    ST_GAUSS_NO_SETTLE = 14, ST_DEPENDENT_STUCK, ST_BREAKAWAY_SLIPPING
 };
 
 /* ipar header */
@@ -20,7 +22,7 @@ enum {
     I_N, I_M, I_L, I_K1, I_K, I_M2, I_NB, I_NJ, I_ND, I_NC,
     I_JOINTS, I_TREE, I_ROWS1, I_ROWS2, I_CONTACTS, I_LAWS, I_XQ, I_XO, I_WORK, I_IWORK,
     I_F_MASS, I_F_HEXT, I_F_H, I_F_GRAV, I_F_BODY_MASS, I_F_LIP, I_F_JOINTS, I_F_LAWS,
-    I_WORK_ROWS, I_IWORK_ROWS, I_WIDTH, HEADER
+    I_WORK_ROWS, I_IWORK_ROWS, I_WIDTH, I_PARTITION, I_REGULARISED, HEADER
 };
 
 /* the fields of the workspace (compiled.planar.WORK_FIELDS, IWORK_FIELDS), in their order */
@@ -29,9 +31,17 @@ enum {
     W_A, W_V, W_C2P, W_U, W_D1DQ, W_XI2P, W_Y0, W_Y, W_WV, W_WM, W_CCT,
     W_F, W_FMU, W_UDOT, W_DIRECTION, W_BASE, W_TRIAL, W_SCALED, W_LIMITS, W_ONES,
     W_J, W_J2, W_F2, W_FMU2, W_BF, W_BF2, W_R, W_R2, W_STEP, W_NA, W_JR, W_START, W_ROOT, W_ROOTMU,
-    W_P, W_WR, W_B0, W_HOLD, W_F0S, W_BS, W_SV, W_SVALUES
+    W_P, W_WR, W_B0, W_HOLD, W_F0S, W_BS, W_SV, W_SVALUES,
+    W_ROW_SCALE, W_DIRF, W_QR, W_VN1, W_VN2, W_RDIAG, W_Q_OFF, W_U_OFF, W_GA, W_GB, W_LAM, W_LAM_NEW, W_ACCEL,
+    W_BOUND, W_FIXED, W_QP
 };
-enum { WI_PIV, WI_VPIV, WI_NPIV, WI_WPIV, WI_LPIV, WI_STATIC, WI_ALL_STATIC };
+enum {
+    WI_PIV, WI_VPIV, WI_NPIV, WI_WPIV, WI_LPIV, WI_STATIC, WI_ALL_STATIC,
+    WI_QR_PIV, WI_DIR, WI_OLD, WI_ZERO, WI_Z, WI_KINEMATIC, WI_STUCK, WI_NEW_STUCK, WI_ROWS, WI_PART, WI_QPI
+};
+/* the static flags (stat) of the friction laws: kinetic, static coefficient mu_s, or f_mu fixed to the
+ * workspace field `fixed` with zero derivative (the static friction of the Gauss problem) */
+enum { STAT_KINETIC, STAT_STATIC, STAT_FIXED };
 
 /* Field `field` of WORK_FIELDS: its first row in a->work (the row that compiled.planar.pack's table
  * at ipar[I_WORK] gives); every field has the row stride ipar[I_WIDTH]. */
@@ -42,9 +52,19 @@ int64_t *fj_planar_ifield(const fj_args *a, int64_t field);
 void fj_planar_jacobians(const fj_args *a, const double *x, double *C, double *Cmu, int64_t ld);
 /* xi = -Cdot xdot (m) (model.xi; seed 000 eq. 2.9). */
 void fj_planar_xi(const fj_args *a, const double *x, const double *xd, double *xi);
-/* f = f0 + B f_mu(f) (seed 000 eq. 3.3), B (m x l, row stride ipar[I_WIDTH]) (coupling.solve_coupled). */
+/* f = f0 + B f_mu(f) (seed 000 eq. 3.3), B (m x l, row stride ipar[I_WIDTH]) (coupling.solve_coupled);
+ * stat (l): STAT_* of each free coordinate. */
 int64_t fj_planar_solve_coupled(const fj_args *a, const double *f0, const double *B, const double *sd,
                                 const double *direction, int use_sign, const int64_t *stat, double *f,
                                 double *f_mu);
+/* QR with column pivoting of A (m x n, row stride lda; overwritten) as scipy.linalg.qr(pivoting=True)
+ * gets it from LAPACK's dgeqp3 (its unblocked dlaqp2 at these sizes): at step i the column of largest
+ * partial norm (the first of equal ones), the reflector of dlarfg applied as dlarf does, the partial
+ * norms downdated and recomputed where they lose their digits as dlaqp2 does, so that the pivots are
+ * LAPACK's (the column norms as the BLAS dnrm2 of OpenBLAS on x86-64 computes them: in extended
+ * precision). jpvt (n): the pivot order (scipy's piv); rdiag (min(m, n)): |R_ii|; vn1, vn2 (n): scratch.
+ * (The planar mode decisions: the partition, the independent stuck rows and their pivot columns.) */
+void fj_planar_qr_pivots(double *A, int64_t m, int64_t n, int64_t lda, int64_t *jpvt, double *rdiag, double *vn1,
+                         double *vn2);
 
 #endif
