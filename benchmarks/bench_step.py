@@ -5,9 +5,9 @@
 The slaves of SliderCrank and DupontTwoMass are instantiated in this process (no FMU, no pythonfmu
 binary) and stepped as pythonfmu steps them: set_real of the inputs, then do_step (stepper, record,
 publish), from rest with the inputs of bench_compiled.py. Reported per step (us): the whole, the
-C DOP853 call (``native.Dop853.advance``), the Python mode decisions at events and restarts (``_settle``)
-and the rest, the per-step Python path that issue 12 thins out; its ratio to the compiled call is
-comparable between runs on a loaded machine, the absolute values are not. Medians over chunks of
+C engine's call (``native.Instance.advance``: integration, events and mode decisions) and the rest,
+the per-step Python path (the stepper, the inputs' forms, the record's decoding and publishing); its
+ratio to the engine's call is comparable between runs on a loaded machine, the absolute values are not. Medians over chunks of
 100 steps (a chunk with an event costs more; the median is the common step). The pythonfmu binary
 adds its own floor on top (the no-op FMU of bench_compiled.py).
 """
@@ -21,8 +21,7 @@ import statistics
 import time
 from pathlib import Path
 
-from friction_joints.native import Dop853
-from friction_joints.hybrid.integrator import HybridIntegrator
+from friction_joints.native import Instance
 
 ROOT = Path(__file__).resolve().parents[1]
 CASES = {  # slave, {input: function of t}
@@ -65,12 +64,12 @@ class Timed:
 
 
 def chunks(instance, inputs, steps, h, size=100):
-    """(whole, compiled, settle) seconds per step of each chunk of ``size`` steps."""
+    """(whole, engine) seconds per step of each chunk of ``size`` steps."""
     refs = [next(vr for vr, v in instance.vars.items() if v.name == name) for name in inputs]
     functions = list(inputs.values())
     out, t = [], 0.0
     for _ in range(steps // size):
-        with Timed(Dop853, "advance") as compiled, Timed(HybridIntegrator, "_settle") as settle:
+        with Timed(Instance, "advance") as engine:
             start = time.perf_counter()
             for _ in range(size):
                 instance.set_real(refs, [f(t) for f in functions])
@@ -78,7 +77,7 @@ def chunks(instance, inputs, steps, h, size=100):
                     raise RuntimeError(f"doStep failed at t={t}: {instance.error}")
                 t += h
             whole = time.perf_counter() - start
-        out.append((whole / size, compiled.seconds / size, settle.seconds / size))
+        out.append((whole / size, engine.seconds / size))
     return out
 
 
@@ -88,12 +87,12 @@ def main():
     parser.add_argument("--h", type=float, default=1e-3, help="communication step (s)")
     args = parser.parse_args()
     print(f"slave steps at h = {args.h * 1e3:g} ms, medians over chunks of 100 steps (us per step)")
-    print(f"  {'FMU':14s} {'whole':>7s} {'compiled':>9s} {'settle':>7s} {'rest':>6s}  rest / compiled")
+    print(f"  {'FMU':14s} {'whole':>7s} {'engine':>7s} {'rest':>6s}  rest / engine")
     for name, inputs in CASES.items():
         rows = chunks(slave(name), inputs, args.steps, args.h)
-        whole, compiled, settle = (statistics.median(column) * 1e6 for column in zip(*rows))
-        rest = statistics.median(w - c - s for w, c, s in rows) * 1e6
-        print(f"  {name:14s} {whole:7.1f} {compiled:9.1f} {settle:7.1f} {rest:6.1f}  {rest / compiled:.2f}")
+        whole, engine = (statistics.median(column) * 1e6 for column in zip(*rows))
+        rest = statistics.median(w - e for w, e in rows) * 1e6
+        print(f"  {name:14s} {whole:7.1f} {engine:7.1f} {rest:6.1f}  {rest / engine:.2f}")
 
 
 if __name__ == "__main__":

@@ -59,11 +59,9 @@ def make_integrator(system, t0, y0, *, engine="auto", **options) -> HybridIntegr
         warnings.warn(f"the C engine is not built: running on the Python engine ({PYTHON_SLOWDOWN} slower)",
                       RuntimeWarning, stacklevel=2)
         return HybridIntegrator(system, t0, y0, **options)
+    from .compiled.instance import CompiledIntegrator
+
     if _compilable(system):
-        if system.compiled().family.decides_modes:
-            from .compiled.instance import CompiledIntegrator
-        else:
-            from .compiled.integrator import CompiledIntegrator
         return CompiledIntegrator(system, t0, y0, **options)
     if engine == "compiled":
         raise ValueError(f"{type(system).__name__} cannot run on the compiled engine in this configuration "

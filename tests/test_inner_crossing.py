@@ -17,10 +17,10 @@ import pytest
 from scipy.integrate import solve_ivp
 
 from friction_joints import native
-from friction_joints.compiled.integrator import CompiledIntegrator
+from friction_joints.compiled.instance import CompiledIntegrator
 from friction_joints.compiled.model import CompiledModel
 from friction_joints.hybrid.integrator import DrivenSystem, Event, HybridIntegrator
-from friction_joints.native.build import SOURCE_DIR
+from friction_joints.native.build import sources
 
 from native_build import sanitized_library
 
@@ -31,7 +31,7 @@ DIPS = (0.01, 1e-4, 1e-6)  # how deep x + 1 dips below zero: the step's samples 
 DIP_FAMILY = r"""
 #include "fj_kernel.h"
 
-/* fpar = [dip, s]; imode = [events in the mode (1 or 0)]; y = [x, v]; record: x, v */
+/* fpar = [dip, s, direction]; imode = [events in the mode (1 or 0)]; y = [x, v]; record: x, v */
 static int64_t rhs(const fj_args *a, double t, const double *y, const double *tau, double *dy, int64_t n) {
     (void)a, (void)t, (void)tau, (void)n;
     dy[0] = y[1];
@@ -60,7 +60,30 @@ static void work_size(const double *fpar, int64_t n_fpar, const int64_t *ipar, i
 
 static const char *message(int64_t status) { return status ? "failed" : "ok"; }
 
-const fj_family fj_family_dip = {"dip", rhs, events, record, work_size, message, NULL, NULL, NULL};
+static void mode_layout(const double *fpar, int64_t n_fpar, const int64_t *ipar, int64_t n_ipar,
+                        fj_mode_layout *layout) {
+    (void)fpar, (void)n_fpar, (void)ipar, (void)n_ipar;
+    layout->n_fmode = 0;
+    layout->n_imode = layout->max_events = 1;
+    layout->n_change = 0;
+}
+
+/* mode 0 watches the dip in the direction fpar[2]; mode 1 has no events */
+static int64_t mode_events(const fj_args *a, int64_t *directions, int64_t *flags, int64_t *watch_all) {
+    directions[0] = (int64_t)a->fpar[2];
+    flags[0] = 0;
+    *watch_all = 1;
+    return a->imode[0] == 0 ? 1 : 0;
+}
+
+static int64_t decide(const fj_args *a, double t, double *y, const double *tau, int64_t event, double *fmode,
+                      int64_t *imode, int64_t *change) {
+    (void)t, (void)y, (void)tau, (void)fmode, (void)change;
+    imode[0] = event == FJ_START ? 0 : event == 0 ? 1 : a->imode[0];
+    return FJ_OK;
+}
+
+const fj_family fj_family_dip = {"dip", rhs, events, record, work_size, message, mode_layout, mode_events, decide};
 """
 
 
@@ -104,11 +127,17 @@ class DipSystem(DrivenSystem):
     def _build_compiled(self):
         if self.library_path is None:
             return None
-        fpar, ipar = np.array([self.dip, self.sign]), np.zeros(1, dtype=np.int64)
+        fpar, ipar = np.array([self.dip, self.sign, self.direction]), np.zeros(1, dtype=np.int64)
         return DipModel("dip", fpar, ipar, 2, str(self.library_path))
 
     def encode_mode(self, mode):
         return np.zeros(0), np.array([mode], dtype=np.int64)
+
+    def decode_mode(self, fmode, imode):
+        return int(imode[0])
+
+    def change_kind(self, mode, new, event, change):
+        return self.update(0.0, None, mode, event)[2]
 
     def decode_record(self, out):
         return {"x": float(out[0]), "v": float(out[1])}
@@ -116,11 +145,11 @@ class DipSystem(DrivenSystem):
 
 @pytest.fixture(scope="module")
 def dip_library(tmp_path_factory):
-    """A library of dop853.c and the family "dip" (no sanitizer: it runs in this process; the test is
+    """A library of the engine and the family "dip" (no sanitizer: it runs in this process; the test is
     skipped without a C compiler)."""
     folder = tmp_path_factory.mktemp("dip")
     (folder / "dip.c").write_text(DIP_FAMILY)
-    return sanitized_library(folder, (), [SOURCE_DIR / "dop853.c", folder / "dip.c"])
+    return sanitized_library(folder, (), [*sources(), folder / "dip.c"])
 
 
 @pytest.mark.parametrize("dip", DIPS)

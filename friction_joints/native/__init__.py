@@ -7,8 +7,8 @@ without a compiled binding of its own.
 The library is the extension module that ``pip install`` builds (setup.py) beside this file, or the
 one the environment variable FRICTION_JOINTS_ENGINE_LIBRARY names (``default_library_path``: how a
 test runs a whole process on a sanitizer build); ``library(path)`` loads others by path. A family's
-kernels are called from Python through ``Kernel`` (tests, single evaluations); the hybrid integrator
-calls ``advance`` once per segment.
+kernels are called from Python through ``Kernel`` (tests, single evaluations); ``Instance`` is the
+engine's API (fj.h): a whole event-driven integration in C.
 """
 
 from __future__ import annotations
@@ -121,7 +121,8 @@ class FjReport(ctypes.Structure):
 
 # (name, restype, argtypes) of the instance API (fj.h); "p" a pointer, "i" int64, "d" double, "n" int
 _INSTANCE_API = {
-    "fj_instance_new": ("p", "ppipiiiipps"), "fj_instance_free": (None, "p"), "fj_instance_start": ("n", "pdp"),
+    "fj_instance_new": ("p", "ppipiiiipps"), "fj_instance_new_of": ("p", "ppipiiiipps"),
+    "fj_instance_free": (None, "p"), "fj_instance_start": ("n", "pdp"),
     "fj_instance_set_inputs": ("n", "ppp"), "fj_instance_set_input_forms": ("n", "ppn"),
     "fj_instance_step": ("n", "pd"), "fj_instance_advance": ("n", "pdpipp"), "fj_instance_report": ("n", "pp"),
     "fj_instance_outputs": ("n", "pp"), "fj_instance_time": ("d", "p"), "fj_instance_step_size": ("d", "p"), "fj_instance_y": ("p", "p"),
@@ -140,13 +141,6 @@ def _load(path: str) -> ctypes.CDLL:
             function = getattr(lib, name)
             function.restype = _C_TYPES[restype]
             function.argtypes = [_C_TYPES[c] for c in argtypes]
-    if hasattr(lib, "fj_dop853_advance"):  # (a test's build of some families' kernels has no integrator)
-        lib.fj_dop853_scratch_size.restype = _c_int64
-        lib.fj_dop853_scratch_size.argtypes = [_c_int64] * 3
-        lib.fj_dop853_advance.restype = _c_int64
-        lib.fj_dop853_advance.argtypes = ([_c_void_p] * 3 + [_c_double, _c_void_p] + [_c_double] * 5
-                                          + [_c_void_p, _c_void_p, _c_int64, _c_void_p, _c_int64, _c_void_p,
-                                             _c_int64, _c_void_p, _c_double])
     return lib
 
 
@@ -262,46 +256,6 @@ class Kernel:
         return ws.call(self.which, t, np.ascontiguousarray(y, np.float64), np.ascontiguousarray(tau, np.float64), out)
 
 
-# the return codes and info slots of fj_dop853_advance (fj_dop853.h)
-REACHED_END, EVENT, KERNEL_FAILED, STEP_TOO_SMALL, NOT_QUIET = range(5)
-INFO_T, INFO_H, INFO_EVENT, INFO_RECORDS, INFO_RHS_CALLS, INFO_KERNEL_STATUS, INFO_STEPS = range(7)
-INFO_SIZE = 7
-
-
-class Dop853:
-    """DOP853 with dense output and event location in C (fj_dop853_advance) over a Workspace; its
-    scratch grows with the largest mode seen. ``info`` (INFO_SIZE,) holds what the last call reports."""
-
-    def __init__(self, workspace: Workspace):
-        self.ws = workspace
-        self.lib = workspace.family.lib
-        self.info = np.zeros(INFO_SIZE)
-        self._info_address = self.info.ctypes.data
-        self._family_address = ctypes.addressof(workspace.family.c)
-        self._args_address = ctypes.addressof(workspace.args)
-        self._scratch_key, self._scratch_address, self.scratch = None, 0, np.zeros(0)
-
-    def advance(self, t, y, t_end, h_abs, rtol, atol, max_step, forms, fmode, imode, directions, grid, records,
-                quiet) -> int:
-        """Integrate y (n_y,) in place from t to t_end or the first event (fj_dop853.h): forms (n_tau, 5),
-        the mode's fmode, imode and directions (n_events,) int64, grid (n_grid,), records (n_grid, n_record);
-        every array C-contiguous float64 (int64 for imode and directions): the caller's duty, unchecked on
-        this path of every step. Returns REACHED_END, EVENT, KERNEL_FAILED, STEP_TOO_SMALL or NOT_QUIET."""
-        ws, n_tau, n_events = self.ws, forms.shape[0], directions.size
-        ws.set_mode(fmode, imode)
-        ws.args.n_y, ws.args.n_tau = y.size, n_tau
-        key = (y.size, n_events, n_tau)
-        if key != self._scratch_key:
-            size = self.lib.fj_dop853_scratch_size(*key)
-            if self.scratch.size < size:
-                self.scratch = np.zeros(size)
-            self._scratch_key, self._scratch_address = key, self.scratch.ctypes.data
-        return self.lib.fj_dop853_advance(
-            self._family_address, self._args_address, self._scratch_address, t, y.ctypes.data, t_end, h_abs, rtol,
-            atol, max_step, forms.ctypes.data, directions.ctypes.data, n_events, grid.ctypes.data, grid.size,
-            records.ctypes.data, records.shape[1], self._info_address, quiet)
-
-
 # the statuses of the instance API (fj.h)
 STATUS_OK, STATUS_BAD_ARGUMENT, STATUS_KERNEL_FAILED, STATUS_STEP_TOO_SMALL, STATUS_ZENO, STATUS_NOT_SETTLED = range(6)
 ADVANCED_TO_END, ADVANCED_TO_EVENT = 0, 100
@@ -329,9 +283,9 @@ class Instance:
         fpar, ipar = np.ascontiguousarray(fpar, np.float64), np.ascontiguousarray(ipar, np.int64)
         options = FjOptions(rtol, atol, max_step, hold_step)
         error = ctypes.create_string_buffer(256)
-        handle = self.lib.fj_instance_new(family.name.encode(), fpar.ctypes.data, fpar.size, ipar.ctypes.data,
-                                          ipar.size, self.n_y, self.n_tau, self.n_record, ctypes.byref(options),
-                                          error, len(error))
+        handle = self.lib.fj_instance_new_of(ctypes.addressof(family.c), fpar.ctypes.data, fpar.size,
+                                             ipar.ctypes.data, ipar.size, self.n_y, self.n_tau, self.n_record,
+                                             ctypes.byref(options), error, len(error))
         if not handle:
             raise InstanceError(STATUS_BAD_ARGUMENT, error.value.decode())
         self.handle = handle

@@ -54,6 +54,11 @@ typedef struct fj_options {
 fj_instance *fj_instance_new(const char *family, const double *fpar, int64_t n_fpar, const int64_t *ipar,
                              int64_t n_ipar, int64_t n_y, int64_t n_tau, int64_t n_record, const fj_options *options,
                              char *error, size_t n_error);
+/* The same for a family given by its definition (fj_kernel.h), e.g. one outside the engine's list. */
+struct fj_family;
+fj_instance *fj_instance_new_of(const struct fj_family *family, const double *fpar, int64_t n_fpar,
+                                const int64_t *ipar, int64_t n_ipar, int64_t n_y, int64_t n_tau, int64_t n_record,
+                                const fj_options *options, char *error, size_t n_error);
 void fj_instance_free(fj_instance *inst);
 
 /* The state at t0 (y0: n_y) and the initial mode decided there, with the inputs set so far (zero

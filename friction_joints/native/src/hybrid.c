@@ -98,7 +98,13 @@ static int options_valid(const fj_options *o) {
 fj_instance *fj_instance_new(const char *family, const double *fpar, int64_t n_fpar, const int64_t *ipar,
                              int64_t n_ipar, int64_t n_y, int64_t n_tau, int64_t n_record, const fj_options *options,
                              char *error, size_t n_error) {
-    const fj_family *fam = fj_family_find(family);
+    return fj_instance_new_of(fj_family_find(family), fpar, n_fpar, ipar, n_ipar, n_y, n_tau, n_record, options,
+                              error, n_error);
+}
+
+fj_instance *fj_instance_new_of(const fj_family *fam, const double *fpar, int64_t n_fpar, const int64_t *ipar,
+                                int64_t n_ipar, int64_t n_y, int64_t n_tau, int64_t n_record,
+                                const fj_options *options, char *error, size_t n_error) {
     const char *why = NULL;
     fj_options o = {1e-10, 1e-12, INFINITY, INFINITY};
     if (options != NULL) o = *options;
