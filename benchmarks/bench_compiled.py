@@ -5,9 +5,9 @@ Run with OPENBLAS_NUM_THREADS=1 (the Python engine's small solves otherwise pay 
     OPENBLAS_NUM_THREADS=1 python benchmarks/bench_compiled.py [--dist dist] [--quick]
 
 Reported:
-  rhs        one right-hand side of each model in a slipping mode, compiled and Python (us), ratio,
-             and the cost of one inside the C integrator ("in C": a long C call's time over its
-             right-hand sides);
+  rhs        one right-hand side of each model, compiled and Python, called from Python (us), ratio;
+  step       the engine's own 1 ms communication step called from C (engine_step.c): us per step,
+             right-hand sides and integrator steps per communication step;
   library    seed runs through friction_joints.hybrid.run on both engines: wall time, ratio, and the
              largest state difference between the engines;
   FMU        each FMU stepped by FMPy's FMU2Slave at a 1 ms communication step on both engines
@@ -73,33 +73,64 @@ def rhs_cases():
     return cases
 
 
-def in_compiled_loop(integ, t, y, mode, span=0.02, max_step=1e-5) -> float:
-    """Seconds per right-hand side inside the C integrator: one C DOP853 call over ``span`` with steps
-    of at most max_step and the mode's events off, its time over the right-hand sides it evaluated."""
+def bench_rhs():
+    """One right-hand side from Python: the Python system's and the C kernel's."""
     from friction_joints import native
 
-    arrays = integ._mode_arrays(mode)
-    y = np.array(y, float)
-    forms = integ._forms(t, t + span)
-    no_events, no_grid = np.zeros(0, dtype=np.int64), np.zeros(0)
-    start = time.perf_counter()
-    integ.dop853.advance(t, y, t + span, max_step, 1e-8, 1e-10, max_step, forms, arrays.fmode, arrays.imode,
-                         no_events, no_grid, np.zeros((0, integ.model.n_record)), 0.0)
-    return (time.perf_counter() - start) / integ.dop853.info[native.INFO_RHS_CALLS]
-
-
-def bench_rhs():
-    from friction_joints.engine import make_integrator
-
-    print("right-hand side in a slipping mode (us per call; compiled: called from Python, and in the C integrator)")
-    print(f"  {'model':26s} {'Python':>9s} {'compiled':>9s} {'ratio':>7s} {'in C':>8s}")
+    print("right-hand side in the initial mode (us per call, both called from Python)")
+    print(f"  {'model':26s} {'Python':>9s} {'compiled':>9s} {'ratio':>7s}")
     for name, system, y0 in rhs_cases():
-        integ = make_integrator(system, 0.0, y0, engine="compiled", rtol=1e-8, atol=1e-10)
-        s = integ.state
-        python = per_call(lambda: system.rhs(0.1, s.y, s.mode), 50)
-        compiled = per_call(lambda: integ.rhs_once(0.1, s.y, s.mode), 2000)
-        looped = in_compiled_loop(integ, 0.1, s.y, s.mode)
-        print(f"  {name:26s} {python * 1e6:9.1f} {compiled * 1e6:9.2f} {python / compiled:7.0f} {looped * 1e6:8.3f}")
+        model = system.compiled()
+        mode = system.update(0.0, np.array(y0, float), None, None)[1]
+        fmode, imode = system.encode_mode(mode)
+        y, tau, dy = np.array(y0, float), np.asarray(system.input_values(0.1), float), np.zeros(len(y0))
+        python = per_call(lambda: system.rhs(0.1, y, mode), 50)
+        ws = native.Workspace(model.family, model.fpar, model.ipar)
+        ws.set_mode(np.ascontiguousarray(fmode, float), np.ascontiguousarray(imode, np.int64))
+        compiled = per_call(lambda: ws.call("rhs", 0.1, y, tau, dy), 2000)
+        print(f"  {name:26s} {python * 1e6:9.1f} {compiled * 1e6:9.2f} {python / compiled:7.0f}")
+
+
+# --- the engine's step in C ----------------------------------------------------------------------------
+STEP_GOALS = {"Example 2 (slider-crank)": "<= 10 us", "Dupont": "<= 5 us"}
+
+
+def _waves(system, t=0.0):
+    """Per input (offset, amplitude, omega, phase) of its Sine, or (value at t, 0, 0, 0) of another signal."""
+    from friction_joints.hybrid import Sine
+
+    return [(s.offset, s.amplitude, s.omega, s.phase) if isinstance(s, Sine) else (float(s(t)), 0.0, 0.0, 0.0)
+            for s in system.inputs]
+
+
+def bench_engine_step(quick):
+    """The engine's own 1 ms communication step called from C (benchmarks/engine_step.c, no FMI, no
+    Python): the inputs sampled from the case's signals at each step and held over it."""
+    from friction_joints.native import build
+
+    program = Path(tempfile.mkdtemp()) / "engine_step"
+    subprocess.run([*build.c_compiler(), *build.CFLAGS, "-I", str(build.SOURCE_DIR), str(ROOT / "benchmarks" /
+                    "engine_step.c"), *map(str, build.sources()), "-o", str(program), "-lm"], check=True)
+    t_end, rtol = (1.0 if quick else 10.0), 1e-8
+    print(f"\nthe engine's 1 ms step called from C (no FMI, no Python), rtol {rtol:g}, {t_end:g} s")
+    print(f"  {'model':26s} {'us/step':>8s} {'rhs/step':>9s} {'steps/step':>11s} {'events':>7s}  goal")
+    for name, system, y0 in rhs_cases():
+        model = system.compiled()
+        if not model.family.decides_modes:
+            print(f"  {name:26s} (its family does not decide its modes in C yet)")
+            continue
+        lines = [f"{model.family_name} {model.fpar.size} {model.ipar.size} {len(y0)} {len(system.inputs)} "
+                 f"{model.n_record} {rtol!r} {rtol * 1e-2!r} 0.001 {t_end!r}",
+                 " ".join(map(repr, model.fpar.tolist())), " ".join(map(str, model.ipar.tolist())),
+                 " ".join(map(repr, np.asarray(y0, float).tolist())),
+                 " ".join(" ".join(map(repr, w)) for w in _waves(system))]
+        done = subprocess.run([str(program)], input="\n".join(lines) + "\n", capture_output=True, text=True)
+        if done.returncode:
+            print(f"  {name:26s} failed: {done.stderr.strip()}")
+            continue
+        us, rhs, steps, events = done.stdout.split()
+        print(f"  {name:26s} {float(us):8.2f} {float(rhs):9.2f} {float(steps):11.2f} {events:>7s}  "
+              f"{STEP_GOALS.get(name, '')}")
 
 
 # --- library runs -----------------------------------------------------------------------------------
@@ -301,6 +332,7 @@ def main():
     args = parser.parse_args()
     print(f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', 'unset')}\n")
     bench_rhs()
+    bench_engine_step(args.quick)
     bench_library(args.quick)
     noop = build_noop(Path(tempfile.mkdtemp()))
     bench_fmus(args.dist, noop, args.quick)

@@ -19,7 +19,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import lsq_linear
 
 MAX_BVLS_PASSES = 100  # per free contact: the iteration limit of the bounded least squares
 
@@ -50,6 +49,8 @@ def gauss_friction(A, b, bound):
     lam = np.zeros(A.shape[1])
     free = bound > 0
     if free.any():
+        from scipy.optimize import lsq_linear  # here: scipy.optimize takes a fifth of an FMU's start-up to import
+
         # scipy's default limit (one pass per variable) stops some rank-deficient problems short of the
         # minimum (tests/test_box_qp.py::test_scipy_default_limit); BVLS ends far sooner than this limit
         res = lsq_linear(A[:, free], -b, bounds=(-bound[free], bound[free]), method="bvls", tol=1e-15,

@@ -346,6 +346,14 @@ class Instance:
             self._free(handle)
             self.handle = None
 
+    @staticmethod
+    def _sized(values, n, name) -> np.ndarray:
+        """values as a C-contiguous float64 array of n entries; InstanceError naming it otherwise."""
+        array = np.ascontiguousarray(values, np.float64)
+        if array.shape != (n,):
+            raise InstanceError(STATUS_BAD_ARGUMENT, f"{name} must have {n} entries, got shape {array.shape}")
+        return array
+
     def _checked(self, status: int) -> int:
         if status not in (STATUS_OK, ADVANCED_TO_EVENT):
             raise InstanceError(status, self.message)
@@ -356,8 +364,7 @@ class Instance:
         return self.lib.fj_instance_message(self.handle).decode()
 
     def start(self, t0: float, y0) -> None:
-        y0 = np.ascontiguousarray(y0, np.float64)
-        assert y0.size == self.n_y
+        y0 = self._sized(y0, self.n_y, "y0")
         self._checked(self.lib.fj_instance_start(self.handle, float(t0), y0.ctypes.data))
 
     def set_input_forms(self, forms, jump: int) -> None:
@@ -365,9 +372,10 @@ class Instance:
         self._checked(self.lib.fj_instance_set_input_forms(self.handle, _address(forms, np.float64, "forms"), jump))
 
     def set_inputs(self, value, derivative=None) -> None:
-        value = np.ascontiguousarray(value, np.float64)
-        derivative = None if derivative is None else np.ascontiguousarray(derivative, np.float64).ctypes.data
-        self._checked(self.lib.fj_instance_set_inputs(self.handle, value.ctypes.data, derivative))
+        value = self._sized(value, self.n_tau, "value")
+        derivative = None if derivative is None else self._sized(derivative, self.n_tau, "derivative")  # kept alive
+        self._checked(self.lib.fj_instance_set_inputs(self.handle, value.ctypes.data,
+                                                      None if derivative is None else derivative.ctypes.data))
 
     def step(self, t_end: float) -> None:
         self._checked(self.lib.fj_instance_step(self.handle, float(t_end)))

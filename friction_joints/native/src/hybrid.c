@@ -4,7 +4,9 @@
  * with DOP853 (dop853.c) to the end or to the first located event; at an event record the state
  * before it, let the family decide the mode again and again until it no longer changes (FMPy's event
  * loop, at most FJ_MAX_EVENTS_AT_ONE_TIME passes), record the state after it; more than
- * FJ_MAX_EVENTS_AT_ONE_TIME events at one time within a step is chattering (Zeno) and an error. New
+ * FJ_MAX_EVENTS_AT_ONE_TIME events in a row at one time is chattering (Zeno) and an error (the Python
+ * engine counts them within one advance; here they are counted over calls, as the library's advance
+ * returns after each event). New
  * inputs are a restart: the mode is decided again unless every event function is at least
  * QUIET_MARGIN from firing and the events watch every decision (HybridIntegrator.restart).
  */
@@ -35,7 +37,7 @@ struct fj_instance {
     int64_t n_events, watch_all, input_driven; /* of the current mode */
     double t, h, forms_origin;                 /* time, next step size (0: none yet), origin of the ramps */
     int started, restart_pending;
-    double last_event_t; /* the Zeno guard of the current step: time and count of its last events */
+    double last_event_t; /* the Zeno guard: time and count of the last events at one time, over calls */
     int64_t event_count;
     int64_t rhs_calls, steps, events;
     /* the last mode decision that changed the mode (fj_report) */
@@ -219,6 +221,7 @@ int fj_instance_start(fj_instance *inst, double t0, const double *y0) {
     inst->h = 0.0;
     inst->restart_pending = 0;
     inst->rhs_calls = inst->steps = inst->events = 0;
+    inst->last_event_t = NAN, inst->event_count = 0;
     inst->started = 1;
     return settle(inst, t0, FJ_START);
 }
@@ -304,7 +307,6 @@ static int run(fj_instance *inst, double t_end, const double *grid, int64_t n_gr
     if (status) return status;
     if (!(t_end >= inst->t))
         return fail(inst, FJ_STATUS_BAD_ARGUMENT, "cannot integrate backwards to t_end=%.17g", t_end);
-    inst->last_event_t = NAN, inst->event_count = 0;
     inst->report_passes = 0;
     if (inst->restart_pending) {
         inst->restart_pending = 0;
@@ -429,6 +431,7 @@ int fj_instance_set_state(fj_instance *inst, const double *state) {
     for (int64_t i = 0; i < inst->layout.n_imode; i++) inst->imode[i] = (int64_t)*p++;
     memcpy(inst->forms, p, (size_t)(5 * inst->n_tau) * sizeof(double));
     inst->report_passes = 0;
+    inst->last_event_t = NAN, inst->event_count = 0;
     mode_changed(inst);
     return FJ_STATUS_OK;
 }
