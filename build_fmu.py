@@ -429,10 +429,11 @@ def build_versions(script: Path, out: Path, versions=(2, 3), loader: bool = True
 NATIVE = "native"  # DIR/native: the native FMUs (FMI 2.0), DIR/native/fmi3 (FMI 3.0)
 
 
-def build_native_versions(script: Path, out: Path, versions=(2, 3)) -> list[Path]:
+def build_native_versions(script: Path, out: Path, versions=(2, 3), twins: Path | None = None) -> list[Path]:
     """The native FMUs of a fmu_src script (friction_joints.fmi.native) for each FMI version, 2.0 into
-    ``out/native`` and 3.0 into ``out/native/fmi3``, from its pythonfmu twins built into a temporary folder,
-    validated by FMPy; none, with a message saying why, for a model the native build does not cover."""
+    ``out/native`` and 3.0 into ``out/native/fmi3``, from its pythonfmu twins built into a temporary folder
+    (or, as shipped, into ``twins`` and its fmi3 folder, kept), validated by FMPy; none, with a message
+    saying why, for a model the native build does not cover."""
     from fmpy.validation import validate_fmu
 
     from friction_joints.fmi.native import NotNative, build_native, model_table
@@ -445,7 +446,8 @@ def build_native_versions(script: Path, out: Path, versions=(2, 3)) -> list[Path
         return []
     paths = []
     with tempfile.TemporaryDirectory() as tmp:
-        for version, twin in zip(versions, build_versions(script, Path(tmp), versions, loader=False)):
+        built = build_versions(script, Path(twins or tmp), versions, loader=twins is not None)
+        for version, twin in zip(versions, built):
             path, notes = build_native(cls, twin, version_folder(out / NATIVE, version),
                                        script=f"fmu_src/{script.name}")
             for note in notes:
