@@ -8,7 +8,8 @@ stuck set ({12}, {20}, both) and a frictionless contact at zero velocity, and th
 TwoMassFriction.update selects by the Gauss principle at rest (all four stuck sets reached).
 
 The kernels are those of the installed C engine (native/src/lumped.c) that ``system.compiled()`` calls;
-they also run once from a build with sanitizers (tests/native_build.py)."""
+they also run once from a build with sanitizers (tests/native_build.py), with the mode decisions (their
+comparison with the Python update: test_decide_lumped.py)."""
 
 import itertools
 
@@ -220,26 +221,45 @@ def test_compiled_is_built_once_and_none_for_subclasses():
         def rhs(self, t, y, mode):
             return super().rhs(t, y, mode)
 
+    class Decided(SingleMassFriction):  # the C engine decides the modes: a changed update has no compiled form
+        def update(self, t, y, mode, event):
+            return super().update(t, y, mode, event)
+
+    class Watched(TwoMassFriction):
+        def events_watch_all(self, mode):
+            return False
+
     assert Pushed(SingleMassParameters(), [1.0]).compiled() is None
     assert Other(TwoMassParameters(), [1.0, 0.0]).compiled() is None
+    assert Decided(SingleMassParameters(), [1.0]).compiled() is None
+    assert Watched(TwoMassParameters(), [1.0, 0.0]).compiled() is None
 
 
 def test_messages_and_scratch():
-    """The kernels cannot fail (nor can the Python models): every status is unknown to the C family,
-    and it needs no scratch."""
-    for system in (single_system({}), two_system({})):
+    """The kernels cannot fail (nor can the Python models' rhs, events and record): the statuses are the
+    mode decision's (test_decide_lumped.py), others unknown. The scratch is the decision's: none for the
+    single mass, the box QP's of 2 x 2 (box_qp.h: k z + 2 k + 3 z doubles, 3 z integers) for the two."""
+    for system, scratch in ((single_system({}), (0, 0)), (two_system({}), (14, 6))):
         model = system.compiled()
-        for status in (0, 1, 2, -1):
+        for status in (0, 5, -1):
             assert model.message(status) == "unknown status"
-        assert model.family.work_size(model.fpar, model.ipar) == (0, 0)
+        for status in (1, 2, 3, 4):
+            assert model.message(status) != "unknown status"
+        assert model.family.work_size(model.fpar, model.ipar) == scratch
 
 
 def test_kernels_under_sanitizers(sanitized_engine):
-    """Every kernel in every mode kind of both models, once, from the engine built with the sanitizers
-    (conftest's ``sanitized_engine``: a sanitizer's report fails this test)."""
+    """Every kernel in every mode kind of both models (slipping and stuck), and the mode decisions after
+    each event of the mode, at a time event and at the start, once, from the engine built with the
+    sanitizers (conftest's ``sanitized_engine``: a sanitizer's report fails this test). The stuck
+    frictions' relative velocities are zero, as the decisions require at a breakaway."""
     rng, cases = np.random.default_rng(3), []
     for system, modes, n_y in ((single_system(SINGLE["belt-oscillator"]), SINGLE_MODES, 4),
                                (two_system(TWO["viscous-static"]), two_modes(), 6)):
         for mode in modes:
-            cases.append((system, rng.uniform(0.0, 5.0), rng.normal(size=n_y), mode))
+            y = rng.normal(size=n_y)
+            if n_y == 6:
+                y[3] = 0.0 if mode.stuck[1] else y[3]
+                y[2] = y[3] if mode.stuck[0] else y[2]
+            cases.append((system, rng.uniform(0.0, 5.0), y, mode))
     run_kernels(sanitized_engine, cases)

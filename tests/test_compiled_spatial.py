@@ -214,12 +214,19 @@ for name in tests.CONFIGS:
     tests.test_kernels_agree_with_the_python_engine(systems, name)
 tests.test_stuck_rhs_is_zero_and_the_iterations_count_passes(systems)
 tests.test_failures_return_their_status()
+import test_decide_spatial as decide
+systems = decide.make_systems()
+decide.compare_decisions(systems, turning=1, at_rest=3)
+decide.test_mode_events_agree_with_python(systems)
+decide.test_failures_return_their_statuses(systems)
 """
 
 
 def test_kernels_under_sanitizers(sanitized_engine):
     """The comparisons in every configuration and mode, a stuck and a turning state, and the failures,
     with the kernels of the engine built with the sanitizers (conftest's ``sanitized_engine``; in a
-    subprocess: a sanitizer's report fails this test)."""
+    subprocess: a sanitizer's report fails this test); and the mode decisions (test_decide_spatial): after
+    each event of the stuck and the turning modes, at time events and at the start, on turning states and
+    states at rest that stick and that break away, and their failures."""
     # -O0 after the build's -O2: the same checks in a third of the compile time
     run_against(sanitized_engine, SANITIZED)

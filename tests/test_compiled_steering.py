@@ -238,22 +238,28 @@ def test_vehicle_compiled_is_none_for_subclasses():
 
 # --- both families -----------------------------------------------------------------------------------
 def test_messages_and_scratch(systems):
-    """The kernels cannot fail (nor can the Python models): every status is unknown to the C families,
-    and they need no scratch."""
+    """The kernels cannot fail (nor can the Python models): every status is unknown to the vehicle, and to
+    the steering but for its mode decision's two (test_decide_steering); they need no scratch."""
     for system in (systems["default"], SingleTrackVehicle(VehicleParameters(sigma=0.5), [0.0, 0.0])):
         model = system.compiled()
-        for status in (0, 1, 2, -1):
+        for status in (0, 3, -1) if model.family_name == "steering" else (0, 1, 2, -1):
             assert model.message(status) == "unknown status"
         assert model.family.work_size(model.fpar, model.ipar) == (0, 0)
 
 
 def test_kernels_under_sanitizers(sanitized_engine, systems):
     """Every kernel of both families (the steering in modes with stuck and slipping elements, inside and
-    outside the freeplay; the vehicle with and without relaxation), once, from the engine built with the
-    sanitizers (conftest's ``sanitized_engine``: a sanitizer's report fails this test)."""
+    outside the freeplay, at each position of the end stops; the vehicle with and without relaxation), once,
+    from the engine built with the sanitizers (conftest's ``sanitized_engine``: a sanitizer's report fails
+    this test); the steering's mode_events and decide too, after each event of each case's mode and at the
+    start (run_kernels)."""
     rng = np.random.default_rng(3)
     cases = [(systems["worn"], t, y, modes_for_state(k)[(10 * k) % len(DIRECTIONS)])
              for k, (t, y) in enumerate(random_states(systems["worn"], rng))]
+    modes = [mode for _, _, _, mode in cases]
+    assert systems["worn"].compiled().family.decides_modes
+    assert any(0 in m.directions for m in modes) and any(0 not in m.directions for m in modes)
+    assert {m.stop for m in modes} == set(STOP_POSITIONS)
     for sigma in (0.0, 0.5):
         vehicle_system = SingleTrackVehicle(VehicleParameters(sigma=sigma), [Sine(0.02, 2.0), 0.01])
         cases.append((vehicle_system, 0.3, rng.normal(size=5) * [0.5, 0.2, 1.0, 3000.0, 3000.0], "smooth"))

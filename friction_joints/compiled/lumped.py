@@ -6,8 +6,9 @@ same order. One set of kernels serves both models; ipar[0] (kind) says which.
 
 Within a mode the structure is frozen (the hybrid integrator's convention, as in the Python rhs):
 a stuck friction's luz term is not evaluated in the right-hand side, its leaving the dead zone is the
-breakaway event. The mode decisions (``update``, the Gauss principle of the two-mass model) stay in
-Python.
+breakaway event. The family also decides the modes in C (the models' ``update``, the Gauss principle
+of the two-mass model by the C box QP; its change report is empty: the kind of a decision follows from
+the old and new modes, ``change_kind`` of each model) and gives the events of a mode (``mode_events``).
 
 Inputs: tau = input_values(t): [F] (single mass), [F1, F2] (two masses) (N).
 
@@ -97,6 +98,20 @@ def encode_two(mode):
     imode = np.array([int(mode.direction[0]), int(mode.direction[1]), int(bool(mode.stuck[0])),
                       int(bool(mode.stuck[1]))], dtype=np.int64)
     return imode.astype(np.float64), imode
+
+
+def decode_single(fmode, imode):
+    """The DirectionMode of the arrays of ``encode_single`` (its inverse)."""
+    from ..hybrid.stiction import DirectionMode
+
+    return DirectionMode(int(imode[0]))
+
+
+def decode_two(fmode, imode):
+    """The two_mass.Mode of the arrays of ``encode_two`` (its inverse)."""
+    from ..lumped.two_mass import Mode
+
+    return Mode((int(imode[0]), int(imode[1])), (bool(imode[2]), bool(imode[3])))
 
 
 def decode_record(kind, out):

@@ -47,8 +47,13 @@ fpar blocks:
     load: t_0, psid_0, c (``SpeedLoad``; zeros without a load).
 All matrices row-major.
 
-Mode arrays (``encode_mode``): imode = [direction], fmode = [direction] (DirectionMode: +1 / -1
-turning, 0 stuck; without stiction the mode is always +1).
+Mode arrays (``encode_mode``, ``decode_mode``): imode = [direction], fmode = [direction] (DirectionMode:
++1 / -1 turning, 0 stuck; without stiction the mode is always +1).
+
+Mode decisions (``RSRRRSystem.update``, spatial.c's decide): events as ``RSRRRSystem.events`` (none
+without stiction; 'breakaway' of a stuck mode, rising and input-driven; 'stop' of a turning one,
+falling); no change report (n_change = 0): the kind is ``direction_change`` of the two modes
+(``RSRRRSystem.change_kind``). ST_NO_DIRECTION where Python's int(np.sign(Q)) fails (Q not a number).
 
 Record (``record_layout``): q (4), qd (4), qdd (4), f_S (3), f_O (4x3), n_O (4x3), t_f (4),
 iterations, stuck, tau, tau_res, E_kin, E_pot, W_drive, W_res, W_friction, closure, flat in this order.
@@ -67,7 +72,7 @@ FORM_CUT, FORM_MINIMAL = 0, 1
 NO_LOAD, SPEED_LOAD = 0, 1
 
 ST_K_SINGULAR, ST_J2_SINGULAR, ST_REDUCED_SINGULAR, ST_NOT_CLOSED = 1, 2, 3, 4
-ST_COUPLING, ST_HOLDING, ST_FRAME_SINGULAR = 5, 6, 7  # spatial.c's message() has their texts
+ST_COUPLING, ST_HOLDING, ST_FRAME_SINGULAR, ST_NO_DIRECTION = 5, 6, 7, 8  # spatial.c's message() has their texts
 
 # --- ipar header ------------------------------------------------------------------------------------
 (I_N1, I_N2, I_FORM, I_TRACE, I_FRICTION, I_STICTION, I_LOAD, I_MAX_COUPLING, I_MAX_HOLD,
@@ -171,6 +176,13 @@ def encode_mode(mode):
     """(fmode, imode) of a DirectionMode (layout in the module docstring)."""
     d = int(mode.direction)
     return np.array([float(d)]), np.array([d], dtype=np.int64)
+
+
+def decode_mode(fmode, imode):
+    """The DirectionMode of the mode arrays (the inverse of ``encode_mode``)."""
+    from ..hybrid.stiction import DirectionMode
+
+    return DirectionMode(int(imode[0]))
 
 
 def decode_record(out, n=4):

@@ -12,8 +12,8 @@ docstring):
 (the rack's end stops are the project's addition, issue 32, with their events: contact, release, clear)
 and each friction element k (pinion, rack, left and right king-pin) on coordinate k + 1: -d level_k in
 slip, the holding force -Q_{k+1} while stuck (acceleration exactly 0); kinetic levels (s T_p, s F_r,
-s mu_k r_k (|F_z,i| + |F_ti|)), static = static_factor x kinetic. The mode decisions (``update``) stay
-in Python.
+s mu_k r_k (|F_z,i| + |F_ti|)), static = static_factor x kinetic. The mode decisions (``update``) are
+the kernel decide's too, branch by branch as the Python's, and mode_events gives the events of a mode.
 
 Inputs: tau = input_values(t) = [tau_sw, M_z_left, M_z_right, F_z_left, F_z_right] (N.m, N).
 
@@ -25,7 +25,11 @@ Model arrays (``pack``):
 
 Mode arrays (``encode_mode``): imode = directions of the four elements (ELEMENTS order; +1 / -1
 slipping, 0 stuck), then Mode.stop (0 within the rack's travel, s on end stop s, 2 s released from it);
-fmode = the same as floats.
+fmode = the same as floats (``decode_mode``: the Mode again).
+
+decide's change report (6 integers, ``vehicle.steering.mode_change``, named by ``change_name``): per
+element an index of ELEMENT_CHANGES (0 unchanged, 1 it sticks, 2 it slips), then the end stops' change, an
+index of STOP_CHANGES (0 none, 1 contact, 2 release, 3 clear), and its stop (+1 left, -1 right, else 0).
 
 Record (``record_layout``), flat in this order: q (5), qd (5), qdd (5), friction (4), stuck (4),
 in_freeplay, E_kin, E_spring, W_driver, W_aligning, W_friction, W_damping, T_c, F_g, F_tL, F_tR, F_stop.
@@ -73,6 +77,13 @@ def encode_mode(mode):
     """(fmode, imode) of a steering Mode."""
     imode = np.array([*(int(d) for d in mode.directions), int(mode.stop)], dtype=np.int64)
     return imode.astype(np.float64), imode
+
+
+def decode_mode(fmode, imode):
+    """The steering Mode of (fmode, imode) (the inverse of ``encode_mode``)."""
+    from ..vehicle.steering import Mode
+
+    return Mode(tuple(int(d) for d in imode[:4]), int(imode[4]))
 
 
 def decode_record(out):

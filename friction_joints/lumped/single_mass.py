@@ -121,7 +121,8 @@ class SingleMassFriction(DrivenSystem):
         """The CompiledModel of this system (kernels of ``compiled.lumped``, the parameters as arrays),
         None for a subclass that changes the equations."""
         cls = type(self)
-        for name in ("rhs", "events", "record", "force", "acting", "friction", "acceleration", "input_values"):
+        for name in ("rhs", "events", "record", "force", "acting", "friction", "acceleration", "input_values",
+                     "update", "events_watch_all"):
             if getattr(cls, name) is not getattr(SingleMassFriction, name):
                 return None
         from ..compiled import lumped
@@ -133,6 +134,17 @@ class SingleMassFriction(DrivenSystem):
         from ..compiled import lumped
 
         return lumped.encode_single(mode)
+
+    def decode_mode(self, fmode, imode):
+        """The DirectionMode of the compiled arrays (the inverse of ``encode_mode``)."""
+        from ..compiled import lumped
+
+        return lumped.decode_single(fmode, imode)
+
+    def change_kind(self, mode, new, event, change):
+        """The kind ``update`` returns when ``mode`` became ``new`` (the C engine's decision; its change
+        report is empty): ``direction_change``."""
+        return direction_change(mode, new)
 
     def decode_record(self, out):
         """The dict of ``record`` from the flat output of the compiled record kernel."""

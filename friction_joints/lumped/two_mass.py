@@ -138,6 +138,23 @@ def total_stiction_paper(p: TwoMassParameters, F1, F2):
     return np.array([luz(F1, p.FT012S) / p.M1, (-luz(F1, p.FT012S) + luz(F1 + F2, p.FT020S)) / p.M2])
 
 
+def mode_change(mode, new):
+    """What happened when ``mode`` (None at the start) became ``new``: None if nothing changed, else
+    'stick', 'breakaway' and 'reversal' (of a slip direction) joined by '+' as they occur, or 'slip'."""
+    if mode == new:
+        return None
+    kinds = []
+    was = (False, False) if mode is None else mode.stuck
+    old = (0, 0) if mode is None else mode.direction
+    if any(n and not w for n, w in zip(new.stuck, was)):
+        kinds.append("stick")
+    if any(w and not n for n, w in zip(new.stuck, was)):
+        kinds.append("breakaway")
+    if any(o and d == -o for o, d in zip(old, new.direction)):
+        kinds.append("reversal")
+    return "+".join(kinds) or "slip"
+
+
 @dataclass(frozen=True)
 class Mode:
     """direction: slip signs (d12, d20) (0 for a stuck or frictionless contact); stuck: (bool, bool)."""
@@ -217,27 +234,14 @@ class TwoMassFriction(DrivenSystem):
         if stuck[0]:
             y[2] = y[3]
         new = Mode(tuple(int(d) for d in direction), tuple(stuck))
-        kind = None if mode == new else self._kind(mode, new, old)
-        return y, new, kind
-
-    @staticmethod
-    def _kind(mode, new, old):
-        kinds = []
-        was = (False, False) if mode is None else mode.stuck
-        if any(n and not w for n, w in zip(new.stuck, was)):
-            kinds.append("stick")
-        if any(w and not n for n, w in zip(new.stuck, was)):
-            kinds.append("breakaway")
-        if any(o and d == -o for o, d in zip(old, new.direction)):
-            kinds.append("reversal")
-        return "+".join(kinds) or "slip"
+        return y, new, mode_change(mode, new)
 
     # --- compiled engine (friction_joints.compiled.lumped) ------------------------------------------
     def _build_compiled(self):
         """The CompiledModel of this system (kernels of ``compiled.lumped``, the parameters as arrays),
         None for a subclass that changes the equations."""
         cls = type(self)
-        for name in ("rhs", "events", "record", "forces", "relative", "input_values"):
+        for name in ("rhs", "events", "record", "forces", "relative", "input_values", "update", "events_watch_all"):
             if getattr(cls, name) is not getattr(TwoMassFriction, name):
                 return None
         from ..compiled import lumped
@@ -249,6 +253,17 @@ class TwoMassFriction(DrivenSystem):
         from ..compiled import lumped
 
         return lumped.encode_two(mode)
+
+    def decode_mode(self, fmode, imode):
+        """The Mode of the compiled arrays (the inverse of ``encode_mode``)."""
+        from ..compiled import lumped
+
+        return lumped.decode_two(fmode, imode)
+
+    def change_kind(self, mode, new, event, change):
+        """The kind ``update`` returns when ``mode`` became ``new`` (the C engine's decision; its change
+        report is empty): ``mode_change``."""
+        return mode_change(mode, new)
 
     def decode_record(self, out):
         """The dict of ``record`` from the flat output of the compiled record kernel."""

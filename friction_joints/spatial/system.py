@@ -147,7 +147,8 @@ class RSRRRSystem(DrivenSystem):
 
     def update(self, t, y, mode, event):
         if not self.stiction:
-            return y, Mode(1), None
+            new = Mode(1)
+            return y, new, self._kind(mode, new)
         psid = y[4]
         if event == "breakaway":
             q = self._coordinates(y)[0]
@@ -163,7 +164,12 @@ class RSRRRSystem(DrivenSystem):
         if new.direction == 0:
             y = y.copy()
             y[4:8] = 0.0  # stuck: exactly at rest, no creep
-        return y, new, direction_change(mode, new)
+        return y, new, self._kind(mode, new)
+
+    def _kind(self, mode, new):
+        """What ``update`` names the decision from ``mode`` (None at the start) to ``new``: the change
+        of direction with stiction, nothing without (its one mode)."""
+        return direction_change(mode, new) if self.stiction else None
 
     def _rest_terms(self, t, q):
         """(applied (4,) joint torques, V (4,) = dq/dpsi11, Q = V^T (e + applied)) at rest at q: Q (N.m)
@@ -181,8 +187,8 @@ class RSRRRSystem(DrivenSystem):
         a subclass that changes the equations (of this class, RSRRR, Chain or CutJointLoop), or chains
         other than 1 + 3 joints."""
         cls = type(self)
-        for name in ("rhs", "events", "record", "holding", "state_of_motion", "resistance", "applied",
-                     "_coordinates", "_rest_terms"):
+        for name in ("rhs", "events", "update", "events_watch_all", "record", "holding", "state_of_motion",
+                     "resistance", "applied", "_coordinates", "_rest_terms"):
             if getattr(cls, name) is not getattr(RSRRRSystem, name):
                 return None
         from ..compiled import spatial
@@ -194,6 +200,17 @@ class RSRRRSystem(DrivenSystem):
         from ..compiled import spatial
 
         return spatial.encode_mode(mode)
+
+    def decode_mode(self, fmode, imode):
+        """The DirectionMode of the compiled engine's arrays (the inverse of ``encode_mode``)."""
+        from ..compiled import spatial
+
+        return spatial.decode_mode(fmode, imode)
+
+    def change_kind(self, mode, new, event, change):
+        """The kind ``update`` names for the compiled engine's decision from ``mode`` to ``new`` after
+        ``event`` (its change report is empty: the kind is the modes' alone)."""
+        return self._kind(mode, new)
 
     def decode_record(self, out):
         """The dict of ``record`` from the flat output of the compiled record kernel."""

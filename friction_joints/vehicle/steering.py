@@ -61,6 +61,11 @@ BREAKAWAY_MARGIN = 1e-9  # N.m or N: an element with no load (static level 0) at
 STOPS = {1: "left", -1: "right"}
 # the end stops' events, each with its stop
 EDGE_EVENTS = {f"{kind}_stop_{name}": stop for stop, name in STOPS.items() for kind in ("contact", "release", "clear")}
+# an element's change in a mode decision (mode_change): unchanged, sticks, slips
+ELEMENT_CHANGES = (None, "stick", "slip")
+# the end stops' change in a mode decision (mode_change): none, onto a stop, off it beyond the travel (or, at
+# the start, beyond it unpushed), back within the travel
+STOP_CHANGES = (None, "contact", "release", "clear")
 
 
 @dataclass(frozen=True)
@@ -309,19 +314,7 @@ class SteeringSystem(DrivenSystem):
         for k, d in enumerate(directions):
             if d == 0:
                 y[5 + self.FRICTION_DOF[k]] = 0.0  # stuck: exactly at rest, no creep
-        if mode == new_mode:
-            return y, new_mode, None
-        changes = [f"{'stick' if d == 0 else 'slip'}_{name}" for name, d, w in
-                   zip(ELEMENTS, directions, (None,) * 4 if mode is None else mode.directions) if d != w]
-        was = 0 if mode is None else mode.stop
-        if stop != was:
-            if stop in STOPS:
-                changes.append(f"contact_stop_{STOPS[stop]}")
-            elif was in STOPS or stop:  # pushed before (or, at the start, beyond the travel unpushed)
-                changes.append(f"release_stop_{STOPS[was or stop // 2]}")
-            else:
-                changes.append(f"clear_stop_{STOPS[was // 2]}")
-        return y, new_mode, "+".join(changes)
+        return y, new_mode, change_name(mode_change(mode, new_mode))
 
     def energies(self, y):
         """(kinetic, spring) energy (J); the spring energy includes the end stops' (on or off them)."""
@@ -355,6 +348,17 @@ class SteeringSystem(DrivenSystem):
 
         return steering.encode_mode(mode)
 
+    def decode_mode(self, fmode, imode):
+        """The Mode of the C engine's mode arrays (the inverse of ``encode_mode``)."""
+        from ..compiled import steering
+
+        return steering.decode_mode(fmode, imode)
+
+    def change_kind(self, mode, new, event, change):
+        """The kind of the C engine's mode decision from ``mode`` to ``new``, as ``update`` names it: from
+        its change report ``change`` (the integers of ``mode_change``); None where the mode stays."""
+        return change_name(change)
+
     def decode_record(self, out):
         """The dict of ``record`` from the flat output of the compiled record kernel."""
         from ..compiled import steering
@@ -371,3 +375,30 @@ class SteeringSystem(DrivenSystem):
         E_kin, E_spring = self.energies(y)
         return dict(in_freeplay=abs(self.p.r_p * y[1] - y[2]) < self.p.b, E_kin=E_kin, E_spring=E_spring,
                     W_driver=y[10], W_aligning=y[11], W_friction=y[12], W_damping=y[13])
+
+
+def mode_change(mode, new) -> list:
+    """The change of a mode decision from ``mode`` (None at the start) to ``new`` as six integers (the
+    change report of the C engine's decide, native/src/steering.c): per element (ELEMENTS order) an index
+    of ELEMENT_CHANGES (0 unchanged, 1 it sticks, 2 it slips; at the start every element changes), then
+    the end stops' change, an index of STOP_CHANGES, and its stop (+1 left, -1 right; 0 with no change)."""
+    old = (None,) * len(ELEMENTS) if mode is None else mode.directions
+    change = [0 if d == w else 1 if d == 0 else 2 for d, w in zip(new.directions, old)]
+    was, stop = (0 if mode is None else mode.stop), new.stop
+    if stop == was:
+        return change + [0, 0]
+    if stop in STOPS:
+        return change + [1, stop]
+    if was in STOPS or stop:  # pushed before (or, at the start, beyond the travel unpushed)
+        return change + [2, was or stop // 2]
+    return change + [3, was // 2]
+
+
+def change_name(change) -> str | None:
+    """The kind string of a mode decision from its change (``mode_change``): the elements that stick or
+    slip (``stick_pinion``, ...), then the end stops' change (``contact_stop_left``, ...), joined by '+';
+    None for no change."""
+    names = [f"{ELEMENT_CHANGES[c]}_{name}" for name, c in zip(ELEMENTS, change[:4]) if c]
+    if change[4]:
+        names.append(f"{STOP_CHANGES[change[4]]}_stop_{STOPS[change[5]]}")
+    return "+".join(names) or None

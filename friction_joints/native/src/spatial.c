@@ -34,13 +34,14 @@
 #define ASSEMBLE_TOL 1e-13          /* spatial.loop.CutJointLoop.assemble(tol) */
 #define ASSEMBLE_MAX_ITERATIONS 50  /* spatial.loop.CutJointLoop.assemble(max_iter) */
 #define J2_SINGULAR 1e-12           /* CutJointLoop._dependent_inverse: |det J2| < 1e-12 max(1, max|J2|^3) */
+#define ZERO_VELOCITY 1e-9          /* rad/s: spatial.system.ZERO_VELOCITY */
 
 /* --- codes ---------------------------------------------------------------------------------------- */
 enum { FORM_CUT = 0, FORM_MINIMAL = 1 };
 enum { NO_LOAD = 0, SPEED_LOAD = 1 };
 enum {
     ST_K_SINGULAR = 1, ST_J2_SINGULAR = 2, ST_REDUCED_SINGULAR = 3, ST_NOT_CLOSED = 4,
-    ST_COUPLING = 5, ST_HOLDING = 6, ST_FRAME_SINGULAR = 7
+    ST_COUPLING = 5, ST_HOLDING = 6, ST_FRAME_SINGULAR = 7, ST_NO_DIRECTION = 8
 };
 
 /* --- ipar header ---------------------------------------------------------------------------------- */
@@ -980,9 +981,17 @@ static double resistance(const double *tau, const double *fpar, const int64_t *i
     return tau[1] + load(fpar, ipar, psid);
 }
 
-/* RSRRRSystem._rest_terms: V = dq/dpsi11 into w->Vh and Q = V^T (e + applied) (returned). */
-static double rest_terms(const int64_t *ipar, work *w, double applied) {
+/* RSRRRSystem._rest_terms at rest at q: the mechanics at qd = 0 and J2^-1 into w, V = dq/dpsi11 into
+ * w->Vh, *applied the net torque on the driving link (the resistance at psid11 = 0) and *Q = V^T (e +
+ * applied) (N.m), the generalised force on psi11 the friction must hold (its sign the breakaway
+ * direction). */
+static int64_t rest_terms(const double *tau, const double *q, const double *fpar, const int64_t *ipar, work *w,
+                          double *applied, double *Q) {
     int64_t n1 = ipar[I_N1], n = n1 + ipar[I_N2];
+    *applied = tau[0] - resistance(tau, fpar, ipar, 0.0), *Q = 0.0;
+    int64_t st = mechanics(q, w->zero, fpar, ipar, w);
+    if (st) return st;
+    if (j2_inverse(ipar, w)) return ST_J2_SINGULAR;
     double *V = w->Vh;
     V[0] = 1.0;
     for (int a = 0; a < 3; a++) {
@@ -990,24 +999,24 @@ static double rest_terms(const int64_t *ipar, work *w, double applied) {
         for (int b = 0; b < 3; b++) s += w->J2inv[3 * a + b] * w->G[b * n];
         V[n1 + a] = s;
     }
-    double Q = 0.0;
-    for (int64_t i = 0; i < n; i++) Q += V[i] * (w->e[i] + (i == 0 ? applied : 0.0));
-    return Q;
+    double sum = 0.0;
+    for (int64_t i = 0; i < n; i++) sum += V[i] * (w->e[i] + (i == 0 ? *applied : 0.0));
+    *Q = sum;
+    return FJ_OK;
 }
 
-/* status, *iterations, *alpha of the held state at rest at q (RSRRRSystem.holding): t_f are the holding
- * torques alpha mu_s t_0 sgn(V Q), every joint at the same fraction alpha of its static limit, iterated
- * with the reactions (on the affine map of the cut form's eq. 2 at qd = 0); qdd, f_S, f_O, n_O are
- * those of the holding torques of the last pass but one, as in Python. */
+/* status, *iterations, *alpha of the held state at rest at q (RSRRRSystem.holding), and *Q of
+ * rest_terms: t_f are the holding torques alpha mu_s t_0 sgn(V Q), every joint at the same fraction alpha
+ * of its static limit, iterated with the reactions (on the affine map of the cut form's eq. 2 at
+ * qd = 0); qdd, f_S, f_O, n_O are those of the holding torques of the last pass but one, as in Python. */
 static int64_t holding(const double *tau, const double *q, const double *fpar, const int64_t *ipar, work *w,
-                       int64_t *iterations, double *alpha_out) {
+                       int64_t *iterations, double *alpha_out, double *Q_out) {
     int64_t n = ipar[I_N1] + ipar[I_N2];
-    double applied = tau[0] - resistance(tau, fpar, ipar, 0.0);
+    double applied, Q;
     *iterations = 0, *alpha_out = 0.0;
-    int64_t st = mechanics(q, w->zero, fpar, ipar, w);
+    int64_t st = rest_terms(tau, q, fpar, ipar, w, &applied, &Q);
+    *Q_out = Q;
     if (st) return st;
-    if (j2_inverse(ipar, w)) return ST_J2_SINGULAR;
-    double Q = rest_terms(ipar, w, applied);
     const double *V = w->Vh;
     st = solve_cut(applied, fpar, ipar, w);
     if (st) return st;
@@ -1049,8 +1058,9 @@ static int64_t state_of_motion(const double *y, const double *tau, const double 
     int64_t st = coordinates(y, fpar, ipar, w, q, qd);
     if (st) return st;
     if (direction == 0) {
+        double Q;
         for (int64_t i = 0; i < ipar[I_N1] + ipar[I_N2]; i++) qd[i] = 0.0;
-        return holding(tau, q, fpar, ipar, w, iterations, alpha);
+        return holding(tau, q, fpar, ipar, w, iterations, alpha, &Q);
     }
     double applied = tau[0] - resistance(tau, fpar, ipar, y[ipar[I_N1] + ipar[I_N2]]);
     st = dynamics(q, qd, applied, fpar, ipar, w, iterations);
@@ -1097,7 +1107,7 @@ static int64_t events(const fj_args *a, double t, const double *y, const double 
     const double *fpar = a->fpar;
     const int64_t *ipar = a->ipar;
     int64_t iterations;
-    double alpha;
+    double alpha, Q;
     (void)t, (void)n_out;
     if (ipar[I_STICTION] == 0) return FJ_OK;
     int64_t n = ipar[I_N1] + ipar[I_N2];
@@ -1109,7 +1119,7 @@ static int64_t events(const fj_args *a, double t, const double *y, const double 
     work_of(a, &w);
     int64_t st = coordinates(y, fpar, ipar, &w, w.q, w.qd);
     if (st) return st;
-    st = holding(tau, w.q, fpar, ipar, &w, &iterations, &alpha);
+    st = holding(tau, w.q, fpar, ipar, &w, &iterations, &alpha, &Q);
     g[0] = alpha - 1.0;
     return st;
 }
@@ -1196,8 +1206,88 @@ static const char *message(int64_t status) {
     case ST_COUPLING: return "the reaction-friction coupling did not converge";
     case ST_HOLDING: return "the holding torques did not converge";
     case ST_FRAME_SINGULAR: return "a joint-axis frame M_i has no inverse (trace formulation)";
+    case ST_NO_DIRECTION:
+        return "the breakaway direction is undefined: the generalised force Q on psi(1,1) is not a number";
     default: return "unknown status";
     }
 }
 
-const fj_family fj_family_spatial = {"spatial", rhs, events, record, work_size, message, NULL, NULL, NULL};
+/* ==================================================================================================
+ * The mode decisions (RSRRRSystem.update)
+ * ================================================================================================== */
+
+/* The mode arrays [direction] (fmode, imode); the events: none without stiction, one per mode with it;
+ * no change report (the kind is direction_change(mode, new), the modes' alone: RSRRRSystem.change_kind). */
+static void mode_layout(const double *fpar, int64_t n_fpar, const int64_t *ipar, int64_t n_ipar,
+                        fj_mode_layout *layout) {
+    (void)fpar, (void)n_fpar;
+    layout->n_fmode = layout->n_imode = 1;
+    layout->max_events = n_ipar >= HEADER && ipar[I_STICTION] != 0 ? 1 : 0;
+    layout->n_change = 0;
+}
+
+/* RSRRRSystem.events(mode): none without stiction; stuck: 'breakaway' (rising, input-driven); turning:
+ * 'stop' (falling). They watch every decision (HybridSystem.events_watch_all). */
+static int64_t mode_events(const fj_args *a, int64_t *directions, int64_t *flags, int64_t *watch_all) {
+    *watch_all = 1;
+    if (a->ipar[I_STICTION] == 0) return 0;
+    int stuck = a->imode[0] == 0;
+    directions[0] = stuck ? 1 : -1;
+    flags[0] = stuck ? FJ_INPUT_DRIVEN : 0;
+    return 1;
+}
+
+/* int(np.sign(Q)) into *direction: ST_NO_DIRECTION where Python's int() of a NaN raises. */
+static int64_t direction_of(double Q, int64_t *direction) {
+    if (isnan(Q)) return ST_NO_DIRECTION;
+    *direction = Q > 0.0 ? 1 : (Q < 0.0 ? -1 : 0);
+    return FJ_OK;
+}
+
+/* RSRRRSystem.update, branch by branch: the new direction (+1, -1 turning, 0 stuck) after `event` (the
+ * mode's only event: 'breakaway' of a stuck mode, 'stop' of a turning one), at a time event or a
+ * settling pass (FJ_NO_EVENT) or at the start (FJ_START: no mode). Stuck: y's rates (y[n:2n]) exactly
+ * 0. Without stiction the mode is always +1. change: none (mode_layout). */
+static int64_t decide(const fj_args *a, double t, double *y, const double *tau, int64_t event, double *fmode,
+                      int64_t *imode, int64_t *change) {
+    const double *fpar = a->fpar;
+    const int64_t *ipar = a->ipar;
+    int64_t n = ipar[I_N1] + ipar[I_N2], direction = 1, st = FJ_OK, iterations;
+    double applied, Q, alpha;
+    (void)t, (void)change;
+    if (ipar[I_STICTION] != 0) {
+        int has_mode = event != FJ_START;
+        int64_t was = has_mode ? a->imode[0] : 0;
+        int breakaway = event >= 0 && was == 0, stop = event >= 0 && was != 0;
+        double psid = y[n];
+        work w;
+        work_of(a, &w);
+        if (breakaway) {
+            st = coordinates(y, fpar, ipar, &w, w.q, w.qd);
+            if (!st) st = rest_terms(tau, w.q, fpar, ipar, &w, &applied, &Q);
+            if (!st) st = direction_of(Q, &direction);
+        } else if (!stop && fabs(psid) > ZERO_VELOCITY) {
+            direction = psid > 0.0 ? 1 : -1;
+        } else if (has_mode && was != 0 && !stop) {
+            direction = was; /* right after a breakaway the new motion keeps its direction */
+        } else { /* at rest: stick while the joints can hold */
+            st = coordinates(y, fpar, ipar, &w, w.q, w.qd);
+            if (!st) st = holding(tau, w.q, fpar, ipar, &w, &iterations, &alpha, &Q);
+            if (!st) {
+                if (alpha <= 1.0)
+                    direction = 0;
+                else
+                    st = direction_of(Q, &direction);
+            }
+        }
+        if (st) return st;
+        if (direction == 0)
+            for (int64_t i = n; i < 2 * n; i++) y[i] = 0.0; /* stuck: exactly at rest, no creep */
+    }
+    fmode[0] = (double)direction;
+    imode[0] = direction;
+    return FJ_OK;
+}
+
+const fj_family fj_family_spatial = {"spatial", rhs, events, record, work_size, message, mode_layout, mode_events,
+                                     decide};

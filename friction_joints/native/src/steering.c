@@ -18,6 +18,11 @@
  * State y = [th_sw, th_p, x, delta_L, delta_R, their rates (5), W_driver, W_aligning, W_friction,
  * W_damping]; inputs tau = [tau_sw, M_z_left, M_z_right, F_z_left, F_z_right]. The kernels cannot fail
  * (every division is by an inertia, > 0 by the parameters) and need no scratch.
+ *
+ * The mode decisions (SteeringSystem.update: the stick-slip of the four elements and the end stops'
+ * contact, release and clear) are decide's, branch by branch as the Python's; its change report is that of
+ * vehicle.steering.mode_change (N_CHANGE integers, below), which the Python names (change_name). decide
+ * fails (ST_NAN_SIGN) only where the Python raises: where it takes the sign of a NaN force.
  */
 #include <math.h>
 #include <stdint.h>
@@ -26,6 +31,7 @@
 #include "luz_tar.h"
 
 #define BREAKAWAY_MARGIN 1e-9 /* vehicle.steering.BREAKAWAY_MARGIN (N.m or N) */
+#define ZERO_VELOCITY 1e-9    /* vehicle.steering.ZERO_VELOCITY (rad/s or m/s) */
 
 /* fpar: the SteeringParameters in the order of compiled.steering.PARAMETERS, then mu_k r_k, then the inertias */
 enum {
@@ -34,6 +40,17 @@ enum {
 };
 
 #define I_STOP 4 /* imode[I_STOP]: Mode.stop (0 within the travel, s on end stop s, 2 s released from it) */
+#define N_MODE 5 /* entries of fmode and imode: the four directions, then Mode.stop */
+
+/* decide's change report (vehicle.steering.mode_change): change[k] (k < 4) the change of element k, an
+ * index of ELEMENT_CHANGES; change[C_STOP] the end stops' change, an index of STOP_CHANGES, and
+ * change[C_SIDE] its stop (+1 left, -1 right; 0 with no change). */
+enum { C_UNCHANGED, C_STICK, C_SLIP };
+enum { C_NONE, C_CONTACT, C_RELEASE, C_CLEAR };
+enum { C_STOP = 4, C_SIDE, N_CHANGE };
+
+/* statuses of decide */
+enum { ST_NAN_SIGN = 1, ST_BAD_EVENT };
 
 /* k_stop pen (N) of end stop s (+1 left, -1 right): pen = s x - rack_travel (SteeringSystem._stop_spring). */
 static double stop_spring(const double *y, const double *fpar, int64_t s) {
@@ -191,5 +208,154 @@ static int64_t record(const fj_args *a, double t, const double *y, const double 
     return FJ_OK;
 }
 
-/* No scratch, and the kernels cannot fail (every status is unknown). */
-const fj_family fj_family_steering = {"steering", rhs, events, record, fj_no_scratch, fj_no_failure, NULL, NULL, NULL};
+static const char *message(int64_t status) {
+    switch (status) {
+    case ST_NAN_SIGN: return "a mode decision takes the sign of a force or rate that is NaN";
+    case ST_BAD_EVENT: return "the event is not one of the mode's (an index beyond its events)";
+    default: return "unknown status";
+    }
+}
+
+/* Mode arrays of N_MODE entries; events: one per active element (ipar), two of the end stops at most. */
+static void mode_layout(const double *fpar, int64_t n_fpar, const int64_t *ipar, int64_t n_ipar,
+                        fj_mode_layout *layout) {
+    (void)fpar, (void)n_fpar, (void)n_ipar;
+    layout->n_fmode = layout->n_imode = N_MODE;
+    layout->max_events = 2;
+    for (int k = 0; k < 4; k++) layout->max_events += ipar[k] != 0;
+    layout->n_change = N_CHANGE;
+}
+
+/* The events of SteeringSystem.events in the order of the events kernel: an active element's breakaway
+ * (rising, driven by the inputs) while stuck, its stop (falling) while slipping; then the end stops'
+ * (within the travel the contacts, rising; on a stop its release, falling; released from it its contact,
+ * rising, and its clear, falling). Every decision an input could switch is watched (events_watch_all). */
+static int64_t mode_events(const fj_args *a, int64_t *directions, int64_t *flags, int64_t *watch_all) {
+    int64_t n = 0, stop = a->imode[I_STOP];
+    for (int k = 0; k < 4; k++) {
+        if (a->ipar[k] == 0) continue;
+        int stuck = a->imode[k] == 0;
+        directions[n] = stuck ? 1 : -1;
+        flags[n++] = stuck ? FJ_INPUT_DRIVEN : 0;
+    }
+    if (stop == 0) {
+        directions[n] = 1, flags[n++] = 0;
+        directions[n] = 1, flags[n++] = 0;
+    } else if (stop == 1 || stop == -1) {
+        directions[n] = -1, flags[n++] = 0;
+    } else {
+        directions[n] = 1, flags[n++] = 0;
+        directions[n] = -1, flags[n++] = 0;
+    }
+    *watch_all = 1;
+    return n;
+}
+
+/* Mode.stop of the state alone (SteeringSystem.stop_contact): s where k_stop pen + c_stop pend > 0 < k_stop
+ * pen at stop s (the left one first), 2 s where only k_stop pen > 0, else 0. */
+static int64_t stop_contact(const double *y, const double *fpar) {
+    for (int64_t s = 1; s >= -1; s -= 2)
+        if (stop_spring(y, fpar, s) > 0.0) return stop_push(y, fpar, s) > 0.0 ? s : 2 * s;
+    return 0;
+}
+
+/* int(np.sign(x)) of the Python, which raises for NaN (*nan set). */
+static int64_t sign_of(double x, int *nan) {
+    if (isnan(x)) *nan = 1;
+    return (x > 0.0) - (x < 0.0);
+}
+
+/* What fired, by kind: an element's breakaway or stop, or an end stop's contact, release or clear. */
+enum { E_NONE, E_BREAKAWAY, E_STOP, E_CONTACT, E_RELEASE, E_CLEAR };
+
+/* SteeringSystem.update: the new Mode after `event` (an index of SteeringSystem.events(mode), FJ_NO_EVENT
+ * or FJ_START), y changed as the Python's (the rack exactly on the edge of its travel when it crossed it,
+ * stuck rates exactly 0), and the change report (mode_change). */
+static int64_t decide(const fj_args *a, double t, double *y, const double *tau, int64_t event, double *fmode,
+                      int64_t *imode, int64_t *change) {
+    (void)t;
+    const double *fpar = a->fpar;
+    const int64_t *ipar = a->ipar, *mode = a->imode; /* mode: NULL at the start */
+    /* the event that fired: its kind, its element (fired_k) or its stop (fired_s) */
+    int fired = E_NONE, fired_k = -1;
+    int64_t fired_s = 0;
+    if (event >= 0) {
+        if (mode == NULL) return ST_BAD_EVENT;
+        int64_t n = 0, was_stop = mode[I_STOP];
+        for (int k = 0; k < 4 && fired == E_NONE; k++) {
+            if (ipar[k] == 0) continue;
+            if (n++ == event) fired = mode[k] == 0 ? E_BREAKAWAY : E_STOP, fired_k = k;
+        }
+        if (fired == E_NONE) {
+            int64_t j = event - n; /* the end stops' events (SteeringSystem.events) */
+            if (was_stop == 0 && j < 2)
+                fired = E_CONTACT, fired_s = j == 0 ? 1 : -1;
+            else if ((was_stop == 1 || was_stop == -1) && j == 0)
+                fired = E_RELEASE, fired_s = was_stop;
+            else if ((was_stop == 2 || was_stop == -2) && j < 2)
+                fired = j == 0 ? E_CONTACT : E_CLEAR, fired_s = was_stop / 2;
+            else
+                return ST_BAD_EVENT;
+        }
+    } else if (event != FJ_NO_EVENT && event != FJ_START) {
+        return ST_BAD_EVENT;
+    }
+    if (event == FJ_START) mode = NULL;
+    int64_t was_stop = mode == NULL ? 0 : mode[I_STOP];
+
+    /* where the rack is */
+    int64_t stop;
+    if (mode == NULL)
+        stop = stop_contact(y, fpar);
+    else if (fired == E_CONTACT)
+        stop = fired_s;
+    else if (fired == E_RELEASE) /* beyond the travel still (else c_stop = 0) */
+        stop = stop_spring(y, fpar, was_stop) > 0.0 ? 2 * was_stop : 0;
+    else if (fired == E_CLEAR)
+        stop = 0;
+    else /* the stop changes only at its own events (its functions depend on the state alone) */
+        stop = was_stop;
+    if (fired >= E_CONTACT && (stop == 0 || was_stop == 0)) /* crossed the edge of the travel, pen = 0: */
+        y[2] = (double)fired_s * fpar[F_TRAVEL]; /* exactly on it, so that the next crossing starts at 0 */
+
+    double Q[5], kinetic[4], internal[5];
+    forces(y, tau, fpar, stop, Q, kinetic, internal);
+    int nan = 0;
+    for (int k = 0; k < 4; k++) {
+        double v = y[6 + k], Qk = Q[k + 1], level = fpar[F_STATIC] * kinetic[k];
+        int64_t was = mode == NULL ? 0 : mode[k], d;
+        int its_stop = fired == E_STOP && fired_k == k;
+        if (ipar[k] == 0)
+            d = 1;
+        else if (fired == E_BREAKAWAY && fired_k == k)
+            d = sign_of(Qk, &nan);
+        else if (fabs(v) > ZERO_VELOCITY && !its_stop)
+            d = sign_of(v, &nan);
+        else if (was != 0 && !its_stop && v * (double)was >= 0.0)
+            d = was; /* right after a breakaway: the new slip keeps its direction */
+        else /* at v = 0: acceleration luz(Q, static) / mass decides (seed 001 Sect. 2) */
+            d = sign_of(fj_luz(Qk, level), &nan);
+        imode[k] = d;
+        change[k] = (mode != NULL && d == was) ? C_UNCHANGED : d == 0 ? C_STICK : C_SLIP;
+    }
+    if (nan) return ST_NAN_SIGN;
+    imode[I_STOP] = stop;
+    for (int i = 0; i < N_MODE; i++) fmode[i] = (double)imode[i];
+    for (int k = 0; k < 4; k++)
+        if (imode[k] == 0) y[6 + k] = 0.0; /* stuck: exactly at rest, no creep */
+
+    /* the end stops' change (mode_change) */
+    if (stop == was_stop)
+        change[C_STOP] = C_NONE, change[C_SIDE] = 0;
+    else if (stop == 1 || stop == -1)
+        change[C_STOP] = C_CONTACT, change[C_SIDE] = stop;
+    else if (was_stop == 1 || was_stop == -1 || stop != 0) /* pushed before (or, at the start, beyond unpushed) */
+        change[C_STOP] = C_RELEASE, change[C_SIDE] = was_stop != 0 ? was_stop : stop / 2;
+    else
+        change[C_STOP] = C_CLEAR, change[C_SIDE] = was_stop / 2;
+    return FJ_OK;
+}
+
+/* No scratch; the kernels cannot fail, decide fails where the Python raises. */
+const fj_family fj_family_steering = {"steering", rhs, events, record, fj_no_scratch, message, mode_layout,
+                                      mode_events, decide};
