@@ -11,6 +11,8 @@
  *   -q            instantiate with loggingOn = fmi2False
  *   -n ARGUMENT   pass NULL for fmi2Instantiate's ARGUMENT: resource or guid (then "-" stands for it)
  *   -c CYCLES     first instantiate and free the FMU CYCLES times, printing "cycle K RSS_KB" after each
+ *   -w PERIOD     the input a triangle wave of amplitude INPUT_VALUE and this period (s) at each
+ *                 communication point t (0 at t = 0, rising) instead of held
  *   -T            timing: print no rows but "timing INSTANTIATE INITIALIZE STEPS" at the end (s: the
  *                 instantiation, setup to exitInitializationMode, and the steps' loop)
  *
@@ -65,6 +67,7 @@ static fmi2FreeInstanceTYPE *free_instance;
 int main(int argc, char **argv)
 {
     Sets init_sets = {0}, after_sets = {0};
+    double period = 0.0;
     int logging = 1, timing = 0, stop_defined = 0, a = 1, null_resource = 0, null_guid = 0, cycles = 0;
     fmi2Real stop = 0.0;
 
@@ -95,6 +98,10 @@ int main(int argc, char **argv)
             null_guid |= strcmp(argv[a], "guid") == 0;
             continue;
         }
+        if (option == 'w') {
+            period = strtod(argv[++a], NULL);
+            continue;
+        }
         if (option == 'c') {
             cycles = atoi(argv[++a]);
             continue;
@@ -123,7 +130,7 @@ int main(int argc, char **argv)
     free_instance = (fmi2FreeInstanceTYPE *)symbol(lib, "fmi2FreeInstance");
 
     fmi2ValueReference input_vr = (fmi2ValueReference)strtoul(argv[4], NULL, 10);
-    fmi2Real input = strtod(argv[5], NULL), h = strtod(argv[6], NULL);
+    fmi2Real amplitude = strtod(argv[5], NULL), input = period > 0.0 ? 0.0 : amplitude, h = strtod(argv[6], NULL);
     int n_steps = atoi(argv[7]), n_out = argc - 8;
     fmi2ValueReference *out_vr = calloc((size_t)n_out, sizeof *out_vr);
     fmi2Real *out = calloc((size_t)n_out, sizeof *out);
@@ -160,6 +167,8 @@ int main(int argc, char **argv)
         CHECK(set_real(c, &after_sets.vr[i], 1, &after_sets.value[i]), "fmi2SetReal");
     double t2 = now_seconds();
     for (int k = 0; k < n_steps; k++) {
+        if (period > 0.0)
+            input = amplitude * triangle((k * h) / period);
         CHECK(set_real(c, &input_vr, 1, &input), "fmi2SetReal");
         CHECK(do_step(c, k * h, h, fmi2True), "fmi2DoStep");
         CHECK(get_real(c, out_vr, (size_t)n_out, out), "fmi2GetReal");

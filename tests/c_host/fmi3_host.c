@@ -13,6 +13,8 @@
  *   -q            instantiate with loggingOn = fmi3False
  *   -n ARGUMENT   pass NULL for fmi3InstantiateCoSimulation's ARGUMENT: resource or token
  *   -c CYCLES     first instantiate and free the FMU CYCLES times, printing "cycle K RSS_KB" after each
+ *   -w PERIOD     the input a triangle wave of amplitude INPUT_VALUE and this period (s) at each
+ *                 communication point t (0 at t = 0, rising) instead of held
  *   -T            timing: print no rows but "timing INSTANTIATE INITIALIZE STEPS" at the end (s: the
  *                 instantiation, setup to exitInitializationMode, and the steps' loop)
  *
@@ -60,6 +62,7 @@ static fmi3FreeInstanceTYPE *free_instance;
 int main(int argc, char **argv)
 {
     Sets init_sets = {0}, after_sets = {0};
+    double period = 0.0;
     int logging = 1, timing = 0, stop_defined = 0, tolerance_defined = 0, a = 1, null_resource = 0, null_token = 0, cycles = 0;
     fmi3Float64 start = 0.0, stop = 0.0, tolerance = 0.0;
 
@@ -83,6 +86,10 @@ int main(int argc, char **argv)
         if (option == 'n' && (strcmp(argv[a + 1], "resource") == 0 || strcmp(argv[a + 1], "token") == 0)) {
             null_resource |= strcmp(argv[++a], "resource") == 0;
             null_token |= strcmp(argv[a], "token") == 0;
+            continue;
+        }
+        if (option == 'w') {
+            period = strtod(argv[++a], NULL);
             continue;
         }
         if (option == 'c') {
@@ -124,7 +131,7 @@ int main(int argc, char **argv)
     free_instance = (fmi3FreeInstanceTYPE *)symbol(lib, "fmi3FreeInstance");
 
     fmi3ValueReference input_vr = (fmi3ValueReference)strtoul(argv[4], NULL, 10);
-    fmi3Float64 input = strtod(argv[5], NULL), h = strtod(argv[6], NULL);
+    fmi3Float64 amplitude = strtod(argv[5], NULL), input = period > 0.0 ? 0.0 : amplitude, h = strtod(argv[6], NULL);
     int n_steps = atoi(argv[7]), n_out = argc - 8;
     fmi3ValueReference *out_vr = calloc((size_t)n_out, sizeof *out_vr);
     fmi3Float64 *out = calloc((size_t)n_out, sizeof *out);
@@ -161,6 +168,8 @@ int main(int argc, char **argv)
     for (int k = 0; k < n_steps; k++) {
         fmi3Boolean event = fmi3False, terminate_now = fmi3False, early = fmi3False;
         fmi3Float64 reached = 0.0;
+        if (period > 0.0)
+            input = amplitude * triangle((start + k * h) / period);
         CHECK(set_float(c, &input_vr, 1, &input, 1), "fmi3SetFloat64");
         CHECK(do_step(c, start + k * h, h, fmi3True, &event, &terminate_now, &early, &reached), "fmi3DoStep");
         CHECK(get_float(c, out_vr, (size_t)n_out, out, (size_t)n_out), "fmi3GetFloat64");

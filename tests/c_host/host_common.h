@@ -81,6 +81,15 @@ static int add_set(Sets *sets, const char *text)
     return 0;
 }
 
+/* The triangle wave of period 1 and amplitude 1 at x: 0 at x = 0, rising to 1 at x = 1/4 (no libm). */
+static double triangle(double x)
+{
+    double f = x - (double)(long long)x; /* in [0, 1) for x >= 0 */
+    if (f < 0.0)
+        f += 1.0;
+    return f < 0.25 ? 4.0 * f : f < 0.75 ? 2.0 - 4.0 * f : 4.0 * f - 4.0;
+}
+
 /* The resident set size of this process (kB), or -1 (always on Windows). */
 static long resident_kb(void)
 {
