@@ -29,9 +29,10 @@ from friction_joints import native
 from friction_joints.fmi.native import NotNative, model_table
 from friction_joints.fmi.regression import input_table
 from friction_joints.lumped import SingleMassParameters, TwoMassParameters
-from friction_joints.vehicle import VehicleParameters
+from friction_joints.compiled.steering import PARAMETERS as STEERING_PARAMETERS
+from friction_joints.vehicle import SteeringParameters, SteeringSystem, VehicleParameters
 
-MODELS = ("SingleMassFriction", "TwoMassFriction", "SingleTrackVehicle")  # the models of the lumped and vehicle families
+MODELS = ("SingleMassFriction", "TwoMassFriction", "SingleTrackVehicle", "SteeringSystem")  # the C assemblies' models
 HEADERS = Path(fmpy.__file__).parent / "c-code"
 HOSTS = Path(__file__).with_name("c_host")
 WINE = shutil.which("wine64") or next((p for p in ("/usr/lib/wine/wine64",) if os.access(p, os.X_OK)), None)
@@ -324,7 +325,8 @@ def test_four_instances_in_four_threads_give_their_sequential_results(native_fol
 # the modelDescription's bounds
 BAD_PARAMETER = {"SingleMassFriction": ("FT0S", 1.0, "FT0S=1.0 is outside the allowed range [2, inf)"),
                  "TwoMassFriction": ("FT012S", 1.0, "FT012S=1.0 is outside the allowed range [1.962, inf)"),
-                 "SingleTrackVehicle": ("u", 0.0, "u=0.0 is outside the allowed range (0, inf)")}
+                 "SingleTrackVehicle": ("u", 0.0, "u=0.0 is outside the allowed range (0, inf)"),
+                 "SteeringSystem": ("J_sw", 0.0, "J_sw=0.0 is outside the allowed range (0, inf)")}
 
 
 @pytest.mark.parametrize("version", [2, 3])
@@ -469,25 +471,37 @@ def test_win64_binaries_under_wine64_reproduce_the_linux64_results(native_folder
 # The C assembly (native/src/assembly.c) against the Python parameter classes
 # ======================================================================================================
 
-PYTHON = {  # the assembly's model: (its Python parameter class, the documented fpar, ipar of its instance)
-    "SingleMassFriction": (SingleMassParameters, lambda p: ([p.M, p.C, p.FT0, p.FT0S, p.K, p.v_belt], [0, 0, 0])),
+PYTHON = {  # the assembly's model: its Python parameter class, the documented (fpar, ipar) of an instance, and
+    # the initial state of the Python system from the assembly's parameters (by name)
+    "SingleMassFriction": (SingleMassParameters, lambda p: ([p.M, p.C, p.FT0, p.FT0S, p.K, p.v_belt], [0, 0, 0]),
+                           lambda v: [v["z_start"], v["zd_start"], 0.0, 0.0]),
     "TwoMassFriction": (TwoMassParameters, lambda p: ([p.M1, p.M2, p.C12, p.C20, p.FT012, p.FT020, p.FT012S, p.FT020S],
-                                                      [1, int(p.FT012S > 0), int(p.FT020S > 0)])),
+                                                      [1, int(p.FT012S > 0), int(p.FT020S > 0)]),
+                        lambda v: [v["z1_start"], v["z2_start"], v["zd1_start"], v["zd2_start"], 0.0, 0.0]),
     "SingleTrackVehicle": (VehicleParameters, lambda p: ([p.m, p.I_z, p.a, p.b, p.C_f, p.C_r, p.t_p, p.t_c, p.h, p.T,
-                                                          p.u, p.sigma, p.front_wheel_load], [int(p.sigma > 0)])),
+                                                          p.u, p.sigma, p.front_wheel_load], [int(p.sigma > 0)]),
+                           lambda v: [0.0] * 5),
+    "SteeringSystem": (SteeringParameters,
+                       lambda p: ([getattr(p, n) for n in STEERING_PARAMETERS] + [p.mu_k * p.r_k, *p.masses],
+                                  [int(p.friction_scale * level > 0) for level in (p.T_p, p.F_r, p.mu_k * p.r_k,
+                                                                                   p.mu_k * p.r_k)]),
+                       lambda v: SteeringSystem(SteeringParameters(**{n: v[n] for n in STEERING_PARAMETERS}), [0.0] * 5)
+                       .initial_state(v["delta_sw_start"]).tolist()),
 }
 
 
 @pytest.mark.parametrize("model", list(PYTHON))
 def test_c_assembly_packs_and_checks_as_the_python_parameter_classes(model):
-    """The arrays documented in compiled/lumped.py and compiled/vehicle.py for random parameters, and for
-    values out of range (0, negative, NaN, infinite, in turn for each parameter) the Python check's message."""
+    """The arrays documented in compiled/lumped.py, vehicle.py and steering.py and the Python system's
+    initial state for random parameters, and for values out of range (0, negative, NaN, infinite, in turn
+    for each parameter) the Python check's message."""
     assembly = native.Assembly(model)
-    cls, documented = PYTHON[model]
+    cls, documented, initial = PYTHON[model]
     physical = [n for n in assembly.names if n in cls.__dataclass_fields__]
     rng = np.random.default_rng(7)
     for _ in range(20):
         values = {n: float(rng.uniform(0.1, 3.0)) for n in assembly.names}
+        values.update(friction_model=0.0, static_factor=1.0 + values.get("static_factor", 0.0))
         for n in physical:  # static levels above kinetic ones
             if n.endswith("S") and n[:-1] in values:
                 values[n] = values[n[:-1]] + values[n]
@@ -495,8 +509,7 @@ def test_c_assembly_packs_and_checks_as_the_python_parameter_classes(model):
         fpar, ipar, y0 = assembly(values)
         want_f, want_i = documented(p)
         assert fpar.tolist() == want_f and ipar.tolist() == want_i
-        assert y0.tolist()[: len(assembly.names) - len(physical)] == [values[n] for n in assembly.names
-                                                                      if n not in physical]
+        assert y0.tolist() == initial(values)
     base = {n: cls.__dataclass_fields__[n].default if n in physical else 0.0 for n in assembly.names}
     base = {n: (base[n] if base[n] is not None else 10.0) for n in base}
     for n in physical:

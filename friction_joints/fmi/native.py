@@ -40,11 +40,13 @@ from ..native.build import CFLAGS, c_compiler
 
 FMI_DIR = Path(native.__file__).resolve().parent / "fmi"
 ENGINE_DIR = Path(native.__file__).resolve().parent / "src"
-RTOL = -1  # fj_fmu_model.h FJ_FMU_RTOL
+RTOL, UNUSED = -1, -2  # fj_fmu_model.h FJ_FMU_RTOL, FJ_FMU_UNUSED
 CAUSALITY = {"parameter": "FJ_FMU_PARAMETER", "input": "FJ_FMU_INPUT", "output": "FJ_FMU_OUTPUT"}
 TYPE = {"Real": "FJ_FMU_REAL", "Integer": "FJ_FMU_INTEGER", "Boolean": "FJ_FMU_BOOLEAN"}
 INERTIA_UNITS = ("kg", "kg.m2")  # MechanismSlave.exit_initialization_mode: at least one of them > 0
 MINGW = "x86_64-w64-mingw32-gcc"
+#: the bristle laws' parameters (FrictionModelSlave), used only with friction_model > 0, which no C assembly takes
+BRISTLE = ("sigma0", "sigma1", "sigma2", "v_s", "delta", "z_ba_ratio")
 
 
 @dataclass(frozen=True)
@@ -126,12 +128,14 @@ def model_table(cls) -> ModelTable:
     rows = []
     for v in cls.variables:
         if v.causality == "parameter":
-            if v.kind != "Real":
-                raise NotNative(f"its {v.kind} parameter {v.name} has no place in the C assembly")
+            if v.kind == "Boolean":
+                raise NotNative(f"its Boolean parameter {v.name} has no place in the C assembly")
             if v.name == "rtol":
                 index = RTOL
             elif v.name in assembly.names:
                 index = assembly.names.index(v.name)
+            elif v.name in BRISTLE and "friction_model" in assembly.names:
+                index = UNUSED  # the assembly refuses a bristle law: these never act
             else:
                 raise NotNative(f"its parameter {v.name} is not one of the C assembly's ({', '.join(assembly.names)})")
         elif v.causality == "input":
@@ -188,8 +192,8 @@ def model_source(table: ModelTable, token: str, script: str) -> str:
                      f"{int(v.causality == 'parameter' and v.unit in INERTIA_UNITS)}}},")
     return (f"/* model.c: the model of the native FMU {table.name} (fj_fmu_model.h), written by build_fmu.py --native\n"
             f" * from {script} (its Var rows, in value-reference order); index: the C assembly's parameter\n"
-            f" * ({table.assembly.model}, family {table.assembly.family}; {RTOL}: rtol), the input's place in tau, the\n"
-            f" * output's in the record. */\n"
+            f" * ({table.assembly.model}, family {table.assembly.family}; {RTOL}: rtol, {UNUSED}: unused), the input's\n"
+            f" * place in tau, the output's in the record. */\n"
             "#include <stddef.h>\n#include <string.h>\n\n"
             '#include "fj_fmu_model.h"\n#include "fj_kernel.h"\n\n'
             "static const fj_fmu_variable VARIABLES[] = {\n"

@@ -197,6 +197,8 @@ fj_fmu *fj_fmu_new(const fj_fmu_model *model, fj_fmu_logger *logger, void *env) 
             bad = v->index < 0 || v->index >= f->n_record;
         } else if (v->index == FJ_FMU_RTOL) {
             f->rtol_vr = vr;
+        } else if (v->index == FJ_FMU_UNUSED) {
+            bad = 0;
         } else {
             bad = v->type == FJ_FMU_BOOLEAN || v->index < 0 || v->index >= a->n_param;
         }
@@ -325,7 +327,7 @@ static void parameters(fj_fmu *f, const double *values, double *p, double *rtol)
         if (v->causality != FJ_FMU_PARAMETER) continue;
         if (v->index == FJ_FMU_RTOL)
             *rtol = values[vr];
-        else
+        else if (v->index >= 0)
             p[v->index] = values[vr];
     }
 }

@@ -23,6 +23,9 @@ enum { FJ_FMU_REAL, FJ_FMU_INTEGER, FJ_FMU_BOOLEAN, FJ_FMU_STRING }; /* type (FM
 /* the index of the parameter rtol (not the assembly's: the relative tolerance of the integrator, with
  * atol = rtol / 100 in SI units, as stepping.Stepper) */
 #define FJ_FMU_RTOL (-1)
+/* the index of a parameter of the pythonfmu twin that the native FMU takes and does not use (the
+ * bristle laws' parameters, which act only with a friction_model the assembly refuses) */
+#define FJ_FMU_UNUSED (-2)
 
 typedef struct fj_fmu_variable {
     const char *name;
@@ -30,8 +33,8 @@ typedef struct fj_fmu_variable {
     double start;                /* Booleans 0 or 1 */
     int has_min, has_max;        /* the modelDescription's bounds of a parameter or an input */
     double min, max;
-    int index;   /* parameter: its index in the assembly's parameters, or FJ_FMU_RTOL; input: its index in
-                    tau; output: its index in the record */
+    int index;   /* parameter: its index in the assembly's parameters, FJ_FMU_RTOL or FJ_FMU_UNUSED; input:
+                    its index in tau; output: its index in the record */
     int inertia; /* 1 for a mass or a moment of inertia (kg, kg.m2): at least one must be > 0 */
 } fj_fmu_variable;
 

@@ -1,9 +1,11 @@
 /* assembly.c: the assemblies of the models whose packed arrays are a direct function of their
  * parameters (fj_assembly.h): the lumped luz/tar models (family "lumped": SingleMassFriction,
- * TwoMassFriction) and the single-track vehicle (family "vehicle": SingleTrackVehicle). The layouts
- * of fpar and ipar are those lumped.c and vehicle.c read (and compiled/lumped.py, compiled/vehicle.py
- * document); the checks are those of the Python parameter classes (SingleMassParameters,
- * TwoMassParameters, VehicleParameters), with their messages.
+ * TwoMassFriction), the single-track vehicle (family "vehicle": SingleTrackVehicle) and the steering
+ * system (family "steering": SteeringSystem). The layouts
+ * of fpar and ipar are those lumped.c, vehicle.c and steering.c read (and compiled/lumped.py,
+ * compiled/vehicle.py, compiled/steering.py document); the checks are those of the Python parameter
+ * classes (SingleMassParameters, TwoMassParameters, VehicleParameters, SteeringParameters), with their
+ * messages.
  */
 #include <math.h>
 #include <stdio.h>
@@ -191,6 +193,57 @@ static int64_t vehicle_assemble(const double *p, double *fpar, int64_t *ipar, do
 }
 
 /* ==================================================================================================
+ * steering (steering.c): SteeringSystem with the exact friction model
+ * ================================================================================================== */
+
+/* SteeringParameters in the order of compiled.steering.PARAMETERS, then the initial steering-wheel angle and
+ * the friction model (0, the exact one: the bristle laws of the pythonfmu FMU have no compiled form);
+ * fpar = the parameters, then mu_k r_k (F_KINGPIN) and the inertias J_sw, J_p, m_r, J_w, J_w; ipar = the
+ * active flag of each element (SteeringSystem.active: friction_scale times its level > 0); y0 = at rest,
+ * every spring relaxed at the steering-wheel angle (SteeringSystem.initial_state). */
+static const char *const STEERING_NAMES[] = {
+    "J_sw", "k_c", "c_c", "J_p", "r_p", "k_g", "b", "m_r", "k_t", "c_t", "l_a", "J_w", "c_w", "T_p", "F_r", "mu_k",
+    "r_k", "static_factor", "friction_scale", "rack_travel", "k_stop", "c_stop", "delta_sw_start", "friction_model"};
+enum {
+    S_J_SW, S_K_C, S_C_C, S_J_P, S_R_P, S_K_G, S_B, S_M_R, S_K_T, S_C_T, S_L_A, S_J_W, S_C_W, S_T_P, S_F_R, S_MU_K,
+    S_R_K, S_STATIC, S_SCALE, S_TRAVEL, S_K_STOP, S_C_STOP, S_DELTA_SW, S_FRICTION_MODEL, N_STEERING = S_DELTA_SW
+};
+
+static int64_t steering_assemble(const double *p, double *fpar, int64_t *ipar, double *y0, char *error,
+                                 size_t n_error) {
+    static const int positive[] = {S_J_SW, S_K_C, S_J_P, S_R_P, S_K_G, S_M_R, S_K_T, S_L_A, S_J_W, S_TRAVEL, S_K_STOP};
+    static const int non_negative[] = {S_C_C, S_B, S_C_T, S_C_W, S_T_P, S_F_R, S_MU_K, S_R_K, S_SCALE, S_C_STOP};
+    problems pr = no_problems(error, n_error);
+    for (size_t i = 0; i < sizeof positive / sizeof positive[0]; i++) /* SteeringParameters.__post_init__ */
+        require(&pr, STEERING_NAMES[positive[i]], p[positive[i]], OPEN, 0.0, NO_BOUND, 0.0);
+    for (size_t i = 0; i < sizeof non_negative / sizeof non_negative[0]; i++)
+        require(&pr, STEERING_NAMES[non_negative[i]], p[non_negative[i]], CLOSED, 0.0, NO_BOUND, 0.0);
+    require(&pr, "static_factor", p[S_STATIC], CLOSED, 1.0, NO_BOUND, 0.0);
+    require_finite(&pr, "delta_sw_start", p[S_DELTA_SW]);
+    if (p[S_FRICTION_MODEL] != 0.0) { /* not a Python check: the compiled engine has the exact model only */
+        pr.count++;
+        if (pr.error != NULL && pr.n_error > pr.used + 1) {
+            int n = snprintf(pr.error + pr.used, pr.n_error - pr.used, "%sfriction_model=%g: the native FMU has the "
+                             "exact friction model (0) only; the bristle laws (1-4) run in the pythonfmu FMU",
+                             pr.count > 1 ? "; " : "", p[S_FRICTION_MODEL]);
+            if (n > 0) pr.used = pr.used + (size_t)n < pr.n_error ? pr.used + (size_t)n : pr.n_error - 1;
+        }
+    }
+    if (pr.count) return pr.count;
+    for (int i = 0; i < N_STEERING; i++) fpar[i] = p[i];
+    double kingpin = p[S_MU_K] * p[S_R_K];
+    fpar[N_STEERING] = kingpin;
+    const double masses[5] = {p[S_J_SW], p[S_J_P], p[S_M_R], p[S_J_W], p[S_J_W]};
+    for (int i = 0; i < 5; i++) fpar[N_STEERING + 1 + i] = masses[i];
+    const double levels[4] = {p[S_T_P], p[S_F_R], kingpin, kingpin};
+    for (int k = 0; k < 4; k++) ipar[k] = p[S_SCALE] * levels[k] > 0.0;
+    double theta = p[S_DELTA_SW], x = p[S_R_P] * theta;
+    const double q[5] = {theta, theta, x, x / p[S_L_A], x / p[S_L_A]};
+    for (int i = 0; i < 14; i++) y0[i] = i < 5 ? q[i] : 0.0;
+    return 0;
+}
+
+/* ==================================================================================================
  * The assemblies by name
  * ================================================================================================== */
 
@@ -201,6 +254,8 @@ static const fj_assembly ASSEMBLIES[] = {
     {"SingleMassFriction", "lumped", COUNT(SINGLE_NAMES), SINGLE_NAMES, 6, 3, 4, 1, 10, single_assemble},
     {"TwoMassFriction", "lumped", COUNT(TWO_NAMES), TWO_NAMES, 8, 3, 6, 2, 17, two_assemble},
     {"SingleTrackVehicle", "vehicle", COUNT(VEHICLE_NAMES), VEHICLE_NAMES, 13, 1, 5, 2, 10, vehicle_assemble},
+    {"SteeringSystem", "steering", COUNT(STEERING_NAMES), STEERING_NAMES, N_STEERING + 6, 4, 14, 5, 35,
+     steering_assemble},
 };
 
 const fj_assembly *fj_assembly_find(const char *model) {
