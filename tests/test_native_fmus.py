@@ -337,6 +337,10 @@ def test_failures_are_errors_with_a_message_and_a_saved_state_recovers(native_fo
     h = cls.experiment.step_size
     parameter, value, message = BAD_PARAMETER[name]
     inst = Instance(folder)
+    with pytest.raises(FMICallException):  # the state machine
+        inst.step(0.0, h)
+    assert inst.errors() == ["fmi%dDoStep: illegal call sequence: not allowed in the instantiated state" % version]
+    inst.fmu.reset()
     with pytest.raises(FMICallException):  # the C assembly's check, at initialisation
         inst.start(**{parameter: value})
     assert any(e.endswith(f"ExitInitializationMode: initialization failed: {message}") for e in inst.errors()), inst.errors()
