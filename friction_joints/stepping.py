@@ -52,7 +52,7 @@ class Stepper:
 
     @property
     def time(self) -> float:
-        return self.integrator.state.t
+        return self.integrator.time
 
     def _record(self):
         s = self.integrator.state

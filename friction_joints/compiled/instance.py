@@ -62,8 +62,14 @@ class CompiledIntegrator:
     # --- state ------------------------------------------------------------------------------------
     @property
     def state(self) -> IntegratorState:
-        """Time, state, mode (the system's) and step size (None: the engine keeps it) now."""
-        return IntegratorState(self.instance.t, self.instance.y, self._mode(*self.instance.mode), None)
+        """Time, state, mode (the system's) and the step size to try next (None before the first step)."""
+        return IntegratorState(self.instance.t, self.instance.y, self._mode(*self.instance.mode),
+                               self.instance.step_size or None)
+
+    @property
+    def time(self) -> float:
+        """The time reached (s)."""
+        return self.instance.t
 
     def get_state(self) -> CompiledState:
         return CompiledState(self.instance.get_state())

@@ -124,7 +124,7 @@ _INSTANCE_API = {
     "fj_instance_new": ("p", "ppipiiiipps"), "fj_instance_free": (None, "p"), "fj_instance_start": ("n", "pdp"),
     "fj_instance_set_inputs": ("n", "ppp"), "fj_instance_set_input_forms": ("n", "ppn"),
     "fj_instance_step": ("n", "pd"), "fj_instance_advance": ("n", "pdpipp"), "fj_instance_report": ("n", "pp"),
-    "fj_instance_outputs": ("n", "pp"), "fj_instance_time": ("d", "p"), "fj_instance_y": ("p", "p"),
+    "fj_instance_outputs": ("n", "pp"), "fj_instance_time": ("d", "p"), "fj_instance_step_size": ("d", "p"), "fj_instance_y": ("p", "p"),
     "fj_instance_mode": (None, "ppppp"), "fj_instance_counters": (None, "pppp"),
     "fj_instance_state_size": ("i", "p"), "fj_instance_get_state": ("n", "pp"), "fj_instance_set_state": ("n", "pp"),
     "fj_instance_message": ("c", "p"),
@@ -409,6 +409,11 @@ class Instance:
         return self.lib.fj_instance_time(self.handle)
 
     @property
+    def step_size(self) -> float:
+        """The step size the integrator tries next (s; 0 before the first step)."""
+        return self.lib.fj_instance_step_size(self.handle)
+
+    @property
     def y(self) -> np.ndarray:
         return _copy(self.lib.fj_instance_y(self.handle), self.n_y, np.float64)
 
@@ -441,10 +446,10 @@ class Instance:
 
 def _copy(address, n, dtype) -> np.ndarray:
     """A copy of the n values of dtype at address (an empty array for n = 0)."""
-    if n == 0 or not address:
-        return np.zeros(0, dtype=dtype)
-    return np.ctypeslib.as_array(ctypes.cast(address, ctypes.POINTER(np.ctypeslib.as_ctypes_type(dtype))),
-                                 (n,)).copy()
+    out = np.empty(n, dtype=dtype)
+    if n and address:
+        ctypes.memmove(out.ctypes.data, address, out.nbytes)
+    return out
 
 
 # ======================================================================================================

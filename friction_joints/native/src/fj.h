@@ -96,6 +96,8 @@ int fj_instance_report(const fj_instance *inst, fj_report *report);
 int fj_instance_outputs(fj_instance *inst, double *out);
 
 double fj_instance_time(const fj_instance *inst);
+/* the step size the integrator tries next (s; 0 before the first step) */
+double fj_instance_step_size(const fj_instance *inst);
 /* the continuous state (n_y) and the mode (n_fmode, n_imode of the family's layout) */
 const double *fj_instance_y(const fj_instance *inst);
 void fj_instance_mode(const fj_instance *inst, const double **fmode, const int64_t **imode, int64_t *n_fmode,

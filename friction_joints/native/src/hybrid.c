@@ -376,6 +376,8 @@ int fj_instance_outputs(fj_instance *inst, double *out) {
 
 double fj_instance_time(const fj_instance *inst) { return inst->t; }
 
+double fj_instance_step_size(const fj_instance *inst) { return inst->h; }
+
 const double *fj_instance_y(const fj_instance *inst) { return inst->y; }
 
 void fj_instance_mode(const fj_instance *inst, const double **fmode, const int64_t **imode, int64_t *n_fmode,
