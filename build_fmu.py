@@ -1,7 +1,7 @@
 """Build every FMU of fmu_src/ into dist/, complete its modelDescription and validate it.
 
-    python build_fmu.py [--out DIR] [--only NAME] [--fmi 2|3|both] [--jobs N]
-    python build_fmu.py --mechanism FILE.toml [--name NAME] [--out DIR] [--fmi 2|3|both]
+    python build_fmu.py [--out DIR] [--only NAME] [--fmi 2|3|both] [--jobs N] [--native]
+    python build_fmu.py --mechanism FILE.toml [--name NAME] [--out DIR] [--fmi 2|3|both] [--native]
 
 Each FMU is built as FMI 2.0 co-simulation (pythonfmu) into DIR and as FMI 3.0 co-simulation
 (pythonfmu3, the same slave through friction_joints.fmi.fmi3) into DIR/fmi3, unless --fmi says one.
@@ -14,6 +14,12 @@ documentation/index.html gives the equations, the variables and a plot of the de
 (run through FMPy with the inputs the slave documents; needs matplotlib). FMPy's validation must
 then report no problem. With all FMUs built, DIR also gets the SSP files of the connected pairs
 (friction_joints.fmi.ssp): SteeringVehicle.ssp and SpeedControl.ssp.
+
+--native builds the native FMUs instead (friction_joints.fmi.native: the C engine and a C FMI layer, no
+Python; binaries for linux64 and, with mingw-w64, win64, and the C sources): FMI 2.0 into DIR/native,
+FMI 3.0 into DIR/native/fmi3, each with the modelDescription and documentation of its pythonfmu twin
+(built into a temporary folder). A model the native build does not cover yet is skipped with a message
+saying why.
 """
 
 from __future__ import annotations
@@ -420,6 +426,39 @@ def build_versions(script: Path, out: Path, versions=(2, 3), loader: bool = True
     return paths
 
 
+NATIVE = "native"  # DIR/native: the native FMUs (FMI 2.0), DIR/native/fmi3 (FMI 3.0)
+
+
+def build_native_versions(script: Path, out: Path, versions=(2, 3), twins: Path | None = None) -> list[Path]:
+    """The native FMUs of a fmu_src script (friction_joints.fmi.native) for each FMI version, 2.0 into
+    ``out/native`` and 3.0 into ``out/native/fmi3``, from its pythonfmu twins built into a temporary folder
+    (or, as shipped, into ``twins`` and its fmi3 folder, kept), validated by FMPy; none, with a message
+    saying why, for a model the native build does not cover."""
+    from fmpy.validation import validate_fmu
+
+    from friction_joints.fmi.native import NotNative, build_native, model_table
+
+    cls = slave_class(script)
+    try:
+        model_table(cls)
+    except NotNative as why:
+        print(f"{script.stem}: skipped, no native FMU yet: {why}", file=sys.stderr)
+        return []
+    paths = []
+    with tempfile.TemporaryDirectory() as tmp:
+        built = build_versions(script, Path(twins or tmp), versions, loader=twins is not None)
+        for version, twin in zip(versions, built):
+            path, notes = build_native(cls, twin, version_folder(out / NATIVE, version),
+                                       script=f"fmu_src/{script.name}")
+            for note in notes:
+                print(note, file=sys.stderr)
+            problems = validate_fmu(str(path))
+            if problems:
+                raise SystemExit(f"{path} is not valid:\n  " + "\n  ".join(problems))
+            paths.append(path)
+    return paths
+
+
 MECHANISM_SCRIPT = '''"""FMU {name}: the mechanism of its file {name}.toml (beside this script in the FMU's resources)."""
 
 from pathlib import Path
@@ -464,8 +503,15 @@ def main(argv=None):
                         help="build N FMUs at a time, each in a process of its own (default: one per CPU)")
     parser.add_argument("--fmi", choices=("2", "3", "both"), default="both",
                         help="FMI version: 2.0 into DIR, 3.0 into DIR/fmi3, or both (the default)")
+    parser.add_argument("--native", action="store_true",
+                        help="build the native FMUs (C engine and C FMI layer, no Python) into DIR/native and "
+                             "DIR/native/fmi3 instead; models it does not cover yet are skipped with a message")
     args = parser.parse_args(argv)
     versions = [2, 3] if args.fmi == "both" else [int(args.fmi)]
+    if args.mechanism and args.native:
+        print(f"{args.mechanism}: skipped, no native FMU yet: the C engine has no assembly of a mechanism file's "
+              "parameters (the planar family's packing is Python's)", file=sys.stderr)
+        return
     if args.mechanism:
         for version in versions:
             try:
@@ -486,19 +532,22 @@ def main(argv=None):
             raise SystemExit(f"--only {args.only}: no such FMU in fmu_src/ "
                              f"(have {', '.join(s.stem for s in sorted(SOURCES.glob('[A-Z]*.py')))})")
     jobs = min(args.jobs or os.cpu_count() or 1, len(scripts))
+    if args.native:
+        job, job_args = build_native_versions, (Path(args.out), versions)
+    else:
+        job, job_args = build_versions, (Path(args.out), versions, not args.no_loader)
     if jobs == 1:
         for script in scripts:
-            for path in build_versions(script, Path(args.out), versions, not args.no_loader):
+            for path in job(script, *job_args):
                 print(f"built and validated {path}")
     else:  # in fresh processes (spawn): the caller may have threads, and fork copies them stopped
         with concurrent.futures.ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"),
                                                     initializer=drop_fmu_resources_from_path) as pool:
-            futures = [pool.submit(build_versions, script, Path(args.out), versions, not args.no_loader)
-                       for script in scripts]
+            futures = [pool.submit(job, script, *job_args) for script in scripts]
             for future in futures:
                 for path in future.result():
                     print(f"built and validated {path}", flush=True)
-    if not args.only and 2 in versions:
+    if not args.only and 2 in versions and not args.native:
         write_systems(Path(args.out))
 
 

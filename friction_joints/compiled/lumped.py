@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import native
 from .model import CompiledModel
 
 SINGLE_MASS, TWO_MASS = 0, 1  # ipar[0]
@@ -46,19 +47,24 @@ TWO_RECORD = [("z", 2, "array"), ("zd", 2, "array"), ("zdd", 2, "array"), ("f", 
 
 
 # ======================================================================================================
-# Packing (Python)
+# Packing (the C assembly, native/src/assembly.c: the one packer of these models)
 # ======================================================================================================
 
 def pack_single(p):
-    """(fpar, ipar) of SingleMassParameters (layout in the module docstring)."""
-    fpar = np.array([p.M, p.C, p.FT0, p.FT0S, p.K, p.v_belt], dtype=np.float64)
-    return fpar, np.array([SINGLE_MASS, 0, 0], dtype=np.int64)
+    """(fpar, ipar) of SingleMassParameters (layout in the module docstring), by the C assembly."""
+    fpar, ipar, _ = native.Assembly("SingleMassFriction")(
+        [p.M, p.C, p.FT0, p.FT0S, p.K, p.v_belt, 0.0, 0.0])  # and the initial state, unused here
+    return fpar, ipar
 
 
-def pack_two(p, dry):
-    """(fpar, ipar) of TwoMassParameters and the dry flags of TwoMassFriction."""
-    fpar = np.array([p.M1, p.M2, p.C12, p.C20, p.FT012, p.FT020, p.FT012S, p.FT020S], dtype=np.float64)
-    return fpar, np.array([TWO_MASS, int(dry[0]), int(dry[1])], dtype=np.int64)
+def pack_two(p, dry=None):
+    """(fpar, ipar) of TwoMassParameters (layout in the module docstring), by the C assembly; it sets the dry
+    flags as TwoMassFriction.dry (static level > 0), which ``dry``, if given, must equal."""
+    fpar, ipar, _ = native.Assembly("TwoMassFriction")(
+        [p.M1, p.M2, p.C12, p.C20, p.FT012, p.FT020, p.FT012S, p.FT020S, 0.0, 0.0, 0.0, 0.0])
+    if dry is not None and list(ipar[1:]) != [int(d) for d in dry]:
+        raise ValueError(f"dry = {list(dry)} is not the static levels' ({list(ipar[1:])})")
+    return fpar, ipar
 
 
 def record_layout(kind):

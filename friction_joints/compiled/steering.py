@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import native
 from .model import CompiledModel
 
 PARAMETERS = ("J_sw", "k_c", "c_c", "J_p", "r_p", "k_g", "b", "m_r", "k_t", "c_t", "l_a", "J_w", "c_w", "T_p",
@@ -56,14 +57,16 @@ RECORD_SIZE = sum(size for _, size, _ in RECORD)
 
 
 # ======================================================================================================
-# Packing (Python)
+# Packing (the C assembly, native/src/assembly.c)
 # ======================================================================================================
 
 def pack(system):
-    """(fpar, ipar) of a SteeringSystem (layout in the module docstring)."""
-    p = system.p
-    fpar = np.array([getattr(p, name) for name in PARAMETERS] + [p.mu_k * p.r_k] + list(p.masses), dtype=np.float64)
-    ipar = np.array([int(a) for a in system.active], dtype=np.int64)
+    """(fpar, ipar) of a SteeringSystem (layout in the module docstring), by the C assembly
+    (native/src/assembly.c: the one packer of this model), whose active flags are the system's."""
+    fpar, ipar, _ = native.Assembly("SteeringSystem")(
+        [getattr(system.p, name) for name in PARAMETERS] + [0.0, 0])  # the initial angle (unused), friction_model
+    if ipar.tolist() != [int(a) for a in system.active]:
+        raise ValueError(f"the active flags {list(system.active)} are not the parameters' ({ipar.tolist()})")
     return fpar, ipar
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import native
 from .model import CompiledModel
 
 PARAMETERS = ("m", "I_z", "a", "b", "C_f", "C_r", "t_p", "t_c", "h", "T", "u", "sigma")
@@ -32,10 +33,10 @@ RECORD = ("v_y", "r", "psi", "a_y", "F_yf", "F_yr", "M_z_left", "M_z_right", "F_
 
 
 def pack(system):
-    """(fpar, ipar) of a SingleTrackVehicle (layout in the module docstring)."""
-    p = system.p
-    fpar = np.array([getattr(p, name) for name in PARAMETERS] + [p.front_wheel_load], dtype=np.float64)
-    return fpar, np.array([int(p.sigma > 0)], dtype=np.int64)
+    """(fpar, ipar) of a SingleTrackVehicle (layout in the module docstring), by the C assembly
+    (native/src/assembly.c: the one packer of this model)."""
+    fpar, ipar, _ = native.Assembly("SingleTrackVehicle")([getattr(system.p, name) for name in PARAMETERS])
+    return fpar, ipar
 
 
 def compile_system(system):

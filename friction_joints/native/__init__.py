@@ -404,3 +404,60 @@ def _copy(address, n, dtype) -> np.ndarray:
     if n and address:
         ctypes.memmove(out.ctypes.data, address, out.nbytes)
     return out
+
+
+# ======================================================================================================
+# Assemblies (fj_assembly.h): a model's parameters -> its packed arrays, in C (the models' one packer)
+# ======================================================================================================
+
+ASSEMBLE = ctypes.CFUNCTYPE(_c_int64, _c_void_p, _c_void_p, _c_void_p, _c_void_p, _c_void_p, ctypes.c_size_t)
+
+
+class FjAssembly(ctypes.Structure):
+    """fj_assembly of fj_assembly.h."""
+
+    _fields_ = [("model", ctypes.c_char_p), ("family", ctypes.c_char_p), ("n_param", _c_int64),
+                ("names", ctypes.POINTER(ctypes.c_char_p)), ("n_fpar", _c_int64), ("n_ipar", _c_int64),
+                ("n_y", _c_int64), ("n_tau", _c_int64), ("n_record", _c_int64), ("assemble", ASSEMBLE)]
+
+
+class Assembly:
+    """The C assembly of a model (fj_assembly_find): ``names`` of its parameters in order, its family and
+    sizes; ``assembly(values)`` -> (fpar, ipar, y0), values a sequence in the order of names or a mapping
+    by name; ValueError naming every parameter out of its allowed range (the Python checks' text)."""
+
+    def __init__(self, model: str, lib=None):
+        self.lib = library() if lib is None else lib
+        find = self.lib.fj_assembly_find
+        find.restype, find.argtypes = ctypes.POINTER(FjAssembly), [ctypes.c_char_p]
+        pointer = find(model.encode())
+        if not pointer:
+            raise ValueError(f"the C engine has no assembly of the model {model!r}")
+        self.c = pointer.contents
+        self.model, self.family = model, self.c.family.decode()
+        self.names = tuple(self.c.names[i].decode() for i in range(self.c.n_param))
+        self.n_fpar, self.n_ipar, self.n_y = self.c.n_fpar, self.c.n_ipar, self.c.n_y
+        self.n_tau, self.n_record = self.c.n_tau, self.c.n_record
+
+    def __call__(self, values):
+        if hasattr(values, "keys"):
+            values = [values[name] for name in self.names]
+        p = np.ascontiguousarray(values, np.float64)
+        if p.shape != (len(self.names),):
+            raise ValueError(f"{self.model}: {len(self.names)} parameters expected ({', '.join(self.names)}), "
+                             f"got {p.shape}")
+        fpar, ipar, y0 = np.zeros(self.n_fpar), np.zeros(self.n_ipar, np.int64), np.zeros(self.n_y)
+        error = ctypes.create_string_buffer(1024)
+        if self.c.assemble(p.ctypes.data, fpar.ctypes.data, ipar.ctypes.data, y0.ctypes.data,
+                           ctypes.addressof(error), len(error)):
+            raise ValueError(error.value.decode())
+        return fpar, ipar, y0
+
+
+def repr_double(x: float, lib=None) -> str:
+    """fj_repr: the engine's text of a double, which is Python's repr(float) of it."""
+    lib = library() if lib is None else lib
+    out = ctypes.create_string_buffer(64)
+    lib.fj_repr.restype, lib.fj_repr.argtypes = None, [_c_double, ctypes.c_char_p, ctypes.c_size_t]
+    lib.fj_repr(float(x), out, len(out))
+    return out.value.decode()

@@ -1,5 +1,6 @@
-/* A plain FMI 2.0 co-simulation host: no Python in it. Loads an FMU binary with dlopen,
- * instantiates it, holds a constant input, steps, and prints the outputs after every step.
+/* A plain FMI 2.0 co-simulation host: no Python in it. Loads an FMU binary with dlopen
+ * (LoadLibrary on Windows), instantiates it, holds a constant input, steps, and prints the outputs
+ * after every step.
  *
  *   fmi2_host [OPTION...] BINARY RESOURCE_URI GUID INPUT_VR INPUT_VALUE STEP N_STEPS OUTPUT_VR...
  *
@@ -10,6 +11,10 @@
  *   -q            instantiate with loggingOn = fmi2False
  *   -n ARGUMENT   pass NULL for fmi2Instantiate's ARGUMENT: resource or guid (then "-" stands for it)
  *   -c CYCLES     first instantiate and free the FMU CYCLES times, printing "cycle K RSS_KB" after each
+ *   -w PERIOD     the input a triangle wave of amplitude INPUT_VALUE and this period (s) at each
+ *                 communication point t (0 at t = 0, rising) instead of held
+ *   -T            timing: print no rows but "timing INSTANTIATE INITIALIZE STEPS" at the end (s: the
+ *                 instantiation, setup to exitInitializationMode, and the steps' loop)
  *
  * The logger aborts on a NULL category, as a host that makes a std::string of it does.
  * Values are read with strtod: "nan" and "inf" are accepted. Output: one line per communication
@@ -17,7 +22,9 @@
  * fmi2Warning (its name and status are printed, and the instance is freed; fmi2Warning is printed to
  * stderr), 2 on a usage error.
  */
-#include <dlfcn.h>
+#ifndef _WIN32
+#define _POSIX_C_SOURCE 200809L /* clock_gettime (host_common.h) */
+#endif
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,13 +67,18 @@ static fmi2FreeInstanceTYPE *free_instance;
 int main(int argc, char **argv)
 {
     Sets init_sets = {0}, after_sets = {0};
-    int logging = 1, stop_defined = 0, a = 1, null_resource = 0, null_guid = 0, cycles = 0;
+    double period = 0.0;
+    int logging = 1, timing = 0, stop_defined = 0, a = 1, null_resource = 0, null_guid = 0, cycles = 0;
     fmi2Real stop = 0.0;
 
     for (; a < argc && argv[a][0] == '-' && argv[a][1] && !argv[a][2]; a++) {
         char option = argv[a][1];
         if (option == 'q') {
             logging = 0;
+            continue;
+        }
+        if (option == 'T') {
+            timing = 1;
             continue;
         }
         if (a + 1 >= argc)
@@ -86,6 +98,10 @@ int main(int argc, char **argv)
             null_guid |= strcmp(argv[a], "guid") == 0;
             continue;
         }
+        if (option == 'w') {
+            period = strtod(argv[++a], NULL);
+            continue;
+        }
         if (option == 'c') {
             cycles = atoi(argv[++a]);
             continue;
@@ -100,11 +116,9 @@ int main(int argc, char **argv)
                         "BINARY RESOURCE_URI GUID INPUT_VR INPUT_VALUE STEP N_STEPS OUTPUT_VR...\n");
         return 2;
     }
-    void *lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
-    if (!lib) {
-        fprintf(stderr, "dlopen failed: %s\n", dlerror());
+    void *lib = open_library(argv[1]);
+    if (!lib)
         return 2;
-    }
     fmi2InstantiateTYPE *instantiate = (fmi2InstantiateTYPE *)symbol(lib, "fmi2Instantiate");
     fmi2SetupExperimentTYPE *setup = (fmi2SetupExperimentTYPE *)symbol(lib, "fmi2SetupExperiment");
     fmi2EnterInitializationModeTYPE *enter = (fmi2EnterInitializationModeTYPE *)symbol(lib, "fmi2EnterInitializationMode");
@@ -116,7 +130,7 @@ int main(int argc, char **argv)
     free_instance = (fmi2FreeInstanceTYPE *)symbol(lib, "fmi2FreeInstance");
 
     fmi2ValueReference input_vr = (fmi2ValueReference)strtoul(argv[4], NULL, 10);
-    fmi2Real input = strtod(argv[5], NULL), h = strtod(argv[6], NULL);
+    fmi2Real amplitude = strtod(argv[5], NULL), input = period > 0.0 ? 0.0 : amplitude, h = strtod(argv[6], NULL);
     int n_steps = atoi(argv[7]), n_out = argc - 8;
     fmi2ValueReference *out_vr = calloc((size_t)n_out, sizeof *out_vr);
     fmi2Real *out = calloc((size_t)n_out, sizeof *out);
@@ -135,12 +149,14 @@ int main(int argc, char **argv)
         free_instance(cycled);
         printf("cycle %d %ld\n", k, resident_kb());
     }
+    double t0 = now_seconds();
     fmi2Component c = instantiate("c_host", fmi2CoSimulation, guid, resource, &callbacks, fmi2False,
                                   logging ? fmi2True : fmi2False);
     if (!c) {
         printf("fmi2Instantiate failed\n");
         return 1;
     }
+    double t1 = now_seconds();
     CHECK(setup(c, fmi2False, 0.0, 0.0, stop_defined ? fmi2True : fmi2False, stop), "fmi2SetupExperiment");
     CHECK(enter(c), "fmi2EnterInitializationMode");
     CHECK(set_real(c, &input_vr, 1, &input), "fmi2SetReal");
@@ -149,16 +165,23 @@ int main(int argc, char **argv)
     CHECK(exit_init(c), "fmi2ExitInitializationMode");
     for (int i = 0; i < after_sets.n; i++)
         CHECK(set_real(c, &after_sets.vr[i], 1, &after_sets.value[i]), "fmi2SetReal");
+    double t2 = now_seconds();
     for (int k = 0; k < n_steps; k++) {
+        if (period > 0.0)
+            input = amplitude * triangle((k * h) / period);
         CHECK(set_real(c, &input_vr, 1, &input), "fmi2SetReal");
         CHECK(do_step(c, k * h, h, fmi2True), "fmi2DoStep");
         CHECK(get_real(c, out_vr, (size_t)n_out, out), "fmi2GetReal");
+        if (timing)
+            continue;
         printf("%.17g", (k + 1) * h);
         for (int i = 0; i < n_out; i++)
             printf(" %.17g", out[i]);
         printf("\n");
         fflush(stdout);
     }
+    if (timing)
+        printf("timing %.9g %.9g %.9g\n", t1 - t0, t2 - t1, now_seconds() - t2);
     CHECK(terminate(c), "fmi2Terminate");
     free_instance(c);
     free(out);

@@ -1,0 +1,119 @@
+"""The native FMUs (build_fmu.py --native) in the plain C host and in FMPy, beside their pythonfmu twins
+(not a test).
+
+Each native FMU of DIST/native (FMI 2.0): its first input a triangle wave (the amplitude of its default
+experiment's input, period 3.14 s) sampled at every communication point, 1 ms communication steps.
+  c host    tests/c_host/fmi2_host.c (-T -w): the host's loop in C, no Python; instantiation and
+            initialisation (setupExperiment to exitInitializationMode) timed apart from the steps
+  fmpy      FMPy's FMU2Slave stepping the native FMU from Python
+  pythonfmu FMPy stepping the pythonfmu twin DIST/<Model>.fmu (when built; a shorter run)
+Reported: the FMU's size, instantiation and initialisation (ms), real-time factor (simulated / wall)
+of each. Goals of issue 29: TwoMassFriction RTF >= 500 in the C host, instantiation and initialisation
+< 10 ms, FMU size <= 300 kB.
+
+Usage: python benchmarks/bench_native.py [--dist dist] [--t-end 10] [--h 0.001]
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import fmpy
+from fmpy import extract, read_model_description
+from fmpy.fmi2 import FMU2Slave
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+PERIOD = 3.14
+
+
+def triangle(x):
+    f = x - int(x)
+    return 4.0 * f if f < 0.25 else 2.0 - 4.0 * f if f < 0.75 else 4.0 * f - 4.0
+
+
+def first_input(name):
+    """(name, amplitude) of the model's first input in its default experiment."""
+    import build_fmu
+
+    cls = build_fmu.slave_class(build_fmu.SOURCES / f"{name}.py")
+    first = cls.inputs[0]
+    e = cls.experiment
+    return first, max(abs(e.inputs[first](k * e.stop_time / 200)) for k in range(201))
+
+
+def c_host(fmu, host, folder, amplitude, input_vr, t_end, h):
+    md = read_model_description(str(fmu))
+    name = md.coSimulation.modelIdentifier
+    out = [str(v.valueReference) for v in md.modelVariables if v.causality == "output" and v.type == "Real"][:3]
+    done = subprocess.run([str(host), "-q", "-T", "-w", repr(PERIOD), str(folder / "binaries" / "linux64" / f"{name}.so"),
+                           (folder / "resources").as_uri(), md.guid, str(input_vr), repr(amplitude), repr(h),
+                           str(round(t_end / h)), *out], capture_output=True, text=True, check=True, env={})
+    _, instantiate, initialize, steps = done.stdout.split()
+    return float(instantiate), float(initialize), float(steps)
+
+
+def fmpy_run(fmu, input_name, amplitude, t_end, h):
+    md = read_model_description(str(fmu))
+    vr = {v.name: v.valueReference for v in md.modelVariables}
+    slave = FMU2Slave(guid=md.guid, unzipDirectory=extract(str(fmu), tempfile.mkdtemp()),
+                      modelIdentifier=md.coSimulation.modelIdentifier, instanceName="bench")
+    slave.instantiate()
+    slave.setupExperiment(startTime=0.0)
+    slave.enterInitializationMode()
+    slave.exitInitializationMode()
+    n = round(t_end / h)
+    start = time.perf_counter()
+    for k in range(n):
+        slave.setReal([vr[input_name]], [amplitude * triangle(k * h / PERIOD)])
+        slave.doStep(k * h, h)
+    wall = time.perf_counter() - start
+    slave.terminate()
+    slave.freeInstance()
+    return wall
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dist", type=Path, default=ROOT / "dist")
+    parser.add_argument("--t-end", type=float, default=10.0)
+    parser.add_argument("--h", type=float, default=1e-3)
+    args = parser.parse_args(argv)
+    fmus = sorted((args.dist / "native").glob("*.fmu"))
+    if not fmus:
+        raise SystemExit(f"no native FMU in {args.dist / 'native'}: build them with python build_fmu.py --native")
+    with tempfile.TemporaryDirectory() as tmp:
+        host = Path(tmp) / "fmi2_host"
+        subprocess.run(["gcc", "-std=c99", "-O2", f"-I{Path(fmpy.__file__).parent / 'c-code'}", "-o", str(host),
+                        str(ROOT / "tests" / "c_host" / "fmi2_host.c"), "-ldl"], check=True)
+        print(f"{'model':20s} {'size kB':>8s} {'inst ms':>8s} {'init ms':>8s} {'RTF C':>8s} {'RTF FMPy':>9s} "
+              f"{'RTF pythonfmu':>14s}")
+        for fmu in fmus:
+            name = fmu.stem
+            folder = Path(tmp) / name
+            extract(str(fmu), str(folder))
+            md = read_model_description(str(fmu))
+            input_name, amplitude = first_input(name)
+            input_vr = next(v.valueReference for v in md.modelVariables if v.name == input_name)
+            runs = [c_host(fmu, host, folder, amplitude, input_vr, args.t_end, args.h) for _ in range(3)]
+            instantiate, initialize, steps = (min(r[i] for r in runs) for i in range(3))
+            native = fmpy_run(fmu, input_name, amplitude, args.t_end, args.h)
+            twin = args.dist / f"{name}.fmu"
+            t_twin = min(args.t_end, 1.0)
+            python = f"{t_twin / fmpy_run(twin, input_name, amplitude, t_twin, args.h):14.1f}" if twin.exists() else (
+                f"{'(not built)':>14s}")
+            print(f"{name:20s} {fmu.stat().st_size / 1000:8.0f} {instantiate * 1e3:8.3f} {initialize * 1e3:8.3f} "
+                  f"{args.t_end / steps:8.0f} {args.t_end / native:9.0f} {python}")
+    if shutil.which("nproc"):
+        print(f"({subprocess.run(['nproc'], capture_output=True, text=True).stdout.strip()} cores; the C host's "
+              "best of 3 runs)")
+
+
+if __name__ == "__main__":
+    main()

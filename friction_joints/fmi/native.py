@@ -1,0 +1,372 @@
+"""The native FMUs: a model as the C engine (``native/src``) and the C FMI layer (``native/fmi``), with
+no Python in it, for the hosts that have none (Simulink, Dymola, OMSimulator, HIL rigs).
+
+A native FMU is the twin of a pythonfmu FMU of the same fmu_src slave: its modelDescription is the
+twin's (the same variables, value references, units, bounds, descriptions, DefaultExperiment,
+documentation) with the native build's capabilities (needsExecutionTool false, canInterpolateInputs,
+the FMU state) and sources; its binaries (linux64 with gcc, win64 with mingw-w64) contain the engine
+and ``fmi2Functions.c`` or ``fmi3Functions.c`` over one model interface (``native/fmi/fj_fmu_model.h``),
+whose table (``model.c``) is written here from the slave's ``Var`` rows:
+
+    parameters -> the C assembly's parameters (native/src/assembly.c, by name; rtol the tolerance)
+    inputs     -> tau (in the order of the slave's ``inputs``)
+    record     -> outputs (found by running the slave's ``publish`` on a record of distinct values)
+
+A model is native when the engine has an assembly of its parameters and its family decides its modes
+in C; ``model_table`` raises ``NotNative`` saying why another is not.
+
+    path = build_native(cls, twin_fmu, out_folder)   # cls: the fmu_src slave class; twin: its built FMU
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import shutil
+import subprocess
+import tempfile
+import uuid
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from xml.etree import ElementTree as ET
+
+import numpy as np
+
+from .. import native
+from ..hybrid.signals import Held
+from ..native.build import CFLAGS, c_compiler
+
+FMI_DIR = Path(native.__file__).resolve().parent / "fmi"
+ENGINE_DIR = Path(native.__file__).resolve().parent / "src"
+RTOL, UNUSED = -1, -2  # fj_fmu_model.h FJ_FMU_RTOL, FJ_FMU_UNUSED
+CAUSALITY = {"parameter": "FJ_FMU_PARAMETER", "input": "FJ_FMU_INPUT", "output": "FJ_FMU_OUTPUT"}
+TYPE = {"Real": "FJ_FMU_REAL", "Integer": "FJ_FMU_INTEGER", "Boolean": "FJ_FMU_BOOLEAN"}
+INERTIA_UNITS = ("kg", "kg.m2")  # MechanismSlave.exit_initialization_mode: at least one of them > 0
+MINGW = "x86_64-w64-mingw32-gcc"
+#: the bristle laws' parameters (FrictionModelSlave), used only with friction_model > 0, which no C assembly takes
+BRISTLE = ("sigma0", "sigma1", "sigma2", "v_s", "delta", "z_ba_ratio")
+
+
+@dataclass(frozen=True)
+class Platform:
+    """A platform the native FMUs are built for: its folders in binaries/ (FMI 2.0, FMI 3.0), the suffix
+    of its shared library, the compiler and the flags of the library."""
+
+    name: str
+    fmi2: str
+    fmi3: str
+    suffix: str
+    compiler: tuple
+    flags: tuple
+
+    def folder(self, fmi_version: int) -> str:
+        return self.fmi2 if fmi_version == 2 else self.fmi3
+
+
+def platforms() -> tuple[dict, dict]:
+    """({name: Platform} that this machine builds, {name: why not} of the others): linux64 with the system C
+    compiler, win64 with mingw-w64 (Debian: apt-get install gcc-mingw-w64-x86-64)."""
+    found, missing = {}, {}
+    try:
+        cc = tuple(c_compiler())
+        found["linux64"] = Platform("linux64", "linux64", "x86_64-linux", ".so", cc,
+                                    ("-fPIC", "-shared", "-fvisibility=hidden", "-Wl,--no-undefined", "-s"))
+    except RuntimeError as error:
+        missing["linux64"] = str(error)
+    if shutil.which(MINGW):
+        found["win64"] = Platform("win64", "win64", "x86_64-windows", ".dll", (MINGW,),
+                                  ("-shared", "-static-libgcc", "-s"))
+    else:
+        missing["win64"] = f"no {MINGW} (Debian: apt-get install gcc-mingw-w64-x86-64)"
+    return found, missing
+
+
+class NotNative(Exception):
+    """Why a model has no native FMU (yet)."""
+
+
+# ======================================================================================================
+# The model's table (model.c)
+# ======================================================================================================
+
+@dataclass(frozen=True)
+class ModelTable:
+    """What model.c says of a slave class: its assembly and, per variable (in value-reference order), its
+    Var and index (the assembly's parameter, RTOL, tau or the record)."""
+
+    name: str
+    assembly: native.Assembly
+    variables: tuple  # ((Var, index), ...)
+
+
+def model_table(cls) -> ModelTable:
+    """The table of the native FMU of the fmu_src slave class ``cls``; NotNative if it has none."""
+    name = cls.__name__
+    try:
+        assembly = native.Assembly(name)
+    except ValueError:
+        raise NotNative(f"the C engine has no assembly of its parameters (native/src/assembly.c: the models whose "
+                        f"packed arrays are a direct function of their parameters)") from None
+    if not native.Family(assembly.family).decides_modes:
+        raise NotNative(f"the C engine's family {assembly.family} does not decide its modes in C yet")
+    slave = object.__new__(cls)  # build and publish use only their arguments (no FMU instance here)
+    defaults = {v.name: v.start if v.start is not None else 0.0 for v in cls.variables}
+    inputs = tuple(getattr(cls, "inputs", ()))
+    if len(inputs) != assembly.n_tau:
+        raise NotNative(f"its inputs {inputs} are not the {assembly.n_tau} of its assembly")
+    make_system, y0_of, _ = slave.build(defaults)
+    system = make_system([Held(defaults[n]) for n in inputs])
+    model = system.compiled()
+    fpar, ipar, y0 = assembly(defaults)
+    if (model is None or model.family_name != assembly.family or not np.array_equal(model.fpar, fpar)
+            or not np.array_equal(model.ipar, ipar) or not np.array_equal(y0_of(system), y0)
+            or model.n_record != assembly.n_record):
+        raise NotNative(f"its system's compiled form is not its C assembly's ({assembly.family})")
+    outputs = _record_indices(cls, slave, system, assembly.n_record)
+    rows = []
+    for v in cls.variables:
+        if v.causality == "parameter":
+            if v.kind == "Boolean":
+                raise NotNative(f"its Boolean parameter {v.name} has no place in the C assembly")
+            if v.name == "rtol":
+                index = RTOL
+            elif v.name in assembly.names:
+                index = assembly.names.index(v.name)
+            elif v.name in BRISTLE and "friction_model" in assembly.names:
+                index = UNUSED  # the assembly refuses a bristle law: these never act
+            else:
+                raise NotNative(f"its parameter {v.name} is not one of the C assembly's ({', '.join(assembly.names)})")
+        elif v.causality == "input":
+            index = inputs.index(v.name)
+        else:
+            index = outputs[v.name]
+        rows.append((v, index))
+    missing = set(assembly.names) - {v.name for v in cls.variables}
+    if missing:
+        raise NotNative(f"the C assembly's parameters {sorted(missing)} are not its variables")
+    return ModelTable(name, assembly, tuple(rows))
+
+
+def _record_indices(cls, slave, system, n_record) -> dict:
+    """{output name: its index in the record}, found by publishing a record of distinct values (a Real
+    output is one of them) and, for the Boolean outputs, records with one entry zeroed."""
+    row = np.arange(n_record, dtype=float) + 2.0
+    published = slave.publish(system.decode_record(row.copy()))
+    indices = {}
+    for v in cls.variables:
+        if v.causality != "output":
+            continue
+        if v.kind == "Boolean":
+            zeroed = []
+            for i in range(n_record):
+                probe = row.copy()
+                probe[i] = 0.0
+                if not slave.publish(system.decode_record(probe))[v.name]:
+                    zeroed.append(i)
+            found = zeroed
+        else:
+            found = [i for i in range(n_record) if published[v.name] == row[i]]
+        if len(found) != 1:
+            raise NotNative(f"its output {v.name} is not one entry of the record (publish computes it)")
+        indices[v.name] = found[0]
+    return indices
+
+
+def _c_double(x) -> str:
+    text = repr(float(x))
+    return text if any(c in text for c in ".en") else text + ".0"
+
+
+def model_source(table: ModelTable, token: str, script: str) -> str:
+    """model.c of the table: the model of fj_fmu_model.h, and the lookup of its family (fj_family_find)."""
+    family = table.assembly.family
+    lines = []
+    for vr, (v, index) in enumerate(table.variables):
+        start = v.start if v.start is not None else 0.0
+        bounds = [v.min, v.max] if v.causality != "output" else [None, None]
+        lines.append(f"    /* {vr} */ {{{json.dumps(v.name)}, {CAUSALITY[v.causality]}, {TYPE[v.kind]}, "
+                     f"{_c_double(float(start))}, {int(bounds[0] is not None)}, {int(bounds[1] is not None)}, "
+                     f"{_c_double(bounds[0] or 0.0)}, {_c_double(bounds[1] or 0.0)}, {index}, "
+                     f"{int(v.causality == 'parameter' and v.unit in INERTIA_UNITS)}}},")
+    return (f"/* model.c: the model of the native FMU {table.name} (fj_fmu_model.h), written by build_fmu.py --native\n"
+            f" * from {script} (its Var rows, in value-reference order); index: the C assembly's parameter\n"
+            f" * ({table.assembly.model}, family {table.assembly.family}; {RTOL}: rtol, {UNUSED}: unused), the input's\n"
+            f" * place in tau, the output's in the record. */\n"
+            "#include <stddef.h>\n#include <string.h>\n\n"
+            '#include "fj_fmu_model.h"\n#include "fj_kernel.h"\n\n'
+            "static const fj_fmu_variable VARIABLES[] = {\n"
+            "    /* name, causality, type, start, has_min, has_max, min, max, index, inertia */\n"
+            + "\n".join(lines) + "\n};\n\n"
+            f"const fj_fmu_model fj_fmu_the_model = {{{json.dumps(table.name)}, {json.dumps(token)}, "
+            f"{json.dumps(table.assembly.model)}, {len(table.variables)}, VARIABLES}};\n\n"
+            f"/* The engine's family by name (families.c's, for this FMU's one family: the binary holds no other). */\n"
+            f"const fj_family *fj_family_find(const char *name) {{\n"
+            f"    return name != NULL && strcmp(name, {json.dumps(family)}) == 0 ? &fj_family_{family} : NULL;\n"
+            f"}}\n")
+
+
+# ======================================================================================================
+# Sources and binaries
+# ======================================================================================================
+
+#: what every native FMU runs: the instance, the integrator, the families' helpers, the assemblies
+ENGINE_CORE = ("hybrid.c", "dop853.c", "fj_kernel.c", "assembly.c")
+
+
+@functools.cache
+def engine_sources(family: str) -> tuple[Path, ...]:
+    """The engine's C files a model of ``family`` needs: ENGINE_CORE, the family's own (``<family>.c``) and
+    every file that defines a symbol they use, found with nm on their objects (without nm: every file).
+    families.c is left out: the FMU's model.c finds its one family (so the binary holds no other)."""
+    files = sorted(p for p in ENGINE_DIR.glob("*.c") if p.name != "families.c")
+    nm = shutil.which("nm")
+    if nm is None:
+        return tuple(files)
+    with tempfile.TemporaryDirectory() as tmp:
+        defined, undefined = {}, {}
+        for path in files:
+            obj = Path(tmp) / (path.stem + ".o")
+            subprocess.run([*c_compiler(), "-std=c99", "-O0", "-c", "-I", str(ENGINE_DIR), str(path), "-o", str(obj)],
+                           check=True, capture_output=True)  # (only its symbols matter)
+            symbols = subprocess.run([nm, str(obj)], check=True, capture_output=True, text=True).stdout.split("\n")
+            entries = [line.split()[-2:] for line in symbols if len(line.split()) >= 2]
+            undefined[path.name] = {name for kind, name in entries if kind == "U"}
+            for kind, name in entries:
+                if kind in "TDRB":
+                    defined[name] = path.name
+    needed, todo = set(), [*ENGINE_CORE, f"{family}.c"]
+    while todo:
+        name = todo.pop()
+        if name not in needed:
+            needed.add(name)
+            todo.extend(defined[s] for s in undefined[name] if s in defined and s != "fj_family_find")
+    return tuple(p for p in files if p.name in needed)
+
+
+def source_files(fmi_version: int, family: str) -> list[Path]:
+    """The C sources and headers of a native FMU but model.c: the engine's that the family needs and its
+    headers, the FMU core's, the FMI version's functions and headers (copied from FMPy, BSD-licensed,
+    their licence headers kept)."""
+    layer = ["fj_fmu.c", "fj_fmu.h", "fj_fmu_model.h", f"fmi{fmi_version}Functions.c"]
+    headers = ([f"fmi2{n}.h" for n in ("Functions", "FunctionTypes", "TypesPlatform")] if fmi_version == 2 else
+               [f"fmi3{n}.h" for n in ("Functions", "FunctionTypes", "PlatformTypes")])
+    return (sorted([*engine_sources(family), *ENGINE_DIR.glob("*.h")])
+            + [FMI_DIR / n for n in layer + headers])
+
+
+def compile_binary(sources: Path, platform: Platform, out: Path, name: str) -> str:
+    """The C files of the folder ``sources`` compiled for the platform into out/<name><suffix>; the
+    compiler's warnings ("" when clean). RuntimeError with its output if it fails."""
+    out.mkdir(parents=True, exist_ok=True)
+    target = out / (name + platform.suffix)
+    command = [*platform.compiler, *CFLAGS, *platform.flags, "-I", str(sources),
+               *sorted(str(p) for p in sources.glob("*.c")), "-o", str(target), "-lm"]
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"compiling {name} for {platform.name} failed ({' '.join(command)}):\n{done.stderr}")
+    return done.stderr
+
+
+def _token(name: str, fmi_version: int, files) -> str:
+    digest = hashlib.sha256(f"{name}/{fmi_version}".encode())
+    for path in files:
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return "{" + str(uuid.uuid5(uuid.NAMESPACE_URL, "friction-joints:" + digest.hexdigest())) + "}"
+
+
+# ======================================================================================================
+# modelDescription and FMU
+# ======================================================================================================
+
+def native_description(twin: bytes, name: str, token: str, sources: list[str]) -> bytes:
+    """The twin's modelDescription with the native build's token, capabilities and (FMI 2.0) sources."""
+    root = ET.fromstring(twin)
+    fmi3 = root.get("fmiVersion", "").startswith("3")
+    root.set("instantiationToken" if fmi3 else "guid", token)
+    root.set("generationTool", "friction-joints native FMU (C engine and C FMI layer)")
+    old = root.find("CoSimulation")
+    cs = ET.Element("CoSimulation")
+    cs.tail = old.tail
+    if fmi3:
+        attributes = dict(modelIdentifier=name, needsExecutionTool="false", canBeInstantiatedOnlyOncePerProcess="false",
+                          canGetAndSetFMUState="true", canSerializeFMUState="true",
+                          canHandleVariableCommunicationStepSize="true", hasEventMode="false")
+    else:
+        attributes = dict(modelIdentifier=name, needsExecutionTool="false", canHandleVariableCommunicationStepSize="true",
+                          canInterpolateInputs="true", maxOutputDerivativeOrder="0",
+                          canBeInstantiatedOnlyOncePerProcess="false", canNotUseMemoryManagementFunctions="true",
+                          canGetAndSetFMUstate="true", canSerializeFMUstate="true")
+    for key, value in attributes.items():
+        cs.set(key, value)
+    if not fmi3:
+        files = ET.SubElement(cs, "SourceFiles")
+        for source in sources:
+            ET.SubElement(files, "File", name=source)
+    root.insert(list(root).index(old), cs)
+    root.remove(old)
+    ET.indent(root)
+    return b'<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="utf-8")
+
+
+def build_description(name: str, sources: list[str]) -> bytes:
+    """sources/buildDescription.xml of an FMI 3.0 native FMU."""
+    root = ET.Element("fmiBuildDescription", fmiVersion="3.0")
+    config = ET.SubElement(root, "BuildConfiguration", modelIdentifier=name,
+                           description="the C engine and the FMI layer, C99 and libm only")
+    files = ET.SubElement(config, "SourceFileSet", language="C99")
+    for source in sources:
+        ET.SubElement(files, "SourceFile", name=source)
+    ET.SubElement(config, "Library", name="m", description="the C library's mathematics (libm)")
+    ET.indent(root)
+    return b'<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="utf-8")
+
+
+def build_native(cls, twin: Path, out: Path, script: str = "", targets=None) -> tuple[Path, list[str]]:
+    """The native FMU of the fmu_src slave class cls into out/<Model>.fmu, of the FMI version of its built
+    pythonfmu twin (whose modelDescription and documentation it takes); targets: the platform names
+    (default: every one this machine builds). Returns its path and the notes of what was left out (a
+    platform without its compiler). NotNative if the model has no native FMU; RuntimeError if a
+    compiler fails or warns."""
+    table = model_table(cls)
+    with zipfile.ZipFile(twin) as z:
+        twin_xml = z.read("modelDescription.xml")
+        docs = {n: z.read(n) for n in z.namelist() if n.startswith("documentation/")}
+    fmi_version = 3 if ET.fromstring(twin_xml).get("fmiVersion", "").startswith("3") else 2
+    found, missing = platforms()
+    targets = list(found) if targets is None else list(targets)
+    notes = [f"{cls.__name__}: no {name} binary: {why}" for name, why in missing.items() if name in targets or
+             targets == list(found)]
+    files = source_files(fmi_version, table.assembly.family)
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "sources"
+        src.mkdir()
+        for path in files:
+            shutil.copy(path, src / path.name)
+        token = _token(table.name, fmi_version, files)
+        (src / "model.c").write_text(model_source(table, token, script or f"fmu_src/{table.name}.py"))
+        c_files = sorted(p.name for p in src.glob("*.c"))
+        binaries = Path(tmp) / "binaries"
+        for name in targets:
+            if name not in found:
+                continue
+            platform = found[name]
+            warnings = compile_binary(src, platform, binaries / platform.folder(fmi_version), table.name)
+            if warnings.strip():
+                raise RuntimeError(f"compiling {table.name} for {name} warns (-Wall -Wextra must be clean):\n{warnings}")
+        if fmi_version == 3:
+            (src / "buildDescription.xml").write_bytes(build_description(table.name, c_files))
+        out.mkdir(parents=True, exist_ok=True)
+        target = out / f"{table.name}.fmu"
+        with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as fmu:
+            fmu.writestr("modelDescription.xml", native_description(twin_xml, table.name, token, c_files))
+            for path in sorted(binaries.rglob("*")):
+                if path.is_file():
+                    fmu.write(path, path.relative_to(tmp).as_posix())
+            for path in sorted(src.iterdir()):
+                fmu.write(path, f"sources/{path.name}")
+            for name, data in docs.items():
+                fmu.writestr(name, data)
+    return target, notes

@@ -1,0 +1,52 @@
+/* fj_fmu_model.h: the model interface of the native FMUs (C99), in the manner of the Modelica
+ * Reference-FMUs' model.h: what fmi2Functions.c and fmi3Functions.c (through fj_fmu.c) know of a model.
+ *
+ * A model is a table of its FMU variables, indexed by value reference (the pythonfmu twin's: 0, 1, ...
+ * in the order of the slave's Var rows), and the name of its assembly (fj_assembly.h), which turns
+ * the parameters into the engine's packed arrays and initial state:
+ *
+ *   parameters -> the assembly's parameters p (by index; rtol is the integrator's tolerance)
+ *   p -> fpar, ipar, y0, the family, n_y       (fj_assembly.assemble, at exitInitializationMode)
+ *   inputs -> tau (by index)                   (each doStep; derivatives through fmi2SetRealInputDerivatives)
+ *   record -> outputs (by index)               (fj_instance_outputs after each doStep)
+ *
+ * build_fmu.py --native writes the table of each FMU (model.c) from its fmu_src slave's Var rows, so
+ * that the native FMU and its pythonfmu twin have one description.
+ */
+#ifndef FJ_FMU_MODEL_H
+#define FJ_FMU_MODEL_H
+
+enum { FJ_FMU_PARAMETER, FJ_FMU_INPUT, FJ_FMU_OUTPUT };   /* causality */
+enum { FJ_FMU_REAL, FJ_FMU_INTEGER, FJ_FMU_BOOLEAN, FJ_FMU_STRING }; /* type (FMI 3.0: Float64, Int32, Boolean,
+                                                                String); no model has String variables */
+
+/* the index of the parameter rtol (not the assembly's: the relative tolerance of the integrator, with
+ * atol = rtol / 100 in SI units, as stepping.Stepper) */
+#define FJ_FMU_RTOL (-1)
+/* the index of a parameter of the pythonfmu twin that the native FMU takes and does not use (the
+ * bristle laws' parameters, which act only with a friction_model the assembly refuses) */
+#define FJ_FMU_UNUSED (-2)
+
+typedef struct fj_fmu_variable {
+    const char *name;
+    int causality, type;
+    double start;                /* Booleans 0 or 1 */
+    int has_min, has_max;        /* the modelDescription's bounds of a parameter or an input */
+    double min, max;
+    int index;   /* parameter: its index in the assembly's parameters, FJ_FMU_RTOL or FJ_FMU_UNUSED; input:
+                    its index in tau; output: its index in the record */
+    int inertia; /* 1 for a mass or a moment of inertia (kg, kg.m2): at least one must be > 0 */
+} fj_fmu_variable;
+
+typedef struct fj_fmu_model {
+    const char *name;     /* the model identifier */
+    const char *token;    /* the GUID (FMI 2.0) and instantiation token (FMI 3.0) of the modelDescription */
+    const char *assembly; /* the name of its assembly (fj_assembly_find) */
+    int n_variables;      /* value references 0 .. n_variables - 1 (FMI 3.0: then the time) */
+    const fj_fmu_variable *variables;
+} fj_fmu_model;
+
+/* The model of this FMU (model.c, written by build_fmu.py --native). */
+extern const fj_fmu_model fj_fmu_the_model;
+
+#endif

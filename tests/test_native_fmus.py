@@ -1,0 +1,532 @@
+"""The native FMUs (build_fmu.py --native: the C engine and the C FMI layer, no Python): each against its
+pythonfmu twin in FMPy, FMPy's validation and its compilation of the sources, the plain C hosts under
+valgrind, the FMU state across instances, four instances in four threads, failures as fmi2Error /
+fmi3Error with a message, and the win64 binaries under wine64 against the linux64 ones. The C assembly
+(the models' one packer) against the Python parameter classes."""
+
+import math
+import os
+import shutil
+import subprocess
+import threading
+import zipfile
+from ctypes import byref
+from pathlib import Path
+
+import fmpy
+import numpy as np
+import pytest
+from fmpy import read_model_description, simulate_fmu
+from fmpy.fmi1 import FMICallException
+from fmpy.fmi2 import (FMU2Slave, fmi2CallbackAllocateMemoryTYPE, fmi2CallbackFreeMemoryTYPE, fmi2CallbackFunctions,
+                       fmi2CallbackLoggerTYPE)
+from fmpy.fmi3 import FMU3Slave
+from fmpy.validation import validate_fmu
+from valgrind import valgrind_errors
+
+import build_fmu
+from friction_joints import native
+from friction_joints.fmi.native import NotNative, model_table
+from friction_joints.fmi.regression import input_table
+from friction_joints.lumped import SingleMassParameters, TwoMassParameters
+from friction_joints.compiled.steering import PARAMETERS as STEERING_PARAMETERS
+from friction_joints.vehicle import SteeringParameters, SteeringSystem, VehicleParameters
+
+MODELS = ("SingleMassFriction", "TwoMassFriction", "SingleTrackVehicle", "SteeringSystem")  # the C assemblies' models
+HEADERS = Path(fmpy.__file__).parent / "c-code"
+HOSTS = Path(__file__).with_name("c_host")
+WINE = shutil.which("wine64") or next((p for p in ("/usr/lib/wine/wine64",) if os.access(p, os.X_OK)), None)
+MINGW = shutil.which("x86_64-w64-mingw32-gcc")
+INSTALL_WINE = ("needs wine64 and mingw-w64 (Debian: apt-get install gcc-mingw-w64-x86-64 wine64; .ci/run installs "
+                "them)")
+
+
+def why_not_native(name):
+    try:
+        model_table(build_fmu.slave_class(build_fmu.SOURCES / f"{name}.py"))
+    except NotNative as why:
+        return str(why)
+    return None
+
+
+@pytest.fixture(scope="session")
+def native_folder(build_once):
+    """The folder of build_fmu.py --native for MODELS (native/, native/fmi3/) with their pythonfmu twins as
+    shipped (twins/, twins/fmi3/), built once per session."""
+    def build(folder):
+        for name in MODELS:
+            build_fmu.build_native_versions(build_fmu.SOURCES / f"{name}.py", folder, twins=folder / "twins")
+    return build_once("native_fmus", build)
+
+
+def fmu_path(folder, name, version, twin=False):
+    """The built native (or twin) FMU of the model, or skip saying why the native build does not cover it."""
+    path = folder / ("twins" if twin else "native") / ("fmi3" if version == 3 else "") / f"{name}.fmu"
+    if not path.exists():
+        pytest.skip(f"{name} has no native FMU yet: {why_not_native(name)}")
+    return path
+
+
+def experiment(name):
+    """The slave class and its default experiment's input table (FMPy's input format)."""
+    cls = build_fmu.slave_class(build_fmu.SOURCES / f"{name}.py")
+    e = cls.experiment
+    return cls, input_table(e.stop_time, e.step_size, e.inputs)
+
+
+def outputs_of(md):
+    return [v.name for v in md.modelVariables if v.causality == "output"]
+
+
+def assert_close(a, b, names, tolerance, what):
+    """Each output of the results a and b within tolerance of its range in b."""
+    for n in names:
+        x, y = np.asarray(a[n], float), np.asarray(b[n], float)
+        scale = max(float(np.ptp(y)), 1e-300)
+        worst = int(np.argmax(np.abs(x - y)))
+        assert np.max(np.abs(x - y)) <= tolerance * scale, (
+            f"{what}: {n} differs by {abs(x[worst] - y[worst]):.3g} at row {worst} (range {scale:.3g})")
+
+
+def description_without_build(path):
+    """The modelDescription of an FMU without what the native build changes (its CoSimulation element, its
+    GUID or token and generation attributes), as comparable text."""
+    from xml.etree import ElementTree as ET
+
+    with zipfile.ZipFile(path) as z:
+        root = ET.fromstring(z.read("modelDescription.xml"))
+    for key in ("guid", "instantiationToken", "generationTool", "generationDateAndTime"):
+        root.attrib.pop(key, None)
+    root.remove(root.find("CoSimulation"))
+    return ET.tostring(root, encoding="unicode")
+
+
+# ======================================================================================================
+# Against the pythonfmu twin, FMPy's validation and compilation
+# ======================================================================================================
+
+@pytest.mark.parametrize("version", [2, 3])
+@pytest.mark.parametrize("name", MODELS)
+def test_native_fmu_is_its_twin_in_description_and_results(native_folder, tmp_path, name, version):
+    """The twin's modelDescription but the build's capabilities, FMPy's validation clean, and the twin's
+    results within 1e-9 of each output's range on the default experiment's inputs in FMPy; FMI 2.0 also
+    with the inputs' derivatives (canInterpolateInputs; FMPy's simulate_fmu passes at most 9 of them, so
+    through its low-level API)."""
+    fmu, twin = fmu_path(native_folder, name, version), fmu_path(native_folder, name, version, twin=True)
+    assert validate_fmu(str(fmu)) == []
+    assert description_without_build(fmu) == description_without_build(twin)
+    md = read_model_description(str(fmu))
+    assert md.coSimulation.needsExecutionTool is False
+    assert md.coSimulation.canGetAndSetFMUstate and md.coSimulation.canSerializeFMUstate
+    assert md.coSimulation.canInterpolateInputs is (version == 2)
+    cls, table = experiment(name)
+    e, names = cls.experiment, outputs_of(md)
+    run = dict(stop_time=e.stop_time, output_interval=e.step_size, input=table, output=names)
+    assert_close(simulate_fmu(str(fmu), **run), simulate_fmu(str(twin), **run), names, 1e-9,
+                 f"{name} FMI {version}.0, native vs pythonfmu")
+    if version == 2:
+        results = []
+        for path, label in ((fmu, "native"), (twin, "twin")):
+            with zipfile.ZipFile(path) as z:
+                z.extractall(tmp_path / label)
+            inst = Instance(tmp_path / label, label)
+            inst.start()
+            results.append(drive(inst, e.inputs, names, 0, round(e.stop_time / e.step_size), e.step_size,
+                                 derivatives=True))
+            inst.free()
+        assert_close(dict(zip(names, results[0].T)), dict(zip(names, results[1].T)), names, 1e-9,
+                     f"{name} FMI 2.0 with input derivatives, native vs pythonfmu")
+    with zipfile.ZipFile(fmu) as z:
+        files = z.namelist()
+    platforms = ("linux64", "win64") if version == 2 else ("x86_64-linux", "x86_64-windows")
+    assert {f.split("/")[1] for f in files if f.startswith("binaries/")} <= set(platforms)
+    assert not any(f.startswith("resources/") or f.endswith(".py") for f in files), "a native FMU has no Python"
+    assert fmu.stat().st_size <= 300_000, f"{fmu.name}: {fmu.stat().st_size} bytes"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("cmake") is None, reason="needs cmake (FMPy compiles source FMUs with it)")
+@pytest.mark.parametrize("version", [2, 3])
+def test_fmpy_compiles_the_sources_and_the_result_runs_as_the_shipped_binary(native_folder, tmp_path, version):
+    """fmpy compile (CMake, the sources and sourceFiles / buildDescription.xml only) builds a binary that
+    gives the shipped binary's results."""
+    from fmpy.build import build_platform_binary
+
+    name = next(n for n in reversed(MODELS) if (native_folder / "native" / f"{n}.fmu").exists())
+    fmu = fmu_path(native_folder, name, version)
+    shipped, compiled = tmp_path / "shipped", tmp_path / "compiled"
+    for folder in (shipped, compiled):
+        with zipfile.ZipFile(fmu) as z:
+            z.extractall(folder)
+    shutil.rmtree(compiled / "binaries")
+    (tmp_path / "build").mkdir()
+    build_platform_binary(compiled, build_dir=tmp_path / "build")
+    assert any((compiled / "binaries").rglob(f"{name}.so"))
+    cls, table = experiment(name)
+    names = outputs_of(read_model_description(str(shipped)))
+    run = dict(stop_time=cls.experiment.stop_time, output_interval=cls.experiment.step_size, input=table, output=names)
+    assert_close(simulate_fmu(str(compiled), **run), simulate_fmu(str(shipped), **run), names, 1e-12,
+                 f"{name} FMI {version}.0, compiled by FMPy vs shipped")
+
+
+# ======================================================================================================
+# Through FMPy's low-level API: the FMU state, threads, failures
+# ======================================================================================================
+
+class Instance:
+    """An instance of an extracted native FMU through FMPy's low-level API, with the messages it logged
+    ((status, category, message): the logger fails the test on a NULL category)."""
+
+    def __init__(self, folder, name="native", token=None):
+        self.md = read_model_description(str(folder / "modelDescription.xml"))
+        self.version = 3 if self.md.fmiVersion.startswith("3") else 2
+        self.vr = {v.name: v.valueReference for v in self.md.modelVariables}
+        self.messages = []
+        cls = FMU3Slave if self.version == 3 else FMU2Slave
+        self.fmu = cls(guid=token or self.md.guid, unzipDirectory=str(folder),
+                       modelIdentifier=self.md.coSimulation.modelIdentifier, instanceName=name)
+        if self.version == 3:
+            self.fmu.instantiate(loggingOn=True, logMessage=lambda env, status, category, message:
+                                 self._log(status, category, message))
+        else:
+            self.callbacks = fmi2CallbackFunctions()
+            self.callbacks.logger = fmi2CallbackLoggerTYPE(lambda env, instance, status, category, message:
+                                                           self._log(status, category, message))
+            self.callbacks.allocateMemory = fmi2CallbackAllocateMemoryTYPE(fmpy.calloc)
+            self.callbacks.freeMemory = fmi2CallbackFreeMemoryTYPE(fmpy.free)
+            from fmpy.logging import addLoggerProxy
+
+            addLoggerProxy(byref(self.callbacks))
+            self.fmu.instantiate(callbacks=self.callbacks, loggingOn=True)
+
+    def _log(self, status, category, message):
+        assert category is not None, f"logged with a NULL category: {message!r}"
+        self.messages.append((status, category.decode(), message.decode()))
+
+    def errors(self):
+        return [m for status, category, m in self.messages if status == 3 and category == "logStatusError"]
+
+    def start(self, **parameters):
+        if self.version == 3:
+            self.fmu.enterInitializationMode(startTime=0.0)
+        else:
+            self.fmu.setupExperiment(startTime=0.0)
+            self.fmu.enterInitializationMode()
+        for key, value in parameters.items():
+            self.set(key, value)
+        self.fmu.exitInitializationMode()
+
+    def set(self, name, value):
+        (self.fmu.setFloat64 if self.version == 3 else self.fmu.setReal)([self.vr[name]], [value])
+
+    def get(self, names):
+        """The values of the variables names (Booleans as 0.0 and 1.0)."""
+        booleans = {v.name for v in self.md.modelVariables if v.type == "Boolean"}
+        reals = [n for n in names if n not in booleans]
+        values = dict(zip(reals, (self.fmu.getFloat64 if self.version == 3 else self.fmu.getReal)(
+            [self.vr[n] for n in reals])))
+        flags = [n for n in names if n in booleans]
+        if flags:
+            values.update(zip(flags, map(float, self.fmu.getBoolean([self.vr[n] for n in flags]))))
+        return [values[n] for n in names]
+
+    def step(self, t, h):
+        self.fmu.doStep(t, h)
+
+    def get_state(self):
+        return self.fmu.getFMUState() if self.version == 3 else self.fmu.getFMUstate()
+
+    def set_state(self, state):
+        (self.fmu.setFMUState if self.version == 3 else self.fmu.setFMUstate)(state)
+
+    def serialize(self, state):
+        return (self.fmu.serializeFMUState if self.version == 3 else self.fmu.serializeFMUstate)(state)
+
+    def deserialize(self, data):
+        return (self.fmu.deserializeFMUState if self.version == 3 else self.fmu.deSerializeFMUstate)(data)
+
+    def free(self):
+        self.fmu.freeInstance()
+
+
+def extracted(native_folder, name, version, tmp_path):
+    folder = tmp_path / f"{name}{version}"
+    if not folder.exists():
+        with zipfile.ZipFile(fmu_path(native_folder, name, version)) as z:
+            z.extractall(folder)
+    return folder
+
+
+def drive(inst, inputs, names, k0, k1, h, scale=1.0, derivatives=False):
+    """Steps k0..k1-1 of h with the experiment's input functions (times scale; with derivatives, FMI 2.0,
+    on the lines to their next values); the outputs after each."""
+    rows = []
+    for k in range(k0, k1):
+        t = k * h
+        for key, function in inputs.items():
+            inst.set(key, scale * function(t))
+            if derivatives:
+                slope = scale * (function(t + h) - function(t)) / h
+                inst.fmu.setRealInputDerivatives([inst.vr[key]], [1], [slope])
+        inst.step(t, h)
+        rows.append(inst.get(names))
+    return np.array(rows)
+
+
+@pytest.mark.parametrize("version", [2, 3])
+@pytest.mark.parametrize("name", MODELS)
+def test_a_serialized_state_restored_in_a_fresh_instance_continues_bit_identically(native_folder, tmp_path, name,
+                                                                                    version):
+    folder = extracted(native_folder, name, version, tmp_path)
+    cls, _ = experiment(name)
+    h, n, k_save = cls.experiment.step_size, 150, 60
+    first = Instance(folder, "first")
+    names = outputs_of(first.md)
+    first.start()
+    drive(first, cls.experiment.inputs, names, 0, k_save, h)
+    data = first.serialize(first.get_state())
+    expected = drive(first, cls.experiment.inputs, names, k_save, n, h)
+    second = Instance(folder, "second")  # instantiated only: the state brings its parameters and engine
+    second.set_state(second.deserialize(data))
+    again = drive(second, cls.experiment.inputs, names, k_save, n, h)
+    assert np.array_equal(again, expected), f"{name} FMI {version}.0: the restored run differs"
+    first.set_state(first.deserialize(data))  # and back in the first one
+    assert np.array_equal(drive(first, cls.experiment.inputs, names, k_save, n, h), expected)
+    for inst in (first, second):
+        assert inst.errors() == []
+        inst.free()
+
+
+@pytest.mark.parametrize("name", MODELS)
+def test_four_instances_in_four_threads_give_their_sequential_results(native_folder, tmp_path, name):
+    folder = extracted(native_folder, name, 2, tmp_path)
+    cls, _ = experiment(name)
+    scales, h, n = (1.0, 0.5, -1.0, 2.0), cls.experiment.step_size, 200
+
+    def run(scale, results, index):
+        inst = Instance(folder, f"thread{index}")
+        inst.start()
+        results[index] = drive(inst, cls.experiment.inputs, outputs_of(inst.md), 0, n, h, scale)
+        inst.free()
+
+    sequential, parallel = [None] * 4, [None] * 4
+    for i, scale in enumerate(scales):
+        run(scale, sequential, i)
+    threads = [threading.Thread(target=run, args=(scale, parallel, i)) for i, scale in enumerate(scales)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for i in range(4):
+        assert parallel[i] is not None and np.array_equal(parallel[i], sequential[i]), f"thread {i} differs"
+
+
+# parameters of each model that its C assembly refuses (with the Python check's message) though within
+# the modelDescription's bounds
+BAD_PARAMETER = {"SingleMassFriction": ("FT0S", 1.0, "FT0S=1.0 is outside the allowed range [2, inf)"),
+                 "TwoMassFriction": ("FT012S", 1.0, "FT012S=1.0 is outside the allowed range [1.962, inf)"),
+                 "SingleTrackVehicle": ("u", 0.0, "u=0.0 is outside the allowed range (0, inf)"),
+                 "SteeringSystem": ("J_sw", 0.0, "J_sw=0.0 is outside the allowed range (0, inf)")}
+
+
+@pytest.mark.parametrize("version", [2, 3])
+@pytest.mark.parametrize("name", MODELS)
+def test_failures_are_errors_with_a_message_and_a_saved_state_recovers(native_folder, tmp_path, name, version):
+    folder = extracted(native_folder, name, version, tmp_path)
+    cls, _ = experiment(name)
+    h = cls.experiment.step_size
+    parameter, value, message = BAD_PARAMETER[name]
+    inst = Instance(folder)
+    with pytest.raises(FMICallException):  # the state machine
+        inst.step(0.0, h)
+    assert inst.errors() == ["fmi%dDoStep: illegal call sequence: not allowed in the instantiated state" % version]
+    inst.fmu.reset()
+    with pytest.raises(FMICallException):  # the C assembly's check, at initialisation
+        inst.start(**{parameter: value})
+    assert any(e.endswith(f"ExitInitializationMode: initialization failed: {message}") for e in inst.errors()), inst.errors()
+    with pytest.raises(FMICallException):  # the error state: no step
+        inst.step(0.0, h)
+    assert "illegal call sequence: not allowed in the error state, after:" in inst.errors()[-1]
+    inst.fmu.reset()
+    inst.messages.clear()
+    inst.start()
+    names, first_input = outputs_of(inst.md), cls.inputs[0]
+    drive(inst, cls.experiment.inputs, names, 0, 10, h)
+    saved = inst.get_state()
+    with pytest.raises(FMICallException):  # a NaN input: refused by the setter, the value stays
+        inst.set(first_input, math.nan)
+    assert inst.errors()[-1].endswith(f"{first_input} = nan is outside its allowed range (-inf, inf)")
+    with pytest.raises(FMICallException):
+        inst.step(10 * h, h)
+    with pytest.raises(FMICallException):  # a step from another time than the one reached
+        inst.set_state(saved)
+        inst.step(11 * h, h)
+    assert "does not match the model time" in inst.errors()[-1]
+    inst.set_state(saved)
+    assert drive(inst, cls.experiment.inputs, names, 10, 20, h).shape == (10, len(names))
+    with pytest.raises(FMICallException):  # a parameter after initialisation
+        inst.set("rtol", 1e-6)
+    assert "refused after exitInitializationMode" in inst.errors()[-1]
+    inst.set_state(saved)
+    with pytest.raises(FMICallException):
+        inst.set(names[0], 1.0)
+    assert inst.errors()[-1].endswith(f"{names[0]} (value reference {inst.vr[names[0]]}) is an output: it cannot be set")
+    inst.free()
+    if version == 2:
+        with pytest.raises(Exception, match="Failed to instantiate"):  # another build's GUID
+            Instance(folder, token="{00000000-0000-0000-0000-000000000000}")
+
+
+# ======================================================================================================
+# The plain C hosts: valgrind, and the win64 binaries under wine64
+# ======================================================================================================
+
+def compile_host(version, out, compiler=("gcc",), flags=()):
+    source = HOSTS / f"fmi{version}_host.c"
+    command = [*compiler, "-std=c99", "-Wall", "-Werror", *flags, f"-I{HEADERS}", "-o", str(out), str(source)]
+    subprocess.run(command + ([] if flags else ["-ldl"]), check=True, capture_output=True, text=True)
+    return out
+
+
+@pytest.fixture(scope="module")
+def hosts(tmp_path_factory):
+    if shutil.which("gcc") is None:
+        pytest.skip("needs gcc")
+    folder = tmp_path_factory.mktemp("native_hosts")
+    return {v: compile_host(v, folder / f"fmi{v}_host") for v in (2, 3)}
+
+
+def host_arguments(folder, version, platform, steps, h=0.01):
+    """The C host's arguments for the extracted FMU: its binary, resources, token, its first input held at
+    a value that moves the model, the steps, every Real output."""
+    md = read_model_description(str(folder / "modelDescription.xml"))
+    name = md.coSimulation.modelIdentifier
+    cls = build_fmu.slave_class(build_fmu.SOURCES / f"{name}.py")
+    first = cls.inputs[0]
+    value = max(abs(cls.experiment.inputs[first](t)) for t in np.linspace(0, cls.experiment.stop_time, 101))
+    suffix = ".dll" if "win" in platform else ".so"
+    outputs = [v for v in md.modelVariables if v.causality == "output" and v.type in ("Real", "Float64")]
+    resource = (folder / "resources").as_uri() if version == 2 else str(folder / "resources") + "/"
+    return ([str(folder / "binaries" / platform / f"{name}{suffix}"), resource, md.guid,
+             str(next(v.valueReference for v in md.modelVariables if v.name == first)), repr(value), repr(h),
+             str(steps)] + [str(v.valueReference) for v in outputs])
+
+
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="needs valgrind")
+@pytest.mark.parametrize("version", [2, 3])
+def test_c_host_under_valgrind_has_no_error_and_no_leak(native_folder, hosts, tmp_path, version):
+    """Every native FMU in the plain C host, in an empty environment, under valgrind: its rows are those
+    without valgrind, no error, nothing lost, over 3 instantiations and 100 steps."""
+    ran = 0
+    for name in MODELS:
+        if not (native_folder / "native" / f"{name}.fmu").exists():
+            continue
+        folder = extracted(native_folder, name, version, tmp_path)
+        args = host_arguments(folder, version, "linux64" if version == 2 else "x86_64-linux", 100)
+        plain = subprocess.run([str(hosts[version]), "-q", *args], capture_output=True, text=True, env={},
+                               timeout=120)
+        assert plain.returncode == 0, plain.stdout + plain.stderr
+        # (still reachable: the dynamic linker's records of the library, which the host never closes)
+        checked = subprocess.run(["valgrind", "--leak-check=full", "--errors-for-leak-kinds=definite,indirect,possible",
+                                  "--error-exitcode=99", str(hosts[version]), "-q", "-c", "3", *args],
+                                 capture_output=True, text=True, env={}, timeout=900)
+        assert checked.returncode == 0, checked.stderr[-3000:]
+        assert valgrind_errors(checked.stderr) == []
+        assert "ERROR SUMMARY: 0 errors" in checked.stderr and "definitely lost: 0 bytes" in checked.stderr, (
+            checked.stderr[-2000:])
+        rows = [line for line in checked.stdout.splitlines() if not line.startswith("cycle")]
+        assert rows == plain.stdout.splitlines()
+        ran += 1
+    if not ran:
+        pytest.skip("no native FMU built")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(WINE is None or MINGW is None, reason=INSTALL_WINE)
+@pytest.mark.parametrize("version", [2, 3])
+def test_win64_binaries_under_wine64_reproduce_the_linux64_results(native_folder, hosts, tmp_path, version):
+    """The plain C host cross-compiled with mingw-w64 runs each FMU's win64 binary under wine64: 200
+    steps, every Real output within 1e-12 of its range of the linux64 binary's in the Linux host."""
+    exe = compile_host(version, tmp_path / f"fmi{version}_host.exe", (MINGW,), ("-D__USE_MINGW_ANSI_STDIO=1",))
+    env = {"WINEDEBUG": "-all", "WINEPREFIX": str(tmp_path.parent / "wineprefix"), "HOME": str(tmp_path),
+           "PATH": os.environ.get("PATH", "")}
+    ran = 0
+    for name in MODELS:
+        if not (native_folder / "native" / f"{name}.fmu").exists():
+            continue
+        folder = extracted(native_folder, name, version, tmp_path)
+        linux = host_arguments(folder, version, "linux64" if version == 2 else "x86_64-linux", 200)
+        windows = host_arguments(folder, version, "win64" if version == 2 else "x86_64-windows", 200)
+        expected = subprocess.run([str(hosts[version]), "-q", *linux], capture_output=True, text=True, timeout=120)
+        done = subprocess.run([WINE, str(exe), "-q", *windows], capture_output=True, text=True, env=env, timeout=600)
+        assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+        a = np.array([[float(x) for x in line.split()] for line in done.stdout.splitlines()])
+        b = np.array([[float(x) for x in line.split()] for line in expected.stdout.splitlines()])
+        assert a.shape == b.shape and a.shape[0] == 200, (a.shape, b.shape)
+        scale = np.maximum(np.ptp(b, axis=0), 1e-300)
+        worst = np.max(np.abs(a - b) / scale, axis=0)
+        assert np.all(worst <= 1e-12), f"{name} FMI {version}.0: win64 vs linux64, relative to range: {worst}"
+        ran += 1
+    if not ran:
+        pytest.skip("no native FMU built")
+
+
+# ======================================================================================================
+# The C assembly (native/src/assembly.c) against the Python parameter classes
+# ======================================================================================================
+
+PYTHON = {  # the assembly's model: its Python parameter class, the documented (fpar, ipar) of an instance, and
+    # the initial state of the Python system from the assembly's parameters (by name)
+    "SingleMassFriction": (SingleMassParameters, lambda p: ([p.M, p.C, p.FT0, p.FT0S, p.K, p.v_belt], [0, 0, 0]),
+                           lambda v: [v["z_start"], v["zd_start"], 0.0, 0.0]),
+    "TwoMassFriction": (TwoMassParameters, lambda p: ([p.M1, p.M2, p.C12, p.C20, p.FT012, p.FT020, p.FT012S, p.FT020S],
+                                                      [1, int(p.FT012S > 0), int(p.FT020S > 0)]),
+                        lambda v: [v["z1_start"], v["z2_start"], v["zd1_start"], v["zd2_start"], 0.0, 0.0]),
+    "SingleTrackVehicle": (VehicleParameters, lambda p: ([p.m, p.I_z, p.a, p.b, p.C_f, p.C_r, p.t_p, p.t_c, p.h, p.T,
+                                                          p.u, p.sigma, p.front_wheel_load], [int(p.sigma > 0)]),
+                           lambda v: [0.0] * 5),
+    "SteeringSystem": (SteeringParameters,
+                       lambda p: ([getattr(p, n) for n in STEERING_PARAMETERS] + [p.mu_k * p.r_k, *p.masses],
+                                  [int(p.friction_scale * level > 0) for level in (p.T_p, p.F_r, p.mu_k * p.r_k,
+                                                                                   p.mu_k * p.r_k)]),
+                       lambda v: SteeringSystem(SteeringParameters(**{n: v[n] for n in STEERING_PARAMETERS}), [0.0] * 5)
+                       .initial_state(v["delta_sw_start"]).tolist()),
+}
+
+
+@pytest.mark.parametrize("model", list(PYTHON))
+def test_c_assembly_packs_and_checks_as_the_python_parameter_classes(model):
+    """The arrays documented in compiled/lumped.py, vehicle.py and steering.py and the Python system's
+    initial state for random parameters, and for values out of range (0, negative, NaN, infinite, in turn
+    for each parameter) the Python check's message."""
+    assembly = native.Assembly(model)
+    cls, documented, initial = PYTHON[model]
+    physical = [n for n in assembly.names if n in cls.__dataclass_fields__]
+    rng = np.random.default_rng(7)
+    for _ in range(20):
+        values = {n: float(rng.uniform(0.1, 3.0)) for n in assembly.names}
+        values.update(friction_model=0.0, static_factor=1.0 + values.get("static_factor", 0.0))
+        for n in physical:  # static levels above kinetic ones
+            if n.endswith("S") and n[:-1] in values:
+                values[n] = values[n[:-1]] + values[n]
+        p = cls(**{n: values[n] for n in physical})
+        fpar, ipar, y0 = assembly(values)
+        want_f, want_i = documented(p)
+        assert fpar.tolist() == want_f and ipar.tolist() == want_i
+        assert y0.tolist() == initial(values)
+    base = {n: cls.__dataclass_fields__[n].default if n in physical else 0.0 for n in assembly.names}
+    base = {n: (base[n] if base[n] is not None else 10.0) for n in base}
+    for n in physical:
+        for bad in (0.0, -1.0, math.nan, math.inf):
+            values = dict(base, **{n: bad})
+            try:
+                cls(**{k: values[k] for k in physical})
+                python = None
+            except ValueError as error:
+                python = str(error)
+            if python is None:
+                assert assembly(values)[0] is not None
+                continue
+            with pytest.raises(ValueError) as c:
+                assembly(values)
+            assert str(c.value) == python, (n, bad)
