@@ -95,3 +95,32 @@ def test_an_unknown_family_is_named():
     error = ctypes.create_string_buffer(128)
     handle = lib.fj_instance_new(b"nonsense", None, 0, None, 0, 1, 0, 0, None, error, len(error))
     assert not handle and b"unknown family" in error.value
+
+
+STEPPING = """
+import math, sys
+from friction_joints.stepping import MechanismStepper
+from friction_joints.mechanisms import slider_crank
+mech = slider_crank()
+stepper = MechanismStepper(mech, mech.assemble([0.0]), [0.0], [0.0], engine="compiled")
+loaded = {name for name in sys.modules if name.startswith("scipy")}
+t, kinds = 0.0, set()
+for k in range(3000):
+    stepper.step(t, 1e-3, [4.0 * math.sin(3.0 * t)])
+    kinds |= {kind for _, kind in stepper.integrator.results.events}
+    t += 1e-3
+new = sorted(name for name in sys.modules if name.startswith("scipy") and name not in loaded)
+print(type(stepper.integrator).__module__, "stick" in kinds, new, "scipy.optimize" in sys.modules,
+      "scipy.integrate" in sys.modules)
+"""
+
+
+def test_co_simulation_steps_import_no_scipy():
+    """Steps with stick-slip events (decided in C) import nothing of scipy: scipy.optimize (the Python
+    engine's Gauss principle) and scipy.integrate (its integrator) are never loaded."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", STEPPING], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["friction_joints.compiled.instance", "True", "[]", "False", "False"], done.stdout
