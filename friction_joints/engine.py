@@ -1,5 +1,6 @@
 """Choice of the engine that runs a hybrid system: the compiled one (the C engine, ``native``) or the
-Python reference.
+Python reference (``hybrid``); ``run`` integrates a system on it (``simulation.simulate`` a ready
+planar mechanism).
 
 ``engine``: "auto" (the compiled engine where the system and its inputs allow it, else Python),
 "compiled" (an error where it cannot run) or "python". Where the C engine is not built, "auto" runs
@@ -12,7 +13,9 @@ from __future__ import annotations
 import os
 import warnings
 
-from .hybrid.integrator import HybridIntegrator
+import numpy as np
+
+from .hybrid.integrator import HybridIntegrator, Results
 
 ENGINES = ("auto", "compiled", "python")
 PYTHON_SLOWDOWN = "20-300x"  # measured in benchmarks/bench_compiled.py (docs/performance.md)
@@ -59,7 +62,7 @@ def make_integrator(system, t0, y0, *, engine="auto", **options) -> HybridIntegr
         warnings.warn(f"the C engine is not built: running on the Python engine ({PYTHON_SLOWDOWN} slower)",
                       RuntimeWarning, stacklevel=2)
         return HybridIntegrator(system, t0, y0, **options)
-    from .compiled.instance import CompiledIntegrator
+    from .native.instance import CompiledIntegrator
 
     if _compilable(system):
         return CompiledIntegrator(system, t0, y0, **options)
@@ -67,3 +70,17 @@ def make_integrator(system, t0, y0, *, engine="auto", **options) -> HybridIntegr
         raise ValueError(f"{type(system).__name__} cannot run on the compiled engine in this configuration "
                          "(an unsupported part, or inputs that are callables of time)")
     return HybridIntegrator(system, t0, y0, **options)
+
+
+def run(system, y0, t_end, *, dt_out=0.01, rtol=1e-10, atol=1e-12, engine="auto") -> Results:
+    """Integrate a HybridSystem from y0 at t = 0 to t_end (s), recording every dt_out (s);
+    engine: "auto", "compiled" or "python" (``make_integrator``)."""
+    if not t_end > 0:
+        raise ValueError(f"t_end={t_end!r} must be positive")
+    if not dt_out > 0:
+        raise ValueError(f"dt_out={dt_out!r} must be positive")
+    # hold_step = dt_out: during stiction the state stands still, so the solver's steps would grow
+    # without bound and could step over a breakaway driven by the inputs alone
+    integ = make_integrator(system, 0.0, y0, engine=engine, rtol=rtol, atol=atol, hold_step=dt_out)
+    n = int(np.floor(t_end / dt_out + 1e-9))
+    return integ.advance(t_end, np.append(np.arange(1, n + 1) * dt_out, t_end))

@@ -84,9 +84,9 @@ def held(function, stop_time, step):
 
 
 def simulate(spec, built, inputs, stop_time, step):
-    """hybrid.simulate of the file's mechanism from its initial state (rtol 1e-8, as the FMUs);
+    """simulation.simulate of the file's mechanism from its initial state (rtol 1e-8, as the FMUs);
     inputs: {drive name: Signal}, a drive not given stays 0."""
-    from friction_joints.hybrid import simulate as run
+    from friction_joints.simulation import simulate as run
 
     signals = [inputs.get(d.name, 0.0) for d in spec.drives]
     return run(built.mechanism, signals, stop_time, built.q0, built.u0, dt_out=step, rtol=1e-8)

@@ -15,8 +15,8 @@ import math
 import numpy as np
 
 from .engine import make_integrator
-from .hybrid import MechanismSystem
 from .hybrid.signals import Held
+from .planar import MechanismSystem
 
 
 class Stepper:

@@ -71,7 +71,7 @@ from pathlib import Path
 from pythonfmu import Boolean, Fmi2Causality, Fmi2Slave, Fmi2Variability, Integer, Real, String
 from pythonfmu.enums import Fmi2Status
 
-from ..hybrid import BristleSystem, contact_laws
+from ..planar import BristleSystem, contact_laws
 from ..stepping import MechanismStepper, Stepper
 from ..engine import PYTHON_SLOWDOWN, engine_from_environment
 from ..errors import FrictionJointsError
@@ -530,7 +530,7 @@ class MechanismSlave(VarSlave):
 class FrictionModelSlave(MechanismSlave):
     """A MechanismSlave whose Integer parameter ``friction_model`` chooses the friction of every joint:
     0 the exact reaction-dependent Coulomb model with stick-slip events (the default), 1-4 a bristle
-    law (seed 003: Dahl, LuGre, elasto-plastic, Gonthier; ``hybrid.BristleSystem`` on the Python
+    law (seed 003: Dahl, LuGre, elasto-plastic, Gonthier; ``planar.BristleSystem`` on the Python
     engine) with mu_c and mu_s of each joint taken from its kinetic and static coefficients. Its
     ``variables`` include BRISTLE_PARAMETERS."""
 

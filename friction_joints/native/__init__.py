@@ -9,6 +9,10 @@ one the environment variable FRICTION_JOINTS_ENGINE_LIBRARY names (``default_lib
 test runs a whole process on a sanitizer build); ``library(path)`` loads others by path. A family's
 kernels are called from Python through ``Kernel`` (tests, single evaluations); ``Instance`` is the
 engine's API (fj.h): a whole event-driven integration in C.
+
+Beside the binding, what every family shares on the Python side: ``model.CompiledModel`` (a family and
+its packed model, which each model's packer makes: ``planar.packing``, ``lumped.packing``, ...) and
+``instance.CompiledIntegrator`` (a hybrid system run by an ``Instance``: engine="compiled").
 """
 
 from __future__ import annotations

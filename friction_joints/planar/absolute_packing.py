@@ -1,6 +1,6 @@
 """The packing (model and mode arrays, record layout) of the C engine's family "absolute"
 (``native/src/absolute.c``, whose kernels follow this description) for the absolute-coordinate
-formulation (seed 000 eq. 2.9): ``hybrid.absolute.AbsoluteSystem``, whose reference is
+formulation (seed 000 eq. 2.9): ``planar.absolute_system.AbsoluteSystem``, whose reference is
 ``planar.absolute.absolute_dynamics``.
 
     M xdd = h(x, xd, tau) + C^T f + C_mu^T f_mu(xd, f),    C xdd = xi(x, xd)
@@ -16,8 +16,8 @@ then the coupled reaction-friction equations f = f0 + B f_mu(f) (seed 000 eq. 3.
 the same Newton iteration as the minimal form (``planar.c``; the Python engine's
 ``planar.coupling.solve_coupled``).
 
-Model arrays: those of the planar kernels (``planar.pack``: the joints, laws, M, h_ext, H and the
-workspace tables, layout in ``compiled.planar``); these kernels use the model blocks and the
+Model arrays: those of the planar kernels (``planar.packing.pack``: the joints, laws, M, h_ext, H and the
+workspace tables, layout in ``planar.packing``); these kernels use the model blocks and the
 workspace fields C, C_mu, xi, h, f0, B, sd, f, f_mu and the scratch of the Newton iteration and of
 kappa, never the tree or the minimal-form fields. The scratch also holds the augmented system
 ``aug`` ((n + m) x (n + m + 1 + l): K, then the right-hand sides, solved in place) and its pivots.
@@ -28,10 +28,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import planar
-from .model import CompiledModel
+from ..native.model import CompiledModel
+from . import packing
 
-# --- codes (after those of compiled.planar, which the coupled solve returns) ----------------------------
+# --- codes (after those of planar.packing, which the coupled solve returns) -----------------------------
 ST_AUGMENTED_SINGULAR, ST_NOT_FINITE = 12, 13  # absolute.c's message() has their texts
 
 
@@ -40,7 +40,7 @@ ST_AUGMENTED_SINGULAR, ST_NOT_FINITE = 12, 13  # absolute.c's message() has thei
 # ======================================================================================================
 
 def record_layout(model):
-    """[(key, size, kind)] of the flat record (kinds as ``planar.decode_record`` reads them)."""
+    """[(key, size, kind)] of the flat record (kinds as ``planar.packing.decode_record`` reads them)."""
     n, m, l = model.n, model.m, model.l
     return [("x", n, "array"), ("xd", n, "array"), ("xdd", n, "array"), ("f", m, "array"), ("f_mu", l, "array")]
 
@@ -53,7 +53,7 @@ def encode_mode(mode):
 def compile_system(system):
     """The CompiledModel of an AbsoluteSystem, or None if its model has a joint or friction law that
     the planar kernels do not implement."""
-    packed = planar.pack(system.model, system.minimal)
+    packed = packing.pack(system.model, system.minimal)
     if packed is None:
         return None
     fpar, ipar = packed

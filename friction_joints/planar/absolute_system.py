@@ -5,16 +5,15 @@ State y = [x (n), xd (n)]: the absolute coordinates of the bodies and their velo
 with the constraints only at acceleration level (C xdd = xi), so x drifts off Phi(x) = 0 at the
 integrator's tolerance. One mode: the friction directions are sgn(sd) (no stick-slip modes, no
 events), the setting of ``benchmarks/bench_formulations.py``. The right-hand side is
-``planar.absolute_dynamics``; its compiled form is ``compiled.absolute``.
+``planar.absolute_dynamics``; its compiled form is ``planar.absolute_packing``.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..mechanisms import Mechanism
-from ..planar import absolute_dynamics
-from .integrator import DrivenSystem
+from ..hybrid.integrator import DrivenSystem
+from .absolute import absolute_dynamics
 
 #: the single mode: friction directions sgn(sd)
 SIGN_MODE = "sgn(sd)"
@@ -24,7 +23,7 @@ class AbsoluteSystem(DrivenSystem):
     """mechanism: a ready Mechanism (its minimal form gives the initial state and the packing of the
     compiled kernels); inputs: one signal per drive (callable of t, number or table)."""
 
-    def __init__(self, mechanism: Mechanism, inputs):
+    def __init__(self, mechanism, inputs):
         super().__init__(inputs, mechanism.model.n_drives, "inputs (one per drive)")
         self.mech = mechanism
         self.model = mechanism.model
@@ -58,24 +57,24 @@ class AbsoluteSystem(DrivenSystem):
         sol = absolute_dynamics(self.model, y[:n], y[n:], self.tau(t))
         return dict(x=y[:n].copy(), xd=y[n:].copy(), xdd=sol.xdd, f=sol.f, f_mu=sol.f_mu)
 
-    # --- compiled engine (friction_joints.compiled.absolute) ---------------------------------------
+    # --- compiled engine (friction_joints.planar.absolute_packing) ---------------------------------
     def _build_compiled(self):
-        """The CompiledModel of this system (kernels of ``compiled.absolute`` on the arrays of
-        ``compiled.planar.pack``), None for a joint or friction law the
+        """The CompiledModel of this system (kernels of the C family "absolute" on the arrays of
+        ``planar.packing.pack``), None for a joint or friction law the
         kernels do not implement, or a subclass that changes rhs, record or events."""
         cls = type(self)
         if (cls.rhs is not AbsoluteSystem.rhs or cls.record is not AbsoluteSystem.record
                 or cls.events is not AbsoluteSystem.events):
             return None
-        from ..compiled import absolute
+        from . import absolute_packing
 
-        return absolute.compile_system(self)
+        return absolute_packing.compile_system(self)
 
     def encode_mode(self, mode):
         """(fmode, imode) of the single mode: empty arrays."""
-        from ..compiled import absolute
+        from . import absolute_packing
 
-        return absolute.encode_mode(mode)
+        return absolute_packing.encode_mode(mode)
 
     def decode_mode(self, fmode, imode):
         """The mode of the C engine's arrays: the single mode."""
@@ -87,8 +86,8 @@ class AbsoluteSystem(DrivenSystem):
 
     def decode_record(self, out):
         """The dict of ``record`` from the flat output of the compiled record kernel."""
-        from ..compiled import absolute, planar
+        from . import absolute_packing, packing
 
         if "_record_layout" not in self.__dict__:
-            self._record_layout = absolute.record_layout(self.model)
-        return planar.decode_record(self._record_layout, out)
+            self._record_layout = absolute_packing.record_layout(self.model)
+        return packing.decode_record(self._record_layout, out)

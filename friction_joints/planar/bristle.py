@@ -32,8 +32,8 @@ import numpy as np
 
 from ..errors import check_parameters
 from ..friction import law_list_problems, make_law
-from ..planar.coupling import solve_coupled
-from .mechanism import MechanismSystem, Mode
+from .coupling import solve_coupled
+from .system import MechanismSystem, Mode
 
 
 def contact_laws(mechanism, model: int, *, sigma0, sigma1, sigma2=0.0, v_s=1e-3, delta=2.0, z_ba_ratio=0.7) -> tuple:

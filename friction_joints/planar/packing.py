@@ -1,8 +1,8 @@
 """The packing (model and mode arrays, record layout) of the C engine's family "planar"
 (``native/src/planar.c``, whose kernels follow this description) for the planar engine:
-``hybrid.mechanism.MechanismSystem`` (the minimal form of seed 000 Sect. 4-5 with exact stick-slip per
+``planar.system.MechanismSystem`` (the minimal form of seed 000 Sect. 4-5 with exact stick-slip per
 frictional contact). The Python engine (``planar.model``, ``planar.joints``, ``planar.tree``,
-``planar.minimal``, ``planar.coupling``, ``friction.laws``, ``hybrid.mechanism``) is the reference: the
+``planar.minimal``, ``planar.coupling``, ``friction.laws``, ``planar.system``) is the reference: the
 kernels re-implement the same equations in the same order, on the model packed into arrays.
 
 Supported: joints Revolute, Prismatic (with or without ``edge_length``) and PinInSlot; laws
@@ -59,7 +59,9 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg as sla
 
-from .model import CompiledModel
+from ..friction.laws import Coulomb, Exponential, Stribeck, Tanh
+from ..native.model import CompiledModel
+from .joints import PinInSlot, Prismatic, Revolute
 
 # --- constants of the Python engine (the same values) ---------------------------------------------
 MAX_CONDITION_V = 1e12  # planar.minimal._D2: cond(V) beyond which the configuration is singular
@@ -71,7 +73,7 @@ NO_LAW, COULOMB, STRIBECK, EXPONENTIAL, TANH = 0, 1, 2, 3, 4
 ST_GUIDE_AXIS, ST_TREE_SINGULAR, ST_V_SINGULAR, ST_M2_NOT_PD, ST_CCT_SINGULAR = 1, 2, 3, 4, 5
 ST_NO_CONVERGENCE, ST_INCONSISTENT, ST_INDETERMINATE, ST_HOLDING_SINGULAR, ST_LOCK_SINGULAR = 6, 7, 8, 9, 10
 ST_SHARED_NO_SETTLE = 11  # planar.c's message() has the texts of the ST_* codes
-# the mode decision (after 12 and 13, compiled.absolute's): the Gauss problem does not settle with its
+# the mode decision (after 12 and 13, planar.absolute_packing's): the Gauss problem does not settle with its
 # reactions, contacts stick with dependent rows while others move, a breaking contact is not at zero slip
 ST_GAUSS_NO_SETTLE, ST_DEPENDENT_STUCK, ST_BREAKAWAY_SLIPPING = 14, 15, 16
 
@@ -141,8 +143,6 @@ IWORK_FIELDS = (  # pivots of A, V, the Newton matrix, W, the lock rows; static 
 
 def _law_row(law):
     """(kind, [mu_s, a, b, c]) of a friction law, or None if its class is not compiled."""
-    from ..friction.laws import Coulomb, Exponential, Stribeck, Tanh
-
     if law is None:
         return NO_LAW, [0.0, 0.0, 0.0, 0.0]
     if type(law) is Coulomb:
@@ -161,8 +161,6 @@ def pack(model, minimal, partition=None, regularised=False):
     if the model has a joint or friction law the kernels do not implement. partition: the mechanism's
     (the first k coordinates if None: a family without mode decisions); regularised: for a
     RegularisedSystem."""
-    from ..planar.joints import PinInSlot, Prismatic, Revolute
-
     coords = minimal.coords
     b, n, m, l = len(model.bodies), model.n, model.m, model.l
     joint_i, joint_f, law_kinds, law_par = [], [], [], []
@@ -247,7 +245,7 @@ def record_layout(model, minimal):
 
 
 def encode_mode(model, minimal, mode):
-    """(fmode, imode) of a hybrid.mechanism.Mode (layout in the module docstring)."""
+    """(fmode, imode) of a planar.system.Mode (layout in the module docstring)."""
     k1, k, m2, l = minimal.k1, minimal.k, minimal.m2, model.l
     imode = np.zeros(IM_HEADER + 2 * k + m2 + 2 * l, dtype=np.int64)
     fmode = np.zeros(l + k * k)
@@ -293,24 +291,22 @@ def decode_record(layout, out):
 
 
 def decode_mode(model, minimal, fmode, imode):
-    """The hybrid.mechanism.Mode of the arrays (fmode, imode) (the inverse of ``encode_mode``)."""
-    from ..hybrid.mechanism import Mode
-
+    """The fields (direction, stuck, lock, partition) of the planar.system.Mode of the arrays (fmode, imode)
+    (the inverse of ``encode_mode``)."""
     k, m2, l = minimal.k, minimal.m2, model.l
     partition = tuple(int(i) for i in imode[IM_HEADER : IM_HEADER + k])
     if imode[IM_SIGN]:
-        return Mode(None, (), (), partition)
+        return None, (), (), partition
     o = IM_HEADER + k + m2
     stuck = tuple(int(c) for c in imode[o : o + imode[IM_NSTUCK]])
     lock = np.array(fmode[l : l + imode[IM_NLOCK] * k], dtype=float).reshape(-1, k)
-    return Mode(tuple(int(v) for v in fmode[:l]), stuck, tuple(tuple(row) for row in lock), partition)
+    return tuple(int(v) for v in fmode[:l]), stuck, tuple(tuple(row) for row in lock), partition
 
 
-def compile_system(system):
-    """The CompiledModel of a MechanismSystem or RegularisedSystem, or None if its model is not supported."""
-    from ..hybrid.smooth import RegularisedSystem
-
-    packed = pack(system.model, system.minimal, system.mech.partition, isinstance(system, RegularisedSystem))
+def compile_system(system, regularised):
+    """The CompiledModel of a MechanismSystem (of a RegularisedSystem: ``regularised``), or None if its
+    model is not supported."""
+    packed = pack(system.model, system.minimal, system.mech.partition, regularised)
     if packed is None:
         return None
     fpar, ipar = packed

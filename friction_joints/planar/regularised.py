@@ -8,7 +8,7 @@ v_eps / (mu g); this is what the exact stick-slip of ``MechanismSystem`` avoids.
 
 from __future__ import annotations
 
-from .mechanism import MechanismSystem, Mode
+from .system import MechanismSystem, Mode
 
 
 class RegularisedSystem(MechanismSystem):
@@ -28,3 +28,9 @@ class RegularisedSystem(MechanismSystem):
     def change_kind(self, mode, new, event, change):
         """None: the single mode never changes."""
         return None
+
+    def _build_compiled(self):
+        """The CompiledModel of this system (the planar kernels in their single mode: friction directions
+        sgn(sd), no events), None for a joint or friction law they do not implement or a subclass that
+        changes rhs, record, events or update."""
+        return self._compiled_as(RegularisedSystem, regularised=True)

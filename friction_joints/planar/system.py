@@ -38,10 +38,9 @@ import numpy as np
 import scipy.linalg as sla
 
 from ..errors import ConvergenceError, FrictionJointsError
-from ..mechanisms import Mechanism
-from ..planar.coupling import solve_coupled
-from .integrator import DrivenSystem, Event
-from .stiction import gauss_friction
+from ..hybrid.integrator import DrivenSystem, Event
+from ..hybrid.stiction import gauss_friction
+from .coupling import solve_coupled
 
 ZERO_SLIP = 1e-8  # |sd| below which a contact counts as not slipping at an event (m/s or rad/s)
 ZERO_ROW = 1e-9  # |Cpp_c| below which a contact is at a kinematic zero of its slip
@@ -88,9 +87,10 @@ def lock_velocity(v, lock):
 
 
 class MechanismSystem(DrivenSystem):
-    """mechanism: a ready Mechanism; inputs: one signal per drive (callable of t, number or table)."""
+    """mechanism: a ready Mechanism (``mechanisms``); inputs: one signal per drive (callable of t, number or
+    table)."""
 
-    def __init__(self, mechanism: Mechanism, inputs):
+    def __init__(self, mechanism, inputs):
         super().__init__(inputs, mechanism.model.n_drives, "inputs (one per drive)")
         self.mech = mechanism
         self.model = mechanism.model
@@ -387,58 +387,60 @@ class MechanismSystem(DrivenSystem):
             kinds.append("slip")
         return "+".join(kinds) or None
 
-    # --- compiled engine (friction_joints.compiled.planar) -----------------------------------------
+    # --- compiled engine (friction_joints.planar.packing) ------------------------------------------
     def _build_compiled(self):
-        """The CompiledModel of this system (kernels of ``compiled.planar`` and the model as arrays),
-        None where the kernels do not apply: a joint or friction law they do
+        """The CompiledModel of this system (kernels of the C family "planar", the model as arrays by
+        ``planar.packing``), None where the kernels do not apply: a joint or friction law they do
         not implement, or a subclass that changes rhs, record, events or update (RegularisedSystem,
-        whose single mode has no events, is supported)."""
-        from .smooth import RegularisedSystem
+        whose single mode has no events, is supported: its own ``_build_compiled``)."""
+        return self._compiled_as(MechanismSystem, regularised=False)
 
+    def _compiled_as(self, base, regularised):
+        """The CompiledModel of this system if its rhs and record are MechanismSystem's and its events and
+        update those of ``base`` (whose mode logic the kernels implement: ``regularised`` or not), else None."""
         cls = type(self)
         if (cls.rhs is not MechanismSystem.rhs or cls.record is not MechanismSystem.record
-                or (cls.events, cls.update) not in ((MechanismSystem.events, MechanismSystem.update),
-                                                    (RegularisedSystem.events, RegularisedSystem.update))):
+                or (cls.events, cls.update) != (base.events, base.update)):
             return None
-        from ..compiled import planar
+        from . import packing
 
-        return planar.compile_system(self)
+        return packing.compile_system(self, regularised)
 
     def encode_mode(self, mode):
         """(fmode float64, imode int64) of a Mode for the compiled kernels."""
-        from ..compiled import planar
+        from . import packing
 
-        return planar.encode_mode(self.model, self.minimal, mode)
+        return packing.encode_mode(self.model, self.minimal, mode)
 
     def decode_mode(self, fmode, imode):
         """The Mode of the C engine's arrays (the inverse of ``encode_mode``)."""
-        from ..compiled import planar
+        from . import packing
 
-        return planar.decode_mode(self.model, self.minimal, fmode, imode)
+        return Mode(*packing.decode_mode(self.model, self.minimal, fmode, imode))
 
     def change_kind(self, mode, new, event, change):
         """The kind ``update`` names for the C engine's decision from ``mode`` to ``new`` after ``event``:
         change (l,) flags the contacts of the candidate set Z and those at a kinematic zero
-        (``compiled.planar.CHANGE_*``)."""
-        from ..compiled import planar
+        (``planar.packing.CHANGE_*``)."""
+        from . import packing
 
         if event == "breakaway":
             return "breakaway"
-        Z = [int(c) for c in np.flatnonzero(change == planar.CHANGE_Z)]
-        kinematic = [int(c) for c in np.flatnonzero(change == planar.CHANGE_KINEMATIC)]
+        Z = [int(c) for c in np.flatnonzero(change == packing.CHANGE_Z)]
+        kinematic = [int(c) for c in np.flatnonzero(change == packing.CHANGE_KINEMATIC)]
         return self._kind(mode, new, Z, kinematic, event or "")
 
     def decode_record(self, out):
         """The dict of ``record`` from the flat output (n_record,) of the compiled record kernel, its
-        arrays views of ``out`` (``compiled.planar.decode_record``, with this system's layout)."""
+        arrays views of ``out`` (``planar.packing.decode_record``, with this system's layout)."""
         decode = self.__dict__.get("_record_decoder")
         if decode is None:
             from functools import partial
 
-            from ..compiled import planar
+            from . import packing
 
-            decode = self._record_decoder = partial(planar.decode_record,
-                                                    planar.record_layout(self.model, self.minimal))
+            decode = self._record_decoder = partial(packing.decode_record,
+                                                    packing.record_layout(self.model, self.minimal))
         return decode(out)
 
     def record(self, t, y, mode):
