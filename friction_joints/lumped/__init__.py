@@ -1,6 +1,6 @@
 """Compact piecewise-linear (luz/tar) stick-slip models of one and two masses (seed 001)."""
 
-from ..hybrid import run
+from ..engine import run
 from .bristle import (BristleOscillator, BristleOscillatorParameters, TwoMassBristle, TwoMassBristleParameters,
                       prescribed_slip, simulate_bristle, simulate_two_mass_bristle)
 from .projections import luz, sgh, tar, tar_interval, tar_inverse_series
@@ -12,7 +12,7 @@ from .two_mass import TwoMassFriction, TwoMassParameters, accelerations, gauss_s
 def simulate_two_mass(params, inputs, t_end, z0=(0.0, 0.0), zd0=(0.0, 0.0), *, dt_out=0.01, rtol=1e-10, atol=1e-12,
                       engine="auto"):
     """Run the two-mass model from (z0, zd0) at t = 0 to t_end (s), recording every dt_out (s);
-    inputs: F1, F2 (callables of t, numbers or tables); engine: as for ``hybrid.run``. Returns hybrid.Results."""
+    inputs: F1, F2 (callables of t, numbers or tables); engine: as for ``engine.run``. Returns hybrid.Results."""
     system = TwoMassFriction(params, inputs)
     return run(system, system.initial_state(z0, zd0), t_end, dt_out=dt_out, rtol=rtol, atol=atol, engine=engine)
 
@@ -20,7 +20,7 @@ def simulate_two_mass(params, inputs, t_end, z0=(0.0, 0.0), zd0=(0.0, 0.0), *, d
 def simulate_single_mass(params, force, t_end, z0=0.0, zd0=0.0, *, dt_out=0.01, rtol=1e-10, atol=1e-12,
                          engine="auto"):
     """Run the single-mass model (force F: callable of t, number or table; engine: as for
-    ``hybrid.run``). Returns hybrid.Results."""
+    ``engine.run``). Returns hybrid.Results."""
     system = SingleMassFriction(params, [force])
     return run(system, system.initial_state(z0, zd0), t_end, dt_out=dt_out, rtol=rtol, atol=atol, engine=engine)
 

@@ -29,9 +29,9 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.integrate import solve_ivp
 
+from ..engine import run
 from ..errors import FrictionJointsError, check_parameters, require
 from ..friction.bristle import BristleLaw
-from ..hybrid import run
 from ..hybrid.integrator import DrivenSystem
 
 

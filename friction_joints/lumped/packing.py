@@ -32,7 +32,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import native
-from .model import CompiledModel
+from ..hybrid.stiction import DirectionMode
+from ..native.model import CompiledModel
 
 SINGLE_MASS, TWO_MASS = 0, 1  # ipar[0]
 
@@ -102,16 +103,12 @@ def encode_two(mode):
 
 def decode_single(fmode, imode):
     """The DirectionMode of the arrays of ``encode_single`` (its inverse)."""
-    from ..hybrid.stiction import DirectionMode
-
     return DirectionMode(int(imode[0]))
 
 
 def decode_two(fmode, imode):
-    """The two_mass.Mode of the arrays of ``encode_two`` (its inverse)."""
-    from ..lumped.two_mass import Mode
-
-    return Mode((int(imode[0]), int(imode[1])), (bool(imode[2]), bool(imode[3])))
+    """The fields (direction, stuck) of the two_mass.Mode of the arrays of ``encode_two`` (its inverse)."""
+    return (int(imode[0]), int(imode[1])), (bool(imode[2]), bool(imode[3]))
 
 
 def decode_record(kind, out):

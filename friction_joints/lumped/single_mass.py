@@ -116,30 +116,30 @@ class SingleMassFriction(DrivenSystem):
             y[1] = self.p.v_belt  # stuck: exactly at the surface velocity, no creep
         return y, new, direction_change(mode, new)
 
-    # --- compiled engine (friction_joints.compiled.lumped) ------------------------------------------
+    # --- compiled engine (friction_joints.lumped.packing) -------------------------------------------
     def _build_compiled(self):
-        """The CompiledModel of this system (kernels of ``compiled.lumped``, the parameters as arrays),
-        None for a subclass that changes the equations."""
+        """The CompiledModel of this system (kernels of the C family "lumped", the parameters as arrays by
+        ``lumped.packing``), None for a subclass that changes the equations."""
         cls = type(self)
         for name in ("rhs", "events", "record", "force", "acting", "friction", "acceleration", "input_values",
                      "update", "events_watch_all"):
             if getattr(cls, name) is not getattr(SingleMassFriction, name):
                 return None
-        from ..compiled import lumped
+        from . import packing
 
-        return lumped.compile_single(self)
+        return packing.compile_single(self)
 
     def encode_mode(self, mode):
         """(fmode float64, imode int64) of a DirectionMode for the compiled kernels."""
-        from ..compiled import lumped
+        from . import packing
 
-        return lumped.encode_single(mode)
+        return packing.encode_single(mode)
 
     def decode_mode(self, fmode, imode):
         """The DirectionMode of the compiled arrays (the inverse of ``encode_mode``)."""
-        from ..compiled import lumped
+        from . import packing
 
-        return lumped.decode_single(fmode, imode)
+        return packing.decode_single(fmode, imode)
 
     def change_kind(self, mode, new, event, change):
         """The kind ``update`` returns when ``mode`` became ``new`` (the C engine's decision; its change
@@ -148,9 +148,9 @@ class SingleMassFriction(DrivenSystem):
 
     def decode_record(self, out):
         """The dict of ``record`` from the flat output of the compiled record kernel."""
-        from ..compiled import lumped
+        from . import packing
 
-        return lumped.decode_record(lumped.SINGLE_MASS, out)
+        return packing.decode_record(packing.SINGLE_MASS, out)
 
     def record(self, t, y, mode):
         zdd, fr = self.acceleration(t, y, mode)

@@ -236,29 +236,29 @@ class TwoMassFriction(DrivenSystem):
         new = Mode(tuple(int(d) for d in direction), tuple(stuck))
         return y, new, mode_change(mode, new)
 
-    # --- compiled engine (friction_joints.compiled.lumped) ------------------------------------------
+    # --- compiled engine (friction_joints.lumped.packing) -------------------------------------------
     def _build_compiled(self):
-        """The CompiledModel of this system (kernels of ``compiled.lumped``, the parameters as arrays),
-        None for a subclass that changes the equations."""
+        """The CompiledModel of this system (kernels of the C family "lumped", the parameters as arrays by
+        ``lumped.packing``), None for a subclass that changes the equations."""
         cls = type(self)
         for name in ("rhs", "events", "record", "forces", "relative", "input_values", "update", "events_watch_all"):
             if getattr(cls, name) is not getattr(TwoMassFriction, name):
                 return None
-        from ..compiled import lumped
+        from . import packing
 
-        return lumped.compile_two(self)
+        return packing.compile_two(self)
 
     def encode_mode(self, mode):
         """(fmode float64, imode int64) of a Mode for the compiled kernels."""
-        from ..compiled import lumped
+        from . import packing
 
-        return lumped.encode_two(mode)
+        return packing.encode_two(mode)
 
     def decode_mode(self, fmode, imode):
         """The Mode of the compiled arrays (the inverse of ``encode_mode``)."""
-        from ..compiled import lumped
+        from . import packing
 
-        return lumped.decode_two(fmode, imode)
+        return Mode(*packing.decode_two(fmode, imode))
 
     def change_kind(self, mode, new, event, change):
         """The kind ``update`` returns when ``mode`` became ``new`` (the C engine's decision; its change
@@ -267,9 +267,9 @@ class TwoMassFriction(DrivenSystem):
 
     def decode_record(self, out):
         """The dict of ``record`` from the flat output of the compiled record kernel."""
-        from ..compiled import lumped
+        from . import packing
 
-        return lumped.decode_record(lumped.TWO_MASS, out)
+        return packing.decode_record(packing.TWO_MASS, out)
 
     def record(self, t, y, mode):
         F1, F2 = self.forces(t)

@@ -65,7 +65,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from .model import CompiledModel
+from ..hybrid.stiction import DirectionMode
+from ..native.model import CompiledModel
+from .chain import Chain
+from .dynamics import lagrange_trace, recursive
+from .journal import JournalSet
+from .load import SpeedLoad
+from .loop import CutJointLoop
+from .rsrrr import RSRRR
 
 # --- codes ------------------------------------------------------------------------------------------
 FORM_CUT, FORM_MINIMAL = 0, 1
@@ -91,13 +98,6 @@ JOURNAL_WIDTH = 10  # per journal
 def pack(system):
     """(fpar, ipar) of an RSRRRSystem (layout in the module docstring), or None if a part of it is not
     compiled."""
-    from ..spatial.chain import Chain
-    from ..spatial.dynamics import lagrange_trace, recursive
-    from ..spatial.journal import JournalSet
-    from ..spatial.loop import CutJointLoop
-    from ..spatial.rsrrr import RSRRR
-    from ..spatial.system import SpeedLoad
-
     mech = system.mech
     if type(mech) is not RSRRR or type(mech.journals) is not JournalSet:
         return None
@@ -180,8 +180,6 @@ def encode_mode(mode):
 
 def decode_mode(fmode, imode):
     """The DirectionMode of the mode arrays (the inverse of ``encode_mode``)."""
-    from ..hybrid.stiction import DirectionMode
-
     return DirectionMode(int(imode[0]))
 
 

@@ -22,15 +22,14 @@ mechanism sticks while alpha <= 1 and breaks away when alpha reaches 1 (an input
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
-from ..errors import ConvergenceError, check_parameters, require
+from ..errors import ConvergenceError
 from ..hybrid.integrator import DrivenSystem, Event
 from ..hybrid.signals import PiecewiseLinear
 from ..hybrid.stiction import DirectionMode as Mode
 from ..hybrid.stiction import direction_change
+from .load import SpeedLoad
 from .rsrrr import RSRRR, DynamicState
 
 ZERO_VELOCITY = 1e-9  # rad/s
@@ -40,26 +39,6 @@ def paper_drive(t_dr0=10.0, t_st=2.0):
     """Drive torque of Fig. 10a as we read it: rising linearly from 0 to t_dr0 (N.m) over the
     starting time t_st (s), then constant."""
     return PiecewiseLinear([0.0, t_st], [0.0, t_dr0])
-
-
-@dataclass(frozen=True)
-class SpeedLoad:
-    """Resistance torque of a governed brake on the driving link (N.m): max(0, t_0 + c (psid11 - psid_0)),
-    zero below psid_0 - t_0 / c and equal to t_0 at psid_0. t_0 (N.m), psid_0 (rad/s), c (N.m.s/rad)."""
-
-    t_0: float = 10.0
-    psid_0: float = 9.0
-    c: float = 5.0
-
-    def __post_init__(self):
-        problems = []
-        require(problems, "t_0", self.t_0, 0.0)
-        require(problems, "psid_0", self.psid_0)
-        require(problems, "c", self.c, 0.0, low_open=True)
-        check_parameters(problems)
-
-    def __call__(self, psid):
-        return max(0.0, self.t_0 + self.c * (psid - self.psid_0))
 
 
 def paper_load(t_dr0=10.0, psid0=9.0):
@@ -180,9 +159,9 @@ class RSRRRSystem(DrivenSystem):
         V = self.mech.loop.dependent_velocities(q, np.ones(1))
         return applied, V, V @ (e + applied)
 
-    # --- compiled engine (friction_joints.compiled.spatial) -----------------------------------------
+    # --- compiled engine (friction_joints.spatial.packing) ------------------------------------------
     def _build_compiled(self):
-        """The CompiledModel of this system (kernels of ``compiled.spatial`` and the model as arrays),
+        """The CompiledModel of this system (kernels of the C family "spatial", the model as arrays by ``spatial.packing``),
         None where the kernels do not apply: a load other than SpeedLoad,
         a subclass that changes the equations (of this class, RSRRR, Chain or CutJointLoop), or chains
         other than 1 + 3 joints."""
@@ -191,21 +170,21 @@ class RSRRRSystem(DrivenSystem):
                      "resistance", "applied", "_coordinates", "_rest_terms"):
             if getattr(cls, name) is not getattr(RSRRRSystem, name):
                 return None
-        from ..compiled import spatial
+        from . import packing
 
-        return spatial.compile_system(self)
+        return packing.compile_system(self)
 
     def encode_mode(self, mode):
         """(fmode float64, imode int64) of a DirectionMode for the compiled kernels."""
-        from ..compiled import spatial
+        from . import packing
 
-        return spatial.encode_mode(mode)
+        return packing.encode_mode(mode)
 
     def decode_mode(self, fmode, imode):
         """The DirectionMode of the compiled engine's arrays (the inverse of ``encode_mode``)."""
-        from ..compiled import spatial
+        from . import packing
 
-        return spatial.decode_mode(fmode, imode)
+        return packing.decode_mode(fmode, imode)
 
     def change_kind(self, mode, new, event, change):
         """The kind ``update`` names for the compiled engine's decision from ``mode`` to ``new`` after
@@ -214,9 +193,9 @@ class RSRRRSystem(DrivenSystem):
 
     def decode_record(self, out):
         """The dict of ``record`` from the flat output of the compiled record kernel."""
-        from ..compiled import spatial
+        from . import packing
 
-        return spatial.decode_record(out)
+        return packing.decode_record(out)
 
     def record(self, t, y, mode):
         q, qd, s = self.state_of_motion(t, y, mode)

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..hybrid import Event, HybridSystem, PiecewiseConstant, run
+from ..engine import run
+from ..hybrid import Event, HybridSystem, PiecewiseConstant
 from .single_track import SingleTrackVehicle, VehicleParameters
 from .steering import SteeringParameters, SteeringSystem
 

@@ -101,23 +101,23 @@ class SingleTrackVehicle(DrivenSystem):
     def update(self, t, y, mode, event):
         return y, "smooth", None
 
-    # --- compiled engine (friction_joints.compiled.vehicle) -----------------------------------------
+    # --- compiled engine (friction_joints.vehicle.single_track_packing) -----------------------------
     def _build_compiled(self):
-        """The CompiledModel of this system (kernels of ``compiled.vehicle``, the parameters as arrays),
-        None for a subclass that changes the equations."""
+        """The CompiledModel of this system (kernels of the C family "vehicle", the parameters as arrays by
+        ``vehicle.single_track_packing``), None for a subclass that changes the equations."""
         cls = type(self)
         for name in ("rhs", "events", "record", "steady_forces", "tyre_forces", "input_values"):
             if getattr(cls, name) is not getattr(SingleTrackVehicle, name):
                 return None
-        from ..compiled import vehicle
+        from . import single_track_packing
 
-        return vehicle.compile_system(self)
+        return single_track_packing.compile_system(self)
 
     def encode_mode(self, mode):
         """(fmode float64, imode int64) of the single mode for the compiled kernels."""
-        from ..compiled import vehicle
+        from . import single_track_packing
 
-        return vehicle.encode_mode(mode)
+        return single_track_packing.encode_mode(mode)
 
     def decode_mode(self, fmode, imode):
         """The mode of the C engine's arrays: the single mode."""
@@ -129,9 +129,9 @@ class SingleTrackVehicle(DrivenSystem):
 
     def decode_record(self, out):
         """The dict of ``record`` from the flat output of the compiled record kernel."""
-        from ..compiled import vehicle
+        from . import single_track_packing
 
-        return vehicle.decode_record(out)
+        return single_track_packing.decode_record(out)
 
     def record(self, t, y, mode):
         p = self.p

@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import native
-from .model import CompiledModel
+from ..native.model import CompiledModel
 
 PARAMETERS = ("m", "I_z", "a", "b", "C_f", "C_r", "t_p", "t_c", "h", "T", "u", "sigma")
 

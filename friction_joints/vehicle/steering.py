@@ -327,10 +327,10 @@ class SteeringSystem(DrivenSystem):
                         + p.k_stop * luz(float(x), p.rack_travel) ** 2)
         return kinetic, spring
 
-    # --- compiled engine (friction_joints.compiled.steering) ----------------------------------------
+    # --- compiled engine (friction_joints.vehicle.steering_packing) ---------------------------------
     def _build_compiled(self):
-        """The CompiledModel of this system (kernels of ``compiled.steering``, the parameters as arrays),
-        None for a subclass that changes the equations."""
+        """The CompiledModel of this system (kernels of the C family "steering", the parameters as arrays by
+        ``vehicle.steering_packing``), None for a subclass that changes the equations."""
         cls = type(self)
         for name in ("rhs", "events", "record", "forces", "accelerations", "accelerations_of", "powers", "_breakaway",
                      "energies", "record_state", "input_values", "_stop_spring", "_stop_push"):
@@ -338,21 +338,21 @@ class SteeringSystem(DrivenSystem):
                 return None
         if cls.FRICTION_DOF != SteeringSystem.FRICTION_DOF:
             return None
-        from ..compiled import steering
+        from . import steering_packing
 
-        return steering.compile_system(self)
+        return steering_packing.compile_system(self)
 
     def encode_mode(self, mode):
         """(fmode float64, imode int64) of a Mode for the compiled kernels."""
-        from ..compiled import steering
+        from . import steering_packing
 
-        return steering.encode_mode(mode)
+        return steering_packing.encode_mode(mode)
 
     def decode_mode(self, fmode, imode):
         """The Mode of the C engine's mode arrays (the inverse of ``encode_mode``)."""
-        from ..compiled import steering
+        from . import steering_packing
 
-        return steering.decode_mode(fmode, imode)
+        return Mode(*steering_packing.decode_mode(fmode, imode))
 
     def change_kind(self, mode, new, event, change):
         """The kind of the C engine's mode decision from ``mode`` to ``new``, as ``update`` names it: from
@@ -361,9 +361,9 @@ class SteeringSystem(DrivenSystem):
 
     def decode_record(self, out):
         """The dict of ``record`` from the flat output of the compiled record kernel."""
-        from ..compiled import steering
+        from . import steering_packing
 
-        return steering.decode_record(out)
+        return steering_packing.decode_record(out)
 
     def record(self, t, y, mode):
         acc, f, internal = self.accelerations(t, y, mode)

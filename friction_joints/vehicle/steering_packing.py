@@ -25,7 +25,7 @@ Model arrays (``pack``):
 
 Mode arrays (``encode_mode``): imode = directions of the four elements (ELEMENTS order; +1 / -1
 slipping, 0 stuck), then Mode.stop (0 within the rack's travel, s on end stop s, 2 s released from it);
-fmode = the same as floats (``decode_mode``: the Mode again).
+fmode = the same as floats (``decode_mode``: the Mode's fields again).
 
 decide's change report (6 integers, ``vehicle.steering.mode_change``, named by ``change_name``): per
 element an index of ELEMENT_CHANGES (0 unchanged, 1 it sticks, 2 it slips), then the end stops' change, an
@@ -40,7 +40,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import native
-from .model import CompiledModel
+from ..native.model import CompiledModel
 
 PARAMETERS = ("J_sw", "k_c", "c_c", "J_p", "r_p", "k_g", "b", "m_r", "k_t", "c_t", "l_a", "J_w", "c_w", "T_p",
               "F_r", "mu_k", "r_k", "static_factor", "friction_scale", "rack_travel", "k_stop", "c_stop")
@@ -83,10 +83,8 @@ def encode_mode(mode):
 
 
 def decode_mode(fmode, imode):
-    """The steering Mode of (fmode, imode) (the inverse of ``encode_mode``)."""
-    from ..vehicle.steering import Mode
-
-    return Mode(tuple(int(d) for d in imode[:4]), int(imode[4]))
+    """The fields (directions, stop) of the steering Mode of (fmode, imode) (the inverse of ``encode_mode``)."""
+    return tuple(int(d) for d in imode[:4]), int(imode[4])
 
 
 def decode_record(out):
