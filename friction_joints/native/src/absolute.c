@@ -1,7 +1,7 @@
 /* absolute.c: the kernels of the absolute-coordinate formulation (seed 000 eq. 2.9) for
- * hybrid.absolute.AbsoluteSystem. The Python engine (planar.absolute.absolute_dynamics, through
+ * planar.absolute_system.AbsoluteSystem. The Python engine (planar.absolute.absolute_dynamics, through
  * AbsoluteSystem) is the reference: the kernels follow its equations in the same order, on the model
- * packed by compiled.planar.pack (compiled/absolute.py describes the arrays):
+ * packed by planar.packing.pack (planar/absolute_packing.py describes the arrays):
  *
  *     M xdd = h(x, xd, tau) + C^T f + C_mu^T f_mu(xd, f),    C xdd = xi(x, xd)
  *
@@ -15,7 +15,7 @@
  * then the coupled reaction-friction equations f = f0 + B f_mu(f) (seed 000 eq. 3.3) are solved by the
  * same Newton iteration as the minimal form (planar.c).
  *
- * Model arrays: those of the planar family (compiled.planar.pack); these kernels use the model blocks and the
+ * Model arrays: those of the planar family (planar.packing.pack); these kernels use the model blocks and the
  * workspace fields C, C_mu, xi, h, f0, B, sd, f, f_mu and the scratch of the Newton iteration and of
  * kappa, never the tree or the minimal-form fields. The scratch is the planar workspace followed by the
  * augmented system `aug` ((n + m) x (n + m + 1 + l): K, then the right-hand sides, solved in place) in
@@ -170,7 +170,7 @@ static void work_size(const double *fpar, int64_t n_fpar, const int64_t *ipar, i
     *n_iwork = ipar[I_IWORK_ROWS] * ipar[I_WIDTH] + nm;
 }
 
-/* The text of each status (the only source of these texts; compiled/absolute.py has the codes): the
+/* The text of each status (the only source of these texts; planar/absolute_packing.py has the codes): the
  * coupled solve's statuses have the planar family's texts. */
 static const char *message(int64_t status) {
     switch (status) {

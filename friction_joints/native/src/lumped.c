@@ -3,7 +3,7 @@
  * lumped.two_mass.TwoMassFriction). The Python models are the reference: the kernels follow their
  * equations in the same order. One set of kernels serves both models; ipar[I_KIND] says which. The
  * layouts of fpar, ipar, fmode, imode and of the record are those of the packers in
- * friction_joints/compiled/lumped.py (its module docstring).
+ * friction_joints/lumped/packing.py (its module docstring).
  *
  * Within a mode the structure is frozen: a stuck friction's luz term is not evaluated in the
  * right-hand side, its leaving the dead zone is the breakaway event. The kernels rhs, events and record
@@ -373,7 +373,7 @@ static int64_t events(const fj_args *a, double t, const double *y, const double 
     return FJ_OK;
 }
 
-/* The recorded quantities of the Python record, flat (compiled.lumped.record_layout). */
+/* The recorded quantities of the Python record, flat (lumped.packing.record_layout). */
 static int64_t record(const fj_args *a, double t, const double *y, const double *tau, double *out,
                       int64_t n_out) {
     (void)t, (void)n_out;
@@ -407,7 +407,7 @@ static const char *message(int64_t status) {
     }
 }
 
-/* Modes (compiled.lumped.encode_single, encode_two): single mass imode = fmode = [direction] (at most
+/* Modes (lumped.packing.encode_single, encode_two): single mass imode = fmode = [direction] (at most
  * one event); two masses imode = fmode = [d12, d20, stuck12, stuck20] (at most two events: a friction
  * either slips or sticks). No change report (the kind follows from the old and new modes). */
 static void mode_layout(const double *fpar, int64_t n_fpar, const int64_t *ipar, int64_t n_ipar,

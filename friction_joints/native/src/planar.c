@@ -1,14 +1,14 @@
 /* planar.c: the kernels of the planar family.
  *
- * hybrid.mechanism.MechanismSystem: the minimal form of seed 000 Sect. 4-5 with exact stick-slip per
+ * planar.system.MechanismSystem: the minimal form of seed 000 Sect. 4-5 with exact stick-slip per
  * frictional contact. The Python engine (planar.model, planar.joints, planar.tree, planar.minimal,
- * planar.coupling, friction.laws, hybrid.mechanism) is the reference: the kernels re-implement the
- * same equations in the same order, on the model packed by compiled.planar.pack (layouts in the
- * docstring of friction_joints/compiled/planar.py; the constants in planar_internal.h). The mode
+ * planar.coupling, friction.laws, planar.system) is the reference: the kernels re-implement the
+ * same equations in the same order, on the model packed by planar.packing.pack (layouts in the
+ * docstring of friction_joints/planar/packing.py; the constants in planar_internal.h). The mode
  * decisions (mode_layout, mode_events, decide: MechanismSystem.events and .update, RegularisedSystem's
  * single mode) follow update branch by branch and reuse the kernels' evaluations.
  *
- * Workspace: a->work is the float matrix of compiled.planar.WORK_FIELDS (ipar[I_WORK_ROWS] rows of
+ * Workspace: a->work is the float matrix of planar.packing.WORK_FIELDS (ipar[I_WORK_ROWS] rows of
  * ipar[I_WIDTH] columns), a->iwork the int matrix of IWORK_FIELDS; a field is a block of their rows
  * (field(), ifield()), every matrix with the row stride ipar[I_WIDTH] (`ld` below). A function's comment
  * names the function of the Python engine it follows, where there is one.
@@ -24,7 +24,7 @@
 #define COUPLED_MAX_ITERATIONS 50 /* planar.coupling.MAX_ITERATIONS */
 #define COUPLED_TOLERANCE 1e-14   /* planar.coupling.TOLERANCE */
 #define MAX_CONDITION_V 1e12      /* planar.minimal._D2: cond(V) beyond which the configuration is singular */
-#define MAX_BOUND_ITERATIONS 50   /* hybrid.mechanism.MAX_BOUND_ITERATIONS (secant of _shared_holding) */
+#define MAX_BOUND_ITERATIONS 50   /* planar.system.MAX_BOUND_ITERATIONS (secant of _shared_holding) */
 
 enum { REVOLUTE, PRISMATIC, PIN_IN_SLOT };
 enum { NO_LAW, COULOMB, STRIBECK, EXPONENTIAL, TANH };
@@ -35,7 +35,7 @@ enum { JF_PI = 0, JF_PJ = 2, JF_EJ = 4, JF_THETA0 = 6, JF_R = 7, JF_EDGE = 8, JF
 #define LAW_WIDTH 4 /* mu_s and three parameters */
 /* imode header */
 enum { IM_NSTUCK, IM_NLOCK, IM_SIGN, IM_HEADER };
-/* decide's change report per free coordinate (compiled.planar.CHANGE_*) */
+/* decide's change report per free coordinate (planar.packing.CHANGE_*) */
 enum { CHANGE_Z = 1, CHANGE_KINEMATIC };
 
 /* Python's max(a, b) and min(a, b), as the Python engine calls them (e.g. in
@@ -849,11 +849,11 @@ static int64_t evaluate(const fj_args *a, const double *direction, int use_sign,
 }
 
 /* ================================================================================================
- * The hybrid system (hybrid.mechanism.MechanismSystem)
+ * The hybrid system (planar.system.MechanismSystem)
  * ================================================================================================ */
 
 /* The stuck contacts of the mode (imode[IM_NSTUCK] of them), in the imode layout of
- * compiled.planar.encode_mode. */
+ * planar.packing.encode_mode. */
 static const int64_t *mode_stuck(const fj_args *a) { return a->imode + IM_HEADER + a->ipar[I_K] + a->ipar[I_M2]; }
 /* The pivot columns of the lock rows, then the others (k). */
 static const int64_t *mode_piv(const fj_args *a) { return mode_stuck(a) + a->ipar[I_L]; }
@@ -1195,9 +1195,9 @@ static int64_t record(const fj_args *a, double t, const double *y, const double 
  * The mode decisions (MechanismSystem.update, .events; RegularisedSystem.update)
  * ================================================================================================ */
 
-#define ZERO_SLIP 1e-8       /* hybrid.mechanism.ZERO_SLIP: |sd| below which a contact does not slip at an event */
-#define ZERO_ROW 1e-9        /* hybrid.mechanism.ZERO_ROW: |Cpp_c| below which its slip is at a kinematic zero */
-#define INDEPENDENT_TOL 1e-9 /* hybrid.mechanism._independent_rows's tol */
+#define ZERO_SLIP 1e-8       /* planar.system.ZERO_SLIP: |sd| below which a contact does not slip at an event */
+#define ZERO_ROW 1e-9        /* planar.system.ZERO_ROW: |Cpp_c| below which its slip is at a kinematic zero */
+#define INDEPENDENT_TOL 1e-9 /* planar.system._independent_rows's tol */
 #define MAX_CONDITION 1e4    /* planar.minimal.MAX_CONDITION: cond(V) beyond which the partition is changed */
 
 /* the events of a mode (MechanismSystem.events, in its order) */
@@ -1738,7 +1738,7 @@ static void mode_layout(const double *fpar, int64_t n_fpar, const int64_t *ipar,
     layout->n_change = l;
 }
 
-/* one float and one int matrix of ipar[I_WIDTH] columns (compiled.planar.WORK_FIELDS, IWORK_FIELDS) */
+/* one float and one int matrix of ipar[I_WIDTH] columns (planar.packing.WORK_FIELDS, IWORK_FIELDS) */
 static void work_size(const double *fpar, int64_t n_fpar, const int64_t *ipar, int64_t n_ipar, int64_t *n_work,
                       int64_t *n_iwork) {
     (void)fpar, (void)n_fpar, (void)n_ipar;
@@ -1746,7 +1746,7 @@ static void work_size(const double *fpar, int64_t n_fpar, const int64_t *ipar, i
     *n_iwork = ipar[I_IWORK_ROWS] * ipar[I_WIDTH];
 }
 
-/* The text of each status (the only source of these texts; compiled/planar.py has the codes). */
+/* The text of each status (the only source of these texts; planar/packing.py has the codes). */
 static const char *message(int64_t status) {
     switch (status) {
     case ST_GUIDE_AXIS: return "a prismatic tree joint cannot use its coordinate: the guide is perpendicular to it";

@@ -1,7 +1,7 @@
-/* planar_internal.h: the packed layout of the planar family (friction_joints/compiled/planar.py, whose
+/* planar_internal.h: the packed layout of the planar family (friction_joints/planar/packing.py, whose
  * module docstring describes it and whose pack builds it) and the few planar helpers the absolute family
  * (absolute.c) reuses. The header offsets and status codes have the names and values of the constants
- * of compiled/planar.py; the workspace fields are in the order of its WORK_FIELDS and IWORK_FIELDS. */
+ * of planar/packing.py; the workspace fields are in the order of its WORK_FIELDS and IWORK_FIELDS. */
 #ifndef FJ_PLANAR_INTERNAL_H
 #define FJ_PLANAR_INTERNAL_H
 
@@ -9,11 +9,11 @@
 
 #include "fj_kernel.h"
 
-/* status codes (compiled/planar.py's ST_*; planar.c's message() has their texts) */
+/* status codes (planar/packing.py's ST_*; planar.c's message() has their texts) */
 enum {
     ST_GUIDE_AXIS = 1, ST_TREE_SINGULAR, ST_V_SINGULAR, ST_M2_NOT_PD, ST_CCT_SINGULAR, ST_NO_CONVERGENCE,
     ST_INCONSISTENT, ST_INDETERMINATE, ST_HOLDING_SINGULAR, ST_LOCK_SINGULAR, ST_SHARED_NO_SETTLE,
-    /* the mode decision (12 and 13 are compiled.absolute's) */
+    /* the mode decision (12 and 13 are planar.absolute_packing's) */
     ST_GAUSS_NO_SETTLE = 14, ST_DEPENDENT_STUCK, ST_BREAKAWAY_SLIPPING
 };
 
@@ -25,7 +25,7 @@ enum {
     I_WORK_ROWS, I_IWORK_ROWS, I_WIDTH, I_PARTITION, I_REGULARISED, HEADER
 };
 
-/* the fields of the workspace (compiled.planar.WORK_FIELDS, IWORK_FIELDS), in their order */
+/* the fields of the workspace (planar.packing.WORK_FIELDS, IWORK_FIELDS), in their order */
 enum {
     W_X, W_XD, W_QD, W_C, W_CMU, W_XI, W_D1, W_D2, W_NU2, W_D, W_GAMMA, W_SD, W_H, W_L2, W_H2, W_CPP, W_F0, W_B,
     W_A, W_V, W_C2P, W_U, W_D1DQ, W_XI2P, W_Y0, W_Y, W_WV, W_WM, W_CCT,
@@ -43,7 +43,7 @@ enum {
  * workspace field `fixed` with zero derivative (the static friction of the Gauss problem) */
 enum { STAT_KINETIC, STAT_STATIC, STAT_FIXED };
 
-/* Field `field` of WORK_FIELDS: its first row in a->work (the row that compiled.planar.pack's table
+/* Field `field` of WORK_FIELDS: its first row in a->work (the row that planar.packing.pack's table
  * at ipar[I_WORK] gives); every field has the row stride ipar[I_WIDTH]. */
 double *fj_planar_field(const fj_args *a, int64_t field);
 /* Field `field` of IWORK_FIELDS in a->iwork (its table at ipar[I_IWORK]). */

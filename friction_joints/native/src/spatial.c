@@ -1,7 +1,7 @@
 /* spatial.c: the kernels of the spatial RSRRR linkage (seed 002), spatial.system.RSRRRSystem. The
  * Python engine (spatial.chain, spatial.dynamics, spatial.loop, spatial.reactions, spatial.journal,
  * spatial.rsrrr and spatial.system) is the reference: the kernels follow its equations in the same
- * order, on the model packed by compiled.spatial.pack.
+ * order, on the model packed by spatial.packing.pack.
  *
  * Supported: both forms of the loop (form "cut": seed 002 eq. 2 with Baumgarte's stabilisation of the
  * closure; "minimal": coordinate partitioning, chain 2 re-assembled by Newton at every evaluation), both
@@ -17,7 +17,7 @@
  * the same stopping test.
  *
  * Inputs: tau = [tau (drive), tau_res] (N.m). Model arrays: see the docstring of
- * friction_joints/compiled/spatial.py (the I_*, L_*, CH_*, LOOP_*, J_*, LOAD_* offsets below follow
+ * friction_joints/spatial/packing.py (the I_*, L_*, CH_*, LOOP_*, J_*, LOAD_* offsets below follow
  * its layout; the I_* and the status codes have the names and values of its constants). Mode:
  * imode = [direction]. Matrices row-major; stacks of matrices (n, r, c) contiguous.
  *
@@ -1196,7 +1196,7 @@ static void work_size(const double *fpar, int64_t n_fpar, const int64_t *ipar, i
     layout(&w, NULL, NULL, ipar[I_N1] + ipar[I_N2], ipar[I_N1], n_work, n_iwork);
 }
 
-/* The text of each status (the only source of these texts; compiled/spatial.py has the codes). */
+/* The text of each status (the only source of these texts; spatial/packing.py has the codes). */
 static const char *message(int64_t status) {
     switch (status) {
     case ST_K_SINGULAR: return "the matrix of seed 002 eq. (2) is singular (the closure Jacobian G has lost rank)";

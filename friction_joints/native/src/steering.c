@@ -12,7 +12,7 @@
  * (pinion, rack, left and right king-pin) on coordinate k + 1: -d level_k in
  * slip, the holding force -Q_{k+1} while stuck (acceleration exactly 0); kinetic levels (s T_p, s F_r,
  * s mu_k r_k (|F_z,i| + |F_ti|)), static = static_factor x kinetic. The layouts of fpar, ipar, fmode,
- * imode and of the record are those of the packers in friction_joints/compiled/steering.py (its
+ * imode and of the record are those of the packers in friction_joints/vehicle/steering_packing.py (its
  * module docstring).
  *
  * State y = [th_sw, th_p, x, delta_L, delta_R, their rates (5), W_driver, W_aligning, W_friction,
@@ -33,7 +33,7 @@
 #define BREAKAWAY_MARGIN 1e-9 /* vehicle.steering.BREAKAWAY_MARGIN (N.m or N) */
 #define ZERO_VELOCITY 1e-9    /* vehicle.steering.ZERO_VELOCITY (rad/s or m/s) */
 
-/* fpar: the SteeringParameters in the order of compiled.steering.PARAMETERS, then mu_k r_k, then the inertias */
+/* fpar: the SteeringParameters in the order of vehicle.steering_packing.PARAMETERS, then mu_k r_k, then the inertias */
 enum {
     F_J_SW, F_K_C, F_C_C, F_J_P, F_R_P, F_K_G, F_B, F_M_R, F_K_T, F_C_T, F_L_A, F_J_W, F_C_W, F_T_P,
     F_F_R, F_MU_K, F_R_K, F_STATIC, F_SCALE, F_TRAVEL, F_K_STOP, F_C_STOP, F_KINGPIN, F_MASSES
@@ -179,7 +179,7 @@ static int64_t events(const fj_args *a, double t, const double *y, const double 
     return FJ_OK;
 }
 
-/* The quantities of SteeringSystem.record, flat (compiled.steering.RECORD). */
+/* The quantities of SteeringSystem.record, flat (vehicle.steering_packing.RECORD). */
 static int64_t record(const fj_args *a, double t, const double *y, const double *tau, double *out,
                       int64_t n_out) {
     (void)t, (void)n_out;

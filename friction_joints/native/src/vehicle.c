@@ -6,7 +6,7 @@
  *   alpha_f = delta - (v_y + a r) / u,  alpha_r = -(v_y - b r) / u,  delta = (delta_L + delta_R) / 2,
  *
  * with sigma > 0 the axle forces as lagged states, F_y' = (u / sigma) (C alpha - F_y). The layouts of
- * fpar, ipar and of the record are those of the packer in friction_joints/compiled/vehicle.py (its
+ * fpar, ipar and of the record are those of the packer in friction_joints/vehicle/single_track_packing.py (its
  * module docstring); the single mode has fmode = [0.0], imode = [0]. State y = [v_y, r, psi, F_yf,
  * F_yr]; inputs tau = [delta_left, delta_right]. The kernels cannot fail (u, m, I_z > 0 and sigma > 0
  * where divided by) and need no scratch.
@@ -15,7 +15,7 @@
 
 #include "fj_kernel.h"
 
-/* fpar: the VehicleParameters in the order of compiled.vehicle.PARAMETERS, then the static front wheel load */
+/* fpar: the VehicleParameters in the order of vehicle.single_track_packing.PARAMETERS, then the static front wheel load */
 enum { F_M, F_I_Z, F_A, F_B, F_C_F, F_C_R, F_T_P, F_T_C, F_H, F_T, F_U, F_SIGMA, F_WHEEL_LOAD };
 enum { I_RELAXED }; /* ipar */
 
@@ -68,7 +68,7 @@ static int64_t events(const fj_args *a, double t, const double *y, const double 
     return FJ_OK;
 }
 
-/* The quantities of SingleTrackVehicle.record, flat (compiled.vehicle.RECORD). */
+/* The quantities of SingleTrackVehicle.record, flat (vehicle.single_track_packing.RECORD). */
 static int64_t record(const fj_args *a, double t, const double *y, const double *tau, double *out,
                       int64_t n_out) {
     (void)t, (void)n_out;
