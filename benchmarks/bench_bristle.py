@@ -10,7 +10,7 @@ Reported: wall time per simulated second and its ratio to the exact model on the
 The slider-crank (seed 000 Example 2) in its joints: held at th1 = 0.5 rad by the torque balancing
 gravity plus 2 sin 5t N.m (stick, slip, stick, slip in 0.8 s; tests/test_bristle_joints.py), T_crank
 seconds. Exact: MechanismSystem on the compiled and the Python engine, rtol 1e-8. Bristle:
-hybrid.BristleSystem with LuGre in all four joints, sigma0 = 1e3, 1e4, 1e5 (1/rad, 1/m),
+planar.BristleSystem with LuGre in all four joints, sigma0 = 1e3, 1e4, 1e5 (1/rad, 1/m),
 sigma1 = 0.05 sqrt(sigma0), v_s = 3e-3, on LSODA (Python engine only), rtol 1e-8, atol 1e-10.
 
 The spatial RSRRR linkage (seed 002) under the drive of Fig. 10a and the governed load, from rest,
@@ -29,12 +29,14 @@ import time
 
 import numpy as np
 
+from friction_joints.engine import run
 from friction_joints.friction import make_law
-from friction_joints.hybrid import BristleSystem, MechanismSystem, Sine, contact_laws, run
+from friction_joints.hybrid import Sine
 from friction_joints.hybrid.integrator import HybridIntegrator
 from friction_joints.lumped import (BristleOscillator, BristleOscillatorParameters, SingleMassParameters,
                                     simulate_single_mass)
 from friction_joints.mechanisms import slider_crank
+from friction_joints.planar import BristleSystem, MechanismSystem, contact_laws
 from friction_joints.spatial.bristle import BristleRSRRRSystem, surface_laws
 from friction_joints.spatial.rsrrr import RSRRR
 from friction_joints.spatial.system import RSRRRSystem, paper_drive, paper_load

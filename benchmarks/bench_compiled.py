@@ -8,7 +8,7 @@ Reported:
   rhs        one right-hand side of each model, compiled and Python, called from Python (us), ratio;
   step       the engine's own 1 ms communication step called from C (engine_step.c): us per step,
              right-hand sides and integrator steps per communication step;
-  library    seed runs through friction_joints.hybrid.run on both engines: wall time, ratio, and the
+  library    seed runs through friction_joints.engine.run on both engines: wall time, ratio, and the
              largest state difference between the engines;
   FMU        each FMU stepped by FMPy's FMU2Slave at a 1 ms communication step on both engines
              (FRICTION_JOINTS_ENGINE), its real-time factor, its FMI 3.0 build (dist/fmi3, FMU3Slave) on
@@ -45,9 +45,10 @@ def per_call(fn, repeat=200):
 
 # --- right-hand sides -------------------------------------------------------------------------------
 def rhs_cases():
-    from friction_joints.hybrid import MechanismSystem, Sine
+    from friction_joints.hybrid import Sine
     from friction_joints.lumped import SingleMassFriction, SingleMassParameters, TwoMassFriction, TwoMassParameters
     from friction_joints.mechanisms import dupont_two_mass, slider_crank
+    from friction_joints.planar import MechanismSystem
     from friction_joints.spatial.rsrrr import RSRRR
     from friction_joints.spatial.system import RSRRRSystem, paper_drive, paper_load
     from friction_joints.vehicle import SteeringParameters, SteeringSystem
@@ -135,8 +136,10 @@ def bench_engine_step(quick):
 
 # --- library runs -----------------------------------------------------------------------------------
 def library_cases(quick):
-    from friction_joints.hybrid import Sine, run, simulate
+    from friction_joints.engine import run
+    from friction_joints.hybrid import Sine
     from friction_joints.mechanisms import dupont_two_mass, slider_crank
+    from friction_joints.simulation import simulate
     from friction_joints.spatial.rsrrr import RSRRR
     from friction_joints.spatial.system import RSRRRSystem, paper_drive, paper_load
 

@@ -5,7 +5,7 @@ tau = 4 sin(3 t) N.m sampled and held at every communication point, communicatio
 internal rtol 1e-8. In one process:
   fmu      the built FMU stepped by FMPy's FMU2Slave (pythonfmu binary, Python slave, our stepper);
   stepper  friction_joints.stepping.MechanismStepper with the same held inputs (what the slave calls);
-  library  friction_joints.hybrid.simulate with the same piecewise-constant torque table.
+  library  friction_joints.simulation.simulate with the same piecewise-constant torque table.
 Reported: wall time, real-time factor (simulated / wall), per-step cost, the FMU's overhead per
 step over the stepper, and the largest difference of the crank angle between the runs.
 Goal of the FMU issue: 10 s in under 1 s of wall time (real-time factor 10).
@@ -24,9 +24,10 @@ import numpy as np
 from fmpy import extract, read_model_description
 from fmpy.fmi2 import FMU2Slave
 
-from friction_joints.stepping import MechanismStepper
-from friction_joints.hybrid import PiecewiseConstant, simulate
+from friction_joints.hybrid import PiecewiseConstant
 from friction_joints.mechanisms import slider_crank
+from friction_joints.simulation import simulate
+from friction_joints.stepping import MechanismStepper
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -9,7 +9,7 @@ that the comparison is of the formulations alone:
 
   minimal   RegularisedSystem of the Coulomb mechanism: the single mode of MechanismSystem with
             directions sgn(sd), y = [q (k1), u (k), W_drive, W_friction], seed 000 eqs 5.1-5.5
-  absolute  hybrid.absolute.AbsoluteSystem, y = [x (n), xd (n)], seed 000 eq. 2.9
+  absolute  planar.absolute_system.AbsoluteSystem, y = [x (n), xd (n)], seed 000 eq. 2.9
 
 through HybridIntegrator (Python engine: SciPy's DOP853 calling the Python rhs) and
 CompiledIntegrator (the C engine: its DOP853 and kernels), at rtol 1e-6, 1e-8, 1e-10, atol = rtol / 100.
@@ -41,9 +41,9 @@ import time
 import numpy as np
 
 from friction_joints.engine import make_integrator
-from friction_joints.hybrid import RegularisedSystem
-from friction_joints.hybrid.absolute import AbsoluteSystem
 from friction_joints.mechanisms import offset_slider_crank, slider_crank
+from friction_joints.planar import RegularisedSystem
+from friction_joints.planar.absolute_system import AbsoluteSystem
 
 EXAMPLES = {"1": ("Example 1 (offset slider-crank)", offset_slider_crank, 60.0),
             "2": ("Example 2 (slider-crank, massless slider)", slider_crank, 40.0)}

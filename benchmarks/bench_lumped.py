@@ -14,9 +14,9 @@ import time
 
 import numpy as np
 
-from friction_joints.hybrid import simulate
 from friction_joints.lumped import TwoMassParameters, simulate_two_mass
 from friction_joints.mechanisms.stacked_blocks import stacked_blocks
+from friction_joints.simulation import simulate
 
 T_END, G = 10.0, 9.81
 FORCES = [lambda t: 6 * np.sin(2 * t), lambda t: 20 * np.cos(1.3 * t)]

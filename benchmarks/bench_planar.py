@@ -11,9 +11,9 @@ import time
 
 import numpy as np
 
-from friction_joints.hybrid import simulate
 from friction_joints.mechanisms import dupont_two_mass, offset_slider_crank, slider_crank
 from friction_joints.planar import absolute_dynamics
+from friction_joints.simulation import simulate
 
 
 def per_call(fn, n=300):

@@ -22,10 +22,10 @@ from pathlib import Path
 
 import numpy as np
 
-from friction_joints.hybrid import run
+from friction_joints.engine import run
+from friction_joints.fmi.master import FMUInstance
 from friction_joints.hybrid.newmark import newmark
 from friction_joints.hybrid.stiction import DirectionMode
-from friction_joints.fmi.master import FMUInstance
 from friction_joints.spatial.rsrrr import RSRRR, RSRRRParameters
 from friction_joints.spatial.system import RSRRRSystem, paper_drive, paper_load
 

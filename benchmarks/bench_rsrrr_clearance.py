@@ -20,7 +20,7 @@ import time
 import numpy as np
 
 from friction_joints.contact import FREE, Contact
-from friction_joints.hybrid import run
+from friction_joints.engine import run
 from friction_joints.spatial.clearance_rsrrr import ClearanceParameters, ClearanceRSRRR
 from friction_joints.spatial.clearance_system import ClearanceRSRRRSystem
 

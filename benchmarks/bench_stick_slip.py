@@ -17,8 +17,8 @@ import time
 
 import numpy as np
 
-from friction_joints.hybrid import simulate
 from friction_joints.mechanisms import dupont_two_mass
+from friction_joints.simulation import simulate
 
 INPUTS = [lambda t: 7 * np.sin(2.4 * t), lambda t: 50 * np.cos(0.8 * t)]
 T_END = 10.0

@@ -23,7 +23,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent))
 from _output import pyplot  # noqa: E402
 
-from friction_joints.hybrid import run  # noqa: E402
+from friction_joints.engine import run  # noqa: E402
 from friction_joints.spatial.clearance_rsrrr import ClearanceParameters, ClearanceRSRRR  # noqa: E402
 from friction_joints.spatial.clearance_system import ClearanceRSRRRSystem  # noqa: E402
 from friction_joints.spatial.rsrrr import RSRRRParameters  # noqa: E402

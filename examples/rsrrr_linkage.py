@@ -21,7 +21,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent))
 from _output import pyplot, write_csv  # noqa: E402
 
-from friction_joints.hybrid import run  # noqa: E402
+from friction_joints.engine import run  # noqa: E402
 from friction_joints.spatial.rsrrr import JOINTS, RSRRR, RSRRRParameters  # noqa: E402
 from friction_joints.spatial.system import RSRRRSystem, paper_drive, paper_load  # noqa: E402
 

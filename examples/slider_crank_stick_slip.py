@@ -24,8 +24,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent))
 from _output import pyplot, stacked_plot, write_csv  # noqa: E402
 
-from friction_joints.hybrid import simulate  # noqa: E402
 from friction_joints.mechanisms import offset_slider_crank, slider_crank  # noqa: E402
+from friction_joints.simulation import simulate  # noqa: E402
 
 
 def example2(out: Path, plt):

@@ -6,8 +6,9 @@ from friction_joints.fmi.slave import Experiment, FrictionModelSlave, SystemSlav
 from friction_joints.spatial.bristle import BristleRSRRRSystem, surface_laws
 from friction_joints.spatial.clearance_rsrrr import APPROACHES, MODELS, ClearanceParameters, ClearanceRSRRR
 from friction_joints.spatial.clearance_system import ClearanceRSRRRSystem
+from friction_joints.spatial.load import SpeedLoad
 from friction_joints.spatial.rsrrr import RSRRR, RSRRRParameters, table1_journals
-from friction_joints.spatial.system import RSRRRSystem, SpeedLoad
+from friction_joints.spatial.system import RSRRRSystem
 
 JOINT_AXES = "joint frame: z along the joint axis, origin on it midway between the journal surfaces A and B"
 

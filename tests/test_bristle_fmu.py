@@ -9,10 +9,11 @@ from fmpy import simulate_fmu
 from fmpy.fmi1 import FMICallException
 
 import build_fmu
-from friction_joints.friction import make_law
-from friction_joints.hybrid import PiecewiseConstant, run
-from friction_joints.lumped import BristleOscillatorParameters, simulate_bristle
+from friction_joints.engine import run
 from friction_joints.fmi.regression import input_table
+from friction_joints.friction import make_law
+from friction_joints.hybrid import PiecewiseConstant
+from friction_joints.lumped import BristleOscillatorParameters, simulate_bristle
 
 STOP, H = 1.0, 0.01
 
@@ -108,9 +109,9 @@ def crank_fmus(fmus):
 def test_crank_fmus_with_bristle_friction_agree_with_the_library(crank_fmus, name, model, mechanism):
     """SliderCrank with LuGre (friction_model 2) and OffsetSliderCrank with the elasto-plastic law (3) in
     all their joints, the FMUs' bristle defaults, under their default experiments' torque held per step:
-    the FMU's outputs equal hybrid.BristleSystem fed the same held torque."""
+    the FMU's outputs equal planar.BristleSystem fed the same held torque."""
     from friction_joints import mechanisms
-    from friction_joints.hybrid import BristleSystem, contact_laws
+    from friction_joints.planar import BristleSystem, contact_laws
 
     stop = 0.5
     table = inputs(name, stop)
@@ -153,8 +154,8 @@ def test_rsrrr_fmu_with_lugre_agrees_with_the_library(fmus):
     gravity, then it breaks away): the FMU's outputs equal spatial.BristleRSRRRSystem fed the same held
     inputs, run with the FMU's tolerances, to 1e-8."""
     from friction_joints.spatial.bristle import BristleRSRRRSystem, surface_laws
+    from friction_joints.spatial.load import SpeedLoad
     from friction_joints.spatial.rsrrr import RSRRR
-    from friction_joints.spatial.system import SpeedLoad
 
     stop = 0.2
     table = inputs("RSRRRLinkage", stop)

@@ -1,13 +1,15 @@
-"""Bristle friction in the joints of a planar mechanism (hybrid.BristleSystem): the coupled
+"""Bristle friction in the joints of a planar mechanism (planar.BristleSystem): the coupled
 reaction-friction solve against the exact model, the energy balance, and convergence of seed 000
 Example 2's stick-slip to the exact event-driven run as sigma0 grows."""
 
 import numpy as np
 import pytest
 
-from friction_joints.hybrid import MechanismSystem, run, simulate
-from friction_joints.hybrid.bristle import BristleSystem, contact_laws
+from friction_joints.engine import run
 from friction_joints.mechanisms import slider_crank
+from friction_joints.planar import MechanismSystem
+from friction_joints.planar.bristle import BristleSystem, contact_laws
+from friction_joints.simulation import simulate
 
 E2 = {"float_kind": "{:.2e}".format}
 

@@ -1,4 +1,4 @@
-"""The compiled kernels of the absolute formulation (friction_joints.compiled.absolute) against
+"""The compiled kernels of the absolute formulation (friction_joints.planar.absolute_packing) against
 planar.absolute_dynamics (seed 000 eq. 2.9, friction directions sgn(sd)), their reference, on random
 states of the seed mechanisms (on the constraints, drifted off them as an integrated x is, and at
 rest), the failure statuses and their messages, and a run of AbsoluteSystem on both engines. Agreement
@@ -14,13 +14,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from friction_joints.compiled import absolute, planar
+from friction_joints.engine import run
 from friction_joints.errors import SingularConfigurationError
-from friction_joints.hybrid import Constant, RegularisedSystem, run
-from friction_joints.hybrid.absolute import SIGN_MODE, AbsoluteSystem
+from friction_joints.hybrid import Constant
 from friction_joints.mechanisms import Mechanism, dupont_two_mass, offset_slider_crank, slider_crank
 from friction_joints.native import Family, library
-from friction_joints.planar import Body, BodyLoad, MinimalForm, PlanarModel, Revolute, absolute_dynamics
+from friction_joints.planar import (Body, BodyLoad, MinimalForm, PlanarModel, RegularisedSystem, Revolute,
+                                    absolute_dynamics, absolute_packing, packing)
+from friction_joints.planar.absolute_system import SIGN_MODE, AbsoluteSystem
 
 from native_build import run_against
 
@@ -57,7 +58,7 @@ def states(mech, system, rng):
 
 def kernel(cm, name, t, y, tau, size, fill=0.0):
     out = np.full(size, fill)
-    fmode, imode = absolute.encode_mode(SIGN_MODE)
+    fmode, imode = absolute_packing.encode_mode(SIGN_MODE)
     status = getattr(cm, name)(t, y, np.asarray(tau, float), cm.fpar, cm.ipar, fmode, imode, out)
     return status, out
 
@@ -103,9 +104,9 @@ def test_failures_give_the_status_of_the_python_exception():
         warnings.simplefilter("ignore")  # scipy's LinAlgWarning of the exactly zero pivot
         absolute_dynamics(model, y[:3], y[3:], [1.0])
     cm = system.compiled()
-    assert kernel(cm, "rhs", 0.0, y, [1.0], 6)[0] == absolute.ST_AUGMENTED_SINGULAR
-    assert kernel(cm, "record", 0.0, y, [1.0], cm.n_record)[0] == absolute.ST_AUGMENTED_SINGULAR
-    assert cm.message(absolute.ST_AUGMENTED_SINGULAR) == str(exc.value)
+    assert kernel(cm, "rhs", 0.0, y, [1.0], 6)[0] == absolute_packing.ST_AUGMENTED_SINGULAR
+    assert kernel(cm, "record", 0.0, y, [1.0], cm.n_record)[0] == absolute_packing.ST_AUGMENTED_SINGULAR
+    assert cm.message(absolute_packing.ST_AUGMENTED_SINGULAR) == str(exc.value)
 
     mech = offset_slider_crank()
     system = AbsoluteSystem(mech, [60.0])
@@ -114,8 +115,8 @@ def test_failures_give_the_status_of_the_python_exception():
     with pytest.raises(ValueError, match="non-finite") as exc:
         absolute_dynamics(mech.model, y[:9], y[9:], [60.0])
     cm = system.compiled()
-    assert kernel(cm, "rhs", 0.0, y, [60.0], 18)[0] == absolute.ST_NOT_FINITE
-    assert str(exc.value).startswith(cm.message(absolute.ST_NOT_FINITE) + ": ")  # then numpy's words
+    assert kernel(cm, "rhs", 0.0, y, [60.0], 18)[0] == absolute_packing.ST_NOT_FINITE
+    assert str(exc.value).startswith(cm.message(absolute_packing.ST_NOT_FINITE) + ": ")  # then numpy's words
 
 
 def test_the_comparison_detects_a_wrong_model():
@@ -125,8 +126,8 @@ def test_the_comparison_detects_a_wrong_model():
     cm = system.compiled()
     y = system.initial_state(mech.assemble([0.7]), [4.0])
     ref = system.rhs(0.0, y, SIGN_MODE)
-    fmode, imode = absolute.encode_mode(SIGN_MODE)
-    for slot, index in ((planar.I_F_MASS, 3), (planar.I_F_LAWS, 3 * planar.LAW_WIDTH + 1)):
+    fmode, imode = absolute_packing.encode_mode(SIGN_MODE)
+    for slot, index in ((packing.I_F_MASS, 3), (packing.I_F_LAWS, 3 * packing.LAW_WIDTH + 1)):
         fpar = cm.fpar.copy()
         fpar[cm.ipar[slot] + index] *= 1.01
         dy = np.zeros_like(y)
@@ -136,7 +137,7 @@ def test_the_comparison_detects_a_wrong_model():
 
 
 def test_runs_on_both_engines_and_agrees_with_the_minimal_form():
-    """Example 1 from rest (tau = 60 N.m) through hybrid.run: the same run on both engines (to 1e-8 of
+    """Example 1 from rest (tau = 60 N.m) through engine.run: the same run on both engines (to 1e-8 of
     each quantity's range), and theta_1 = x[2] as the minimal form with the same friction (sgn(sd),
     RegularisedSystem of the Coulomb mechanism) integrates it."""
     mech = offset_slider_crank()
@@ -163,17 +164,17 @@ def test_messages_scratch_and_library():
     kernels are the engine library's."""
     cm = AbsoluteSystem(offset_slider_crank(), [0.0]).compiled()
     assert cm.family_name == "absolute" and cm.family.lib is library()
-    own = [value for name, value in vars(absolute).items() if name.startswith("ST_")]
+    own = [value for name, value in vars(absolute_packing).items() if name.startswith("ST_")]
     messages = {cm.message(status) for status in own}
     assert len(messages) == len(own) and "unknown status" not in messages, messages
-    coupled = (planar.ST_NO_CONVERGENCE, planar.ST_INCONSISTENT, planar.ST_INDETERMINATE)
+    coupled = (packing.ST_NO_CONVERGENCE, packing.ST_INCONSISTENT, packing.ST_INDETERMINATE)
     for status in coupled:
         assert cm.message(status) == Family("planar").message(status) != "unknown status"
     for status in set(range(-1, max(own) + 2)) - set(own) - set(coupled):
         assert cm.message(status) == "unknown status", status
-    n, m, l, width = (cm.ipar[i] for i in (planar.I_N, planar.I_M, planar.I_L, planar.I_WIDTH))
-    assert cm.family.work_size(cm.fpar, cm.ipar) == (cm.ipar[planar.I_WORK_ROWS] * width + (n + m) * (n + m + 1 + l),
-                                                     cm.ipar[planar.I_IWORK_ROWS] * width + n + m)
+    n, m, l, width = (cm.ipar[i] for i in (packing.I_N, packing.I_M, packing.I_L, packing.I_WIDTH))
+    assert cm.family.work_size(cm.fpar, cm.ipar) == (cm.ipar[packing.I_WORK_ROWS] * width + (n + m) * (n + m + 1 + l),
+                                                     cm.ipar[packing.I_IWORK_ROWS] * width + n + m)
 
 
 SANITIZED = f"""

@@ -5,9 +5,11 @@ The kernels themselves are compared on random states in test_compiled_<model>.py
 import numpy as np
 import pytest
 
-from friction_joints.hybrid import PiecewiseConstant, Sine, run, simulate
+from friction_joints.engine import run
+from friction_joints.hybrid import PiecewiseConstant, Sine
 from friction_joints.lumped import SingleMassFriction, SingleMassParameters, TwoMassFriction, TwoMassParameters
 from friction_joints.mechanisms import dupont_two_mass, offset_slider_crank, slider_crank
+from friction_joints.simulation import simulate
 from friction_joints.spatial.rsrrr import RSRRR
 from friction_joints.spatial.system import RSRRRSystem, paper_drive, paper_load
 from friction_joints.vehicle import SteeringParameters, SteeringSystem

@@ -1,4 +1,4 @@
-"""The compiled kernels of the lumped luz/tar models of seed 001 (friction_joints.compiled.lumped)
+"""The compiled kernels of the lumped luz/tar models of seed 001 (friction_joints.lumped.packing)
 against the Python models (SingleMassFriction, TwoMassFriction, their reference) on random states:
 rhs, events (in the order of ``system.events(mode)``) and record (through decode_record, key by key,
 same types and dtypes) agree to 1e-10 of each quantity's scale in every mode kind: slip in both

@@ -1,4 +1,4 @@
-"""The compiled kernels of the planar engine (friction_joints.compiled.planar) against the Python
+"""The compiled kernels of the planar engine (friction_joints.planar.packing) against the Python
 engine, their reference: MechanismSystem.rhs, .events(mode) and .record on random states of the
 seed mechanisms and of test mechanisms with every joint type and friction law (PinInSlot,
 Prismatic with edge_length on a rotating guide, Stribeck, Exponential, Tanh, frictionless
@@ -15,16 +15,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from friction_joints.compiled import planar
 from friction_joints.errors import (ConvergenceError, FrictionJointsError, IndeterminateFrictionError,
                                     InconsistentFrictionError, SingularConfigurationError)
 from friction_joints.friction import Coulomb, Exponential, FrictionLaw, Stribeck, Tanh
-from friction_joints.hybrid import Constant, MechanismSystem, Mode, RegularisedSystem
-from friction_joints.hybrid.mechanism import _independent_rows, lock_velocity
+from friction_joints.hybrid import Constant
 from friction_joints.mechanisms import (Mechanism, dupont_two_mass, offset_slider_crank, regularised, slider_crank,
                                         stacked_blocks)
 from friction_joints.native import library
-from friction_joints.planar import Body, BodyLoad, MinimalForm, PinInSlot, PlanarModel, Prismatic, Revolute
+from friction_joints.planar import (Body, BodyLoad, MechanismSystem, MinimalForm, Mode, PinInSlot, PlanarModel,
+                                    Prismatic, RegularisedSystem, Revolute, packing)
+from friction_joints.planar.system import _independent_rows, lock_velocity
 
 from native_build import run_against
 
@@ -119,20 +119,20 @@ KINDS = {
 }
 # the status codes a kernel may return where the Python engine raises
 STATUS_OF = {
-    SingularConfigurationError: {planar.ST_GUIDE_AXIS, planar.ST_V_SINGULAR, planar.ST_M2_NOT_PD},
-    ConvergenceError: {planar.ST_NO_CONVERGENCE, planar.ST_SHARED_NO_SETTLE},
-    InconsistentFrictionError: {planar.ST_INCONSISTENT},
-    IndeterminateFrictionError: {planar.ST_INDETERMINATE},
-    np.linalg.LinAlgError: {planar.ST_TREE_SINGULAR, planar.ST_CCT_SINGULAR, planar.ST_LOCK_SINGULAR},
+    SingularConfigurationError: {packing.ST_GUIDE_AXIS, packing.ST_V_SINGULAR, packing.ST_M2_NOT_PD},
+    ConvergenceError: {packing.ST_NO_CONVERGENCE, packing.ST_SHARED_NO_SETTLE},
+    InconsistentFrictionError: {packing.ST_INCONSISTENT},
+    IndeterminateFrictionError: {packing.ST_INDETERMINATE},
+    np.linalg.LinAlgError: {packing.ST_TREE_SINGULAR, packing.ST_CCT_SINGULAR, packing.ST_LOCK_SINGULAR},
 }
 # words of a failure that the Python exception's text and the kernels' (model.message) both have
 NAMES = {
-    planar.ST_V_SINGULAR: "(a dead-centre configuration)",
-    planar.ST_M2_NOT_PD: "the reduced mass matrix M'' is not positive definite",
-    planar.ST_NO_CONVERGENCE: "reaction-friction iteration did not converge",
-    planar.ST_INCONSISTENT: "have no solution (Painleve inconsistency",
-    planar.ST_INDETERMINATE: "solutions (Painleve indeterminacy",
-    planar.ST_SHARED_NO_SETTLE: "the shared holding friction does not settle",
+    packing.ST_V_SINGULAR: "(a dead-centre configuration)",
+    packing.ST_M2_NOT_PD: "the reduced mass matrix M'' is not positive definite",
+    packing.ST_NO_CONVERGENCE: "reaction-friction iteration did not converge",
+    packing.ST_INCONSISTENT: "have no solution (Painleve inconsistency",
+    packing.ST_INDETERMINATE: "solutions (Painleve indeterminacy",
+    packing.ST_SHARED_NO_SETTLE: "the shared holding friction does not settle",
 }
 
 
@@ -313,7 +313,7 @@ def test_kernels_match_the_python_engine(name):
             compare(system, cm, 0.3, y, tau, mode, label, failures)
     assert KINDS[name] <= seen, f"{name}: mode kinds {seen}"
     if name == "OffsetSliderCrank":  # stuck modes reach the Painleve cases: their status codes are checked
-        assert failures and set(failures) <= {planar.ST_INCONSISTENT, planar.ST_INDETERMINATE}
+        assert failures and set(failures) <= {packing.ST_INCONSISTENT, packing.ST_INDETERMINATE}
 
 
 @pytest.mark.parametrize("name", ["SliderCrank", "StackedBlocks", "Yoke"])
@@ -374,7 +374,7 @@ def test_dead_centre_gives_the_singular_status():
     fmode, imode = system.encode_mode(mode)
     for kernel, size in ((cm.rhs, len(y)), (cm.events, 4), (cm.record, cm.n_record)):
         status = kernel(0.0, y, np.array([1.0]), cm.fpar, cm.ipar, fmode, imode, np.zeros(size))
-        assert status == planar.ST_V_SINGULAR
+        assert status == packing.ST_V_SINGULAR
         assert_failure(cm, status, exc.value, "dead centre")
 
 
@@ -397,7 +397,7 @@ def test_condition_of_v_decides_the_dead_centre(factory):
         return np.linalg.cond(np.delete(mech.minimal.closing_jacobian(mech.assemble([th1]))[3], mode.partition, 1))
 
     statuses = set()
-    for th1 in 1e-9 * cond_v(1e-9) / planar.MAX_CONDITION_V * 10.0 ** np.linspace(-0.005, 0.005, 41):
+    for th1 in 1e-9 * cond_v(1e-9) / packing.MAX_CONDITION_V * 10.0 ** np.linspace(-0.005, 0.005, 41):
         y = np.concatenate((mech.assemble([th1]), [0.3], [0.0, 0.0]))
         status = cm.rhs(0.0, y, tau, cm.fpar, cm.ipar, fmode, imode, np.full_like(y, np.nan))
         _, exc = python_or_error(lambda: system.rhs(0.0, y, mode))
@@ -405,10 +405,10 @@ def test_condition_of_v_decides_the_dead_centre(factory):
         if exc is None:
             assert status == 0, f"{what}: status {status} ({cm.message(status)})"
         else:
-            assert status == planar.ST_V_SINGULAR, f"{what}: Python raised {exc!r}, status {status}"
+            assert status == packing.ST_V_SINGULAR, f"{what}: Python raised {exc!r}, status {status}"
             assert_failure(cm, status, exc, what)
         statuses.add(status)
-    assert statuses == {0, planar.ST_V_SINGULAR}
+    assert statuses == {0, packing.ST_V_SINGULAR}
 
 
 def test_the_comparison_detects_a_wrong_model():
@@ -422,7 +422,7 @@ def test_the_comparison_detects_a_wrong_model():
     mode = Mode((1, 1, -1, 1), (), (), (0,))
     fmode, imode = system.encode_mode(mode)
     ref = system.rhs(0.0, y, mode)
-    for slot, index in ((planar.I_F_MASS, 0), (planar.I_F_LAWS, 3 * planar.LAW_WIDTH + 1)):
+    for slot, index in ((packing.I_F_MASS, 0), (packing.I_F_LAWS, 3 * packing.LAW_WIDTH + 1)):
         fpar = cm.fpar.copy()
         fpar[cm.ipar[slot] + index] *= 1.01
         dy = np.zeros_like(y)
@@ -456,14 +456,14 @@ def test_messages_scratch_and_library():
     workspace tables; the kernels are the engine library's."""
     cm = MechanismSystem(yoke(), [0.0, 0.0]).compiled()
     assert cm.family_name == "planar" and cm.family.lib is library()
-    statuses = [value for name, value in vars(planar).items() if name.startswith("ST_")]
+    statuses = [value for name, value in vars(packing).items() if name.startswith("ST_")]
     messages = {cm.message(status) for status in statuses}
     assert len(messages) == len(statuses) and "unknown status" not in messages, messages
     for status in (0, max(statuses) + 1, -1):
         assert cm.message(status) == "unknown status"
-    width = cm.ipar[planar.I_WIDTH]
-    assert cm.family.work_size(cm.fpar, cm.ipar) == (cm.ipar[planar.I_WORK_ROWS] * width,
-                                                     cm.ipar[planar.I_IWORK_ROWS] * width)
+    width = cm.ipar[packing.I_WIDTH]
+    assert cm.family.work_size(cm.fpar, cm.ipar) == (cm.ipar[packing.I_WORK_ROWS] * width,
+                                                     cm.ipar[packing.I_IWORK_ROWS] * width)
 
 
 SANITIZED = f"""

@@ -1,4 +1,4 @@
-"""The compiled kernels of the spatial RSRRR linkage (friction_joints.compiled.spatial) against the
+"""The compiled kernels of the spatial RSRRR linkage (friction_joints.spatial.packing) against the
 Python engine (RSRRRSystem, its reference) on random states: rhs, events and record (through
 decode_record, key by key) agree to 1e-10 of each quantity's scale in every supported configuration
 (cut and minimal forms, recursive and trace formulations, friction on and off, stiction with the
@@ -13,12 +13,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from friction_joints.compiled import spatial
 from friction_joints.errors import ConvergenceError, SingularConfigurationError
 from friction_joints.hybrid.stiction import DirectionMode as Mode
 from friction_joints.native import library
+from friction_joints.spatial import packing
+from friction_joints.spatial.load import SpeedLoad
 from friction_joints.spatial.rsrrr import RSRRR, RSRRRParameters, table1_journals
-from friction_joints.spatial.system import RSRRRSystem, SpeedLoad, paper_drive, paper_load
+from friction_joints.spatial.system import RSRRRSystem, paper_drive, paper_load
 
 from native_build import run_against
 
@@ -157,7 +158,7 @@ def test_failures_return_their_status():
         system.rhs(0.5, y, Mode(1))
     status, _ = call(system.compiled().rhs, system, 0.5, y, Mode(1), 11)
     message, words = system.compiled().message(status), "the reaction-friction coupling did not converge"
-    assert status == spatial.ST_COUPLING and words in message and words in str(exc.value), (message, exc.value)
+    assert status == packing.ST_COUPLING and words in message and words in str(exc.value), (message, exc.value)
     # chain 2 stretched (psi(2,3) = 0): J2 is singular, the holding torques need V = dq/dpsi11
     system = make_system(stiction=True)
     y = system.initial_state()
@@ -166,7 +167,7 @@ def test_failures_return_their_status():
         system.events(Mode(0))[0].fn(0.5, y)
     status, _ = call(system.compiled().events, system, 0.5, y, Mode(0), 1)
     message, words = system.compiled().message(status), "is singular at S"
-    assert status == spatial.ST_J2_SINGULAR and "J2" in message, message
+    assert status == packing.ST_J2_SINGULAR and "J2" in message, message
     assert words in message and words in str(exc.value), (message, exc.value)
 
 
@@ -177,7 +178,7 @@ def test_compiled_is_built_once_and_none_where_unsupported(systems):
     assert model.family_name == "spatial" and model.family.lib is library()
     assert model.fpar.dtype == np.float64 and model.ipar.dtype == np.int64
     assert model.fpar.flags.c_contiguous and model.ipar.flags.c_contiguous
-    assert model.n_record == spatial.record_size()
+    assert model.n_record == packing.record_size()
     fmode, imode = system.encode_mode(Mode(-1))
     assert fmode.dtype == np.float64 and imode.dtype == np.int64 and imode[0] == -1
     # a load other than SpeedLoad, or a subclass changing the equations: the Python engine runs them
@@ -194,7 +195,7 @@ def test_messages_and_scratch(systems):
     """Every status (ST_*) has its own message, any other is unknown; the scratch depends on the numbers
     of joints only."""
     model = systems["cut"].compiled()
-    statuses = [value for name, value in vars(spatial).items() if name.startswith("ST_")]
+    statuses = [value for name, value in vars(packing).items() if name.startswith("ST_")]
     messages = {model.message(status) for status in statuses}
     assert len(messages) == len(statuses) and "unknown status" not in messages, messages
     for status in (0, max(statuses) + 1, -1):

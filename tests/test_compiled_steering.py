@@ -1,5 +1,5 @@
-"""The compiled kernels of the steering system (friction_joints.compiled.steering) and of the
-single-track vehicle (friction_joints.compiled.vehicle) against the Python models (SteeringSystem,
+"""The compiled kernels of the steering system (friction_joints.vehicle.steering_packing) and of the
+single-track vehicle (friction_joints.vehicle.single_track_packing) against the Python models (SteeringSystem,
 SingleTrackVehicle, their reference) on random states: rhs, events (in the order of
 ``system.events(mode)``) and record (through decode_record, key by key, same types and dtypes) agree
 to 1e-10 of each quantity's scale. The steering is checked in all 81 modes of its friction elements (each
@@ -18,10 +18,10 @@ import itertools
 import numpy as np
 import pytest
 
-from friction_joints.compiled import steering
 from friction_joints.hybrid import Sine
 from friction_joints.native import library
-from friction_joints.vehicle import SingleTrackVehicle, SteeringParameters, SteeringSystem, VehicleParameters
+from friction_joints.vehicle import (SingleTrackVehicle, SteeringParameters, SteeringSystem, VehicleParameters,
+                                     steering_packing)
 from friction_joints.vehicle.steering import Mode
 
 from native_build import run_kernels
@@ -180,7 +180,7 @@ def test_the_comparison_can_fail(systems):
     agreement above is not vacuous."""
     system = systems["default"]
     fpar = system.compiled().fpar.copy()
-    fpar[steering.F_KINGPIN] *= 1.0 + 1e-6
+    fpar[steering_packing.F_KINGPIN] *= 1.0 + 1e-6
     y = system.initial_state(0.1)
     y[5:10] = [0.5, 0.45, 0.0033, 0.02, 0.02]
     _, dy = call(system.compiled().rhs, system, 0.4, y, MODES[0], len(y), fpar=fpar)
@@ -188,7 +188,7 @@ def test_the_comparison_can_fail(systems):
         assert_close(dy, system.rhs(0.4, y, MODES[0]), "perturbed king-pin friction")
     # nor on the end stop: a stop damping 1e-6 larger, the rack pressing on the left stop
     fpar = system.compiled().fpar.copy()
-    fpar[steering.PARAMETERS.index("c_stop")] *= 1.0 + 1e-6
+    fpar[steering_packing.PARAMETERS.index("c_stop")] *= 1.0 + 1e-6
     y = system.initial_state((system.p.rack_travel + 1e-4) / system.p.r_p)
     y[7] = 0.2
     on_stop = Mode(MODES[0].directions, 1)
@@ -201,7 +201,7 @@ def test_compiled_is_built_once_and_none_for_subclasses(systems):
     system = systems["default"]
     model = system.compiled()
     assert system.compiled() is model and model.family_name == "steering" and model.family.lib is library()
-    assert model.n_record == steering.RECORD_SIZE
+    assert model.n_record == steering_packing.RECORD_SIZE
     assert model.fpar.dtype == np.float64 and model.ipar.dtype == np.int64
     assert list(systems["no-kingpin-friction"].compiled().ipar) == [1, 1, 0, 0]
     fmode, imode = system.encode_mode(Mode((1, 0, -1, 0)))

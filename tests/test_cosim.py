@@ -3,9 +3,10 @@
 import numpy as np
 import pytest
 
-from friction_joints.stepping import MechanismStepper
-from friction_joints.hybrid import PiecewiseConstant, simulate
+from friction_joints.hybrid import PiecewiseConstant
 from friction_joints.mechanisms import slider_crank
+from friction_joints.simulation import simulate
+from friction_joints.stepping import MechanismStepper
 
 H = 0.05
 

@@ -23,13 +23,13 @@ import sys
 import numpy as np
 import pytest
 
-from friction_joints.compiled.model import CompiledModel
 from friction_joints.errors import FrictionJointsError
 from friction_joints.hybrid.stiction import DirectionMode, direction_change
 from friction_joints.lumped import SingleMassFriction, SingleMassParameters, TwoMassFriction, TwoMassParameters
 from friction_joints.lumped.two_mass import Mode as TwoMode
 from friction_joints.lumped.two_mass import mode_change
 from friction_joints.native import INPUT_DRIVEN, NO_EVENT, START, Workspace
+from friction_joints.native.model import CompiledModel
 
 from test_compiled_lumped import SINGLE, SINGLE_MODES, TWO, single_system, two_modes, two_system
 

@@ -26,12 +26,12 @@ import pytest
 
 import test_compiled_planar as cp
 from friction_joints import native
-from friction_joints.compiled import planar
 from friction_joints.errors import ConvergenceError, FrictionJointsError, SingularConfigurationError
-from friction_joints.hybrid import Constant, MechanismSystem, Mode, RegularisedSystem
-from friction_joints.hybrid.mechanism import ZERO_ROW, lock_velocity
+from friction_joints.hybrid import Constant
 from friction_joints.mechanisms import regularised, slider_crank, stacked_blocks
 from friction_joints.mechanisms.files import read_file
+from friction_joints.planar import MechanismSystem, Mode, RegularisedSystem, packing
+from friction_joints.planar.system import ZERO_ROW, lock_velocity
 
 from native_build import run_against, run_kernels
 
@@ -63,11 +63,11 @@ def c_update(cm, system, t, y, mode, event):
 def expected_statuses(exc):
     """The C statuses of the failure the Python engine raised."""
     if type(exc) is ValueError and "not in list" in str(exc):  # the contact breaking away is not at zero slip
-        return {planar.ST_BREAKAWAY_SLIPPING}
+        return {packing.ST_BREAKAWAY_SLIPPING}
     if type(exc) is FrictionJointsError and "not supported" in str(exc):
-        return {planar.ST_DEPENDENT_STUCK}
+        return {packing.ST_DEPENDENT_STUCK}
     if type(exc) is ConvergenceError:
-        return cp.STATUS_OF[ConvergenceError] | {planar.ST_GAUSS_NO_SETTLE}
+        return cp.STATUS_OF[ConvergenceError] | {packing.ST_GAUSS_NO_SETTLE}
     return cp.STATUS_OF.get(type(exc), set())
 
 
@@ -345,7 +345,7 @@ def test_kinematic_zeros_and_partition_changes(name):
 def recorded_updates(system, y0, t_end):
     """(t, y, mode, event, tau) of every update a run of system from y0 on the Python engine makes (the C
     engine decides in C)."""
-    from friction_joints.hybrid import run
+    from friction_joints.engine import run
 
     calls, update = [], system.update
 
@@ -430,7 +430,7 @@ def test_a_breakaway_away_from_zero_slip_fails_in_both():
     tally = Counter()
     compare_update(system, cm, 0.0, y, mode, "breakaway:0", "stacked blocks", tally)
     assert tally["error ValueError"] == 1
-    assert "not at zero slip" in cm.message(planar.ST_BREAKAWAY_SLIPPING)
+    assert "not at zero slip" in cm.message(packing.ST_BREAKAWAY_SLIPPING)
 
 
 def test_regularised_system_keeps_its_single_mode():
@@ -461,7 +461,7 @@ def test_the_comparison_detects_a_wrong_decision():
     y = np.zeros(6)
     compare_update(system, cm, 0.0, y, None, None, "stacked blocks", Counter())
     fpar = cm.fpar.copy()
-    fpar[cm.ipar[planar.I_F_LAWS] + 0 * planar.LAW_WIDTH] = 0.6  # mu_s of the top contact: 0.3 -> 0.6
+    fpar[cm.ipar[packing.I_F_LAWS] + 0 * packing.LAW_WIDTH] = 0.6  # mu_s of the top contact: 0.3 -> 0.6
     with pytest.raises(AssertionError, match="mode"):
         compare_update(system, replace(cm, fpar=fpar), 0.0, y, None, None, "perturbed", Counter())
 
@@ -475,9 +475,9 @@ def test_layout_messages_and_events_of_the_family():
     assert (layout.n_fmode, layout.n_imode, layout.max_events, layout.n_change) == (
         fmode.size, imode.size, len(system.contacts), system.model.l)
     assert cm.family.decides_modes
-    for status in (planar.ST_GAUSS_NO_SETTLE, planar.ST_DEPENDENT_STUCK, planar.ST_BREAKAWAY_SLIPPING):
+    for status in (packing.ST_GAUSS_NO_SETTLE, packing.ST_DEPENDENT_STUCK, packing.ST_BREAKAWAY_SLIPPING):
         assert cm.message(status) != "unknown status"
-    assert "not supported" in cm.message(planar.ST_DEPENDENT_STUCK)
+    assert "not supported" in cm.message(packing.ST_DEPENDENT_STUCK)
 
 
 def c_qr_pivots(A):

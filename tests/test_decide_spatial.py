@@ -14,12 +14,13 @@ alpha on both sides of 1. The failures where Python raises give their statuses."
 import numpy as np
 import pytest
 
-from friction_joints.compiled import spatial
 from friction_joints.errors import ConvergenceError, FrictionJointsError, SingularConfigurationError
 from friction_joints.hybrid.signals import PiecewiseLinear
 from friction_joints.hybrid.stiction import DirectionMode as Mode
+from friction_joints.spatial import packing
+from friction_joints.spatial.load import SpeedLoad
 from friction_joints.spatial.rsrrr import RSRRR, RSRRRParameters, table1_journals
-from friction_joints.spatial.system import ZERO_VELOCITY, RSRRRSystem, SpeedLoad, paper_load
+from friction_joints.spatial.system import ZERO_VELOCITY, RSRRRSystem, paper_load
 
 from test_compiled_spatial import random_states
 
@@ -107,10 +108,10 @@ def outcome(decision):
         return error
 
 
-# the Python exception of a failed decision and the C statuses (spatial.ST_*) that stand for it
-FAILURES = ((ConvergenceError, (spatial.ST_HOLDING,)),
-            (SingularConfigurationError, (spatial.ST_J2_SINGULAR, spatial.ST_NOT_CLOSED, spatial.ST_FRAME_SINGULAR)),
-            (ValueError, (spatial.ST_NO_DIRECTION,)))
+# the Python exception of a failed decision and the C statuses (packing.ST_*) that stand for it
+FAILURES = ((ConvergenceError, (packing.ST_HOLDING,)),
+            (SingularConfigurationError, (packing.ST_J2_SINGULAR, packing.ST_NOT_CLOSED, packing.ST_FRAME_SINGULAR)),
+            (ValueError, (packing.ST_NO_DIRECTION,)))
 
 
 def assert_same_decision(system, t, y, mode, event):

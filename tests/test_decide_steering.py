@@ -19,9 +19,9 @@ import numpy as np
 import pytest
 
 from friction_joints import native
-from friction_joints.compiled import steering
-from friction_joints.compiled.model import CompiledModel
 from friction_joints.errors import FrictionJointsError
+from friction_joints.native.model import CompiledModel
+from friction_joints.vehicle import steering_packing
 from friction_joints.vehicle.steering import ELEMENTS, STOPS, ZERO_VELOCITY, Mode, mode_change
 
 from test_compiled_steering import CONFIGS, DIRECTIONS, STOP_POSITIONS, make_system, modes_for_state, random_states
@@ -195,14 +195,14 @@ def test_the_comparison_can_fail(systems):
     y[3] = y[4] = y[2] / p.l_a  # tie rods relaxed
     stuck = Mode((0, 0, 0, 0))
     perturbed = model.fpar.copy()
-    perturbed[steering.PARAMETERS.index("static_factor")] *= 1.01
+    perturbed[steering_packing.PARAMETERS.index("static_factor")] *= 1.01
     other = CompiledModel("steering", perturbed, model.ipar, model.n_record)
     assert model.update(system, 0.0, y, stuck, None)[1] == system.update(0.0, y, stuck, None)[1]
     assert system.update(0.0, y, stuck, None)[1].directions[1] == 1  # the rack breaks away (pushed to +x)
     assert other.update(system, 0.0, y, stuck, None)[1] != system.update(0.0, y, stuck, None)[1]
 
     perturbed = model.fpar.copy()
-    perturbed[steering.PARAMETERS.index("rack_travel")] += 1e-6
+    perturbed[steering_packing.PARAMETERS.index("rack_travel")] += 1e-6
     other = CompiledModel("steering", perturbed, model.ipar, model.n_record)
     y = system.initial_state(p.rack_travel / p.r_p)
     within = Mode((1, 1, 1, 1))

@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 from dupont_reference import MU_K, MU_S, dupont_events
-from friction_joints.hybrid import simulate
 from friction_joints.mechanisms import dupont_two_mass
+from friction_joints.simulation import simulate
 
 
 @pytest.fixture(scope="module")

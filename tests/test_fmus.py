@@ -7,8 +7,9 @@ import zipfile
 import numpy as np
 from fmpy import read_model_description, simulate_fmu
 
-from friction_joints.hybrid import PiecewiseConstant, simulate
+from friction_joints.hybrid import PiecewiseConstant
 from friction_joints.mechanisms import dupont_two_mass
+from friction_joints.simulation import simulate
 
 H = 0.01
 
@@ -152,9 +153,10 @@ def test_two_mass_fmu_agrees_with_the_planar_engine(fmus):
 def test_rsrrr_fmu_agrees_with_the_library_and_balances_energy(fmus):
     """The RSRRRLinkage FMU against RSRRRSystem fed the same held inputs; its outputs close the energy
     balance, keep the loop closed and carry the joint torque n_z = tau - tau_res - t_f at joint 1."""
-    from friction_joints.hybrid import run
+    from friction_joints.engine import run
+    from friction_joints.spatial.load import SpeedLoad
     from friction_joints.spatial.rsrrr import RSRRR
-    from friction_joints.spatial.system import RSRRRSystem, SpeedLoad
+    from friction_joints.spatial.system import RSRRRSystem
 
     t = np.arange(0.0, 0.3 + H / 2, H)
     tau = 8.0 + 2.0 * np.sin(5 * t)

@@ -11,9 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dupont_reference import M1, M2, MU_K, MU_S
-from friction_joints.stepping import MechanismStepper
-from friction_joints.hybrid import PiecewiseConstant, simulate
+from friction_joints.hybrid import PiecewiseConstant
 from friction_joints.mechanisms import dupont_two_mass
+from friction_joints.simulation import simulate
+from friction_joints.stepping import MechanismStepper
 
 T_END, SWITCHES = 0.6, (-1.0, 0.0, 0.2, 0.4)  # table times: the value before t = 0, then jumps at 0, 0.2, 0.4 s
 

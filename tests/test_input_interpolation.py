@@ -7,13 +7,15 @@ import pytest
 from fmpy import read_model_description
 from fmpy.fmi1 import FMICallException
 
+from friction_joints.engine import run
 from friction_joints.fmi import speed_control
 from friction_joints.fmi.coupling import Coupling
 from friction_joints.fmi.master import Connection, FMUInstance
 from friction_joints.fmi.master import run as run_master
 from friction_joints.fmi.steering_vehicle import deviation, run_fmpy, study_torque, STUDY_T_END
-from friction_joints.hybrid import PiecewiseLinear, run, simulate
+from friction_joints.hybrid import PiecewiseLinear
 from friction_joints.mechanisms import slider_crank
+from friction_joints.simulation import simulate
 from friction_joints.stepping import MechanismStepper
 from friction_joints.vehicle import SingleTrackVehicle, VehicleParameters
 from friction_joints.vehicle.monolithic import run_monolithic

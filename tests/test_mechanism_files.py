@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from friction_joints import mechanism as command
-from friction_joints.hybrid import simulate
 from friction_joints.mechanisms import dupont_two_mass, offset_slider_crank, slider_crank
 from friction_joints.mechanisms.expressions import evaluate
 from friction_joints.mechanisms.files import read_file, read_text
+from friction_joints.simulation import simulate
 
 CATALOGUE = Path(__file__).resolve().parents[1] / "examples" / "mechanisms"
 SEEDS = {"DupontTwoMass": dupont_two_mass, "OffsetSliderCrank": offset_slider_crank, "SliderCrank": slider_crank}

@@ -72,7 +72,7 @@ def test_file_fmu_parameters_reach_the_model(built):
 
 
 def test_file_fmu_runs_bristle_friction_as_the_shipped_fmu(built):
-    """friction_model = 2 (LuGre in every joint, hybrid.BristleSystem): the file's FMU and the shipped
+    """friction_model = 2 (LuGre in every joint, planar.BristleSystem): the file's FMU and the shipped
     SliderCrank give the same run, and it differs from the exact model's."""
     spec = read_file(CATALOGUE / "SliderCrank.toml")
     bristle = {"friction_model": 2, "sigma0": 1e3, "sigma1": 1.0}

@@ -7,9 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from friction_joints.hybrid import simulate
 from friction_joints.hybrid.stiction import gauss_friction
 from friction_joints.mechanisms import stacked_blocks
+from friction_joints.simulation import simulate
 
 G = 9.81
 M1, M2 = 1.0, 2.0

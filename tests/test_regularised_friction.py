@@ -4,9 +4,9 @@ creeps, which the exact model never does."""
 import numpy as np
 import pytest
 
-from friction_joints.hybrid import simulate
-from friction_joints.mechanisms import dupont_two_mass, regularised, stacked_blocks
 from friction_joints.friction import Tanh
+from friction_joints.mechanisms import dupont_two_mass, regularised, stacked_blocks
+from friction_joints.simulation import simulate
 
 
 def test_regularised_mechanism_replaces_every_law():

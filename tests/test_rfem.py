@@ -407,7 +407,7 @@ def test_bad_beam_and_joint_data_name_the_parameter():
 def test_the_compiled_engine_leaves_joint_springs_to_the_python_engine():
     """The compiled RSRRR kernels have revolute joints without springs: a crank with a joint spring is
     not packed (the Python engine runs it) rather than run without its spring."""
-    from friction_joints.compiled.spatial import pack
+    from friction_joints.spatial.packing import pack
     from friction_joints.spatial.system import RSRRRSystem
 
     mech = RSRRR()

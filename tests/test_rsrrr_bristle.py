@@ -9,7 +9,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from friction_joints.hybrid import run
+from friction_joints.engine import run
 from friction_joints.spatial.bristle import BristleRSRRRSystem, frictional_surfaces, steady_deflection, surface_laws
 from friction_joints.spatial.rsrrr import RSRRR, RSRRRParameters, table1_journals
 from friction_joints.spatial.system import RSRRRSystem

@@ -5,7 +5,7 @@ defaults against today's linkage, bad parameters."""
 import numpy as np
 import pytest
 
-from friction_joints.hybrid import run
+from friction_joints.engine import run
 from friction_joints.spatial.clearance_rsrrr import ClearanceParameters, ClearanceRSRRR
 from friction_joints.spatial.clearance_system import ClearanceRSRRRSystem
 from friction_joints.spatial.rsrrr import RSRRR, RSRRRParameters

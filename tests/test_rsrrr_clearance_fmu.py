@@ -12,8 +12,8 @@ from friction_joints.fmi.regression import main
 from friction_joints.hybrid.integrator import HybridIntegrator
 from friction_joints.spatial.clearance_rsrrr import ClearanceParameters, ClearanceRSRRR
 from friction_joints.spatial.clearance_system import ClearanceRSRRRSystem
+from friction_joints.spatial.load import SpeedLoad
 from friction_joints.spatial.rsrrr import RSRRRParameters
-from friction_joints.spatial.system import SpeedLoad
 
 REFERENCES = Path(__file__).with_name("references")
 H, STOP = 1e-3, 0.01

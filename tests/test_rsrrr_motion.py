@@ -4,8 +4,8 @@ speed about 9 rad/s, exact stiction (beyond the paper) and the paper's Newmark i
 import numpy as np
 import pytest
 
+from friction_joints.engine import run
 from friction_joints.errors import ConvergenceError
-from friction_joints.hybrid import run
 from friction_joints.hybrid.newmark import newmark
 from friction_joints.hybrid.stiction import DirectionMode
 from friction_joints.spatial.rsrrr import RSRRR, RSRRRParameters

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from friction_joints import native
-from friction_joints.hybrid import Sine, run
+from friction_joints.engine import run
+from friction_joints.hybrid import Sine
 from friction_joints.lumped import TwoMassFriction, TwoMassParameters
 from friction_joints.vehicle import SteeringParameters, SteeringSystem
 

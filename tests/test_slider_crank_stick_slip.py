@@ -3,8 +3,9 @@
 import numpy as np
 import pytest
 
-from friction_joints.hybrid import PiecewiseConstant, simulate
+from friction_joints.hybrid import PiecewiseConstant
 from friction_joints.mechanisms import slider_crank
+from friction_joints.simulation import simulate
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scipy.signal import lsim
 
-from friction_joints.hybrid import run
+from friction_joints.engine import run
 from friction_joints.vehicle import ELEMENTS, SingleTrackVehicle, SteeringParameters, SteeringSystem, VehicleParameters
 
 

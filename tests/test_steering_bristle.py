@@ -7,7 +7,7 @@ import pytest
 from scipy.signal import lsim
 from test_steering import linear_model
 
-from friction_joints.hybrid import run
+from friction_joints.engine import run
 from friction_joints.vehicle import ELEMENTS, SteeringBristle, SteeringParameters, SteeringSystem, element_laws
 
 E2 = {"float_kind": "{:.2e}".format}

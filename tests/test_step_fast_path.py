@@ -16,13 +16,14 @@ import math
 import numpy as np
 import pytest
 
-from friction_joints.fmi import crank
-from friction_joints.stepping import MechanismStepper
 from friction_joints.engine import make_integrator
-from friction_joints.hybrid import MechanismSystem, PiecewiseConstant
+from friction_joints.fmi import crank
+from friction_joints.hybrid import PiecewiseConstant
 from friction_joints.mechanisms import dupont_two_mass, slider_crank
+from friction_joints.planar import MechanismSystem
+from friction_joints.stepping import MechanismStepper
 
-from friction_joints.compiled.instance import CompiledIntegrator
+from friction_joints.native.instance import CompiledIntegrator
 
 CASES = {  # mechanism, q0, u0, inputs at t, step (s), steps
     "SliderCrank": (slider_crank, lambda m: m.assemble([0.0]), [0.0], lambda t: [4.0 * math.sin(3.0 * t)], 0.005, 400),

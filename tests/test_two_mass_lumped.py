@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from friction_joints.hybrid import simulate
 from friction_joints.lumped import (TwoMassParameters, accelerations, gauss_static_friction, luz, simulate_two_mass,
                                     total_stiction_paper)
 from friction_joints.mechanisms.stacked_blocks import stacked_blocks
+from friction_joints.simulation import simulate
 
 G_ACC = 9.81
 FORCES = [lambda t: 6 * np.sin(2 * t), lambda t: 20 * np.cos(1.3 * t)]
