@@ -29,8 +29,8 @@ from friction_joints import native
 from friction_joints.fmi.native import NotNative, model_table
 from friction_joints.fmi.regression import input_table
 from friction_joints.lumped import SingleMassParameters, TwoMassParameters
-from friction_joints.compiled.steering import PARAMETERS as STEERING_PARAMETERS
 from friction_joints.vehicle import SteeringParameters, SteeringSystem, VehicleParameters
+from friction_joints.vehicle.steering_packing import PARAMETERS as STEERING_PARAMETERS
 
 MODELS = ("SingleMassFriction", "TwoMassFriction", "SingleTrackVehicle", "SteeringSystem")  # the C assemblies' models
 HEADERS = Path(fmpy.__file__).parent / "c-code"
@@ -496,9 +496,9 @@ PYTHON = {  # the assembly's model: its Python parameter class, the documented (
 
 @pytest.mark.parametrize("model", list(PYTHON))
 def test_c_assembly_packs_and_checks_as_the_python_parameter_classes(model):
-    """The arrays documented in compiled/lumped.py, vehicle.py and steering.py and the Python system's
-    initial state for random parameters, and for values out of range (0, negative, NaN, infinite, in turn
-    for each parameter) the Python check's message."""
+    """The arrays documented in lumped/packing.py, vehicle/single_track_packing.py and steering_packing.py and
+    the Python system's initial state for random parameters, and for values out of range (0, negative, NaN,
+    infinite, in turn for each parameter) the Python check's message."""
     assembly = native.Assembly(model)
     cls, documented, initial = PYTHON[model]
     physical = [n for n in assembly.names if n in cls.__dataclass_fields__]

@@ -2,10 +2,10 @@
  * parameters (fj_assembly.h): the lumped luz/tar models (family "lumped": SingleMassFriction,
  * TwoMassFriction), the single-track vehicle (family "vehicle": SingleTrackVehicle) and the steering
  * system (family "steering": SteeringSystem). The layouts
- * of fpar and ipar are those lumped.c, vehicle.c and steering.c read (and compiled/lumped.py,
- * compiled/vehicle.py, compiled/steering.py document); the checks are those of the Python parameter
- * classes (SingleMassParameters, TwoMassParameters, VehicleParameters, SteeringParameters), with their
- * messages.
+ * of fpar and ipar are those lumped.c, vehicle.c and steering.c read (and lumped/packing.py,
+ * vehicle/single_track_packing.py, vehicle/steering_packing.py document); the checks are those of the
+ * Python parameter classes (SingleMassParameters, TwoMassParameters, VehicleParameters, SteeringParameters),
+ * with their messages.
  */
 #include <math.h>
 #include <stdio.h>
@@ -169,7 +169,7 @@ static int64_t two_assemble(const double *p, double *fpar, int64_t *ipar, double
  * vehicle (vehicle.c): SingleTrackVehicle
  * ================================================================================================== */
 
-/* VehicleParameters in the order of compiled.vehicle.PARAMETERS; fpar = them, then the static front wheel
+/* VehicleParameters in the order of vehicle.single_track_packing.PARAMETERS; fpar = them, then the static front wheel
  * load m G b / (2 (a + b)) (VehicleParameters.front_wheel_load); ipar = [sigma > 0]; y0 = 0 (v_y, r, psi,
  * F_yf, F_yr: SingleTrackVehicle.initial_state). */
 static const char *const VEHICLE_NAMES[] = {"m", "I_z", "a", "b", "C_f", "C_r", "t_p", "t_c", "h", "T", "u", "sigma"};
@@ -196,7 +196,7 @@ static int64_t vehicle_assemble(const double *p, double *fpar, int64_t *ipar, do
  * steering (steering.c): SteeringSystem with the exact friction model
  * ================================================================================================== */
 
-/* SteeringParameters in the order of compiled.steering.PARAMETERS, then the initial steering-wheel angle and
+/* SteeringParameters in the order of vehicle.steering_packing.PARAMETERS, then the initial steering-wheel angle and
  * the friction model (0, the exact one: the bristle laws of the pythonfmu FMU have no compiled form);
  * fpar = the parameters, then mu_k r_k (F_KINGPIN) and the inertias J_sw, J_p, m_r, J_w, J_w; ipar = the
  * active flag of each element (SteeringSystem.active: friction_scale times its level > 0); y0 = at rest,

@@ -4,8 +4,8 @@
  * assembly here: its parameters (physical ones and the initial state, by name, in a fixed order) are
  * checked as the Python model's parameter class checks them (the same messages, errors.require), then
  * packed into fpar and ipar, with the initial state y0. It is the models' one packer: the Python
- * packers (compiled/lumped.py, compiled/vehicle.py) call it through the binding, and the native FMUs
- * (native/fmi) call it at initialisation, so every parameter of an FMU stays tunable.
+ * packers (lumped/packing.py, vehicle/single_track_packing.py) call it through the binding, and the native
+ * FMUs (native/fmi) call it at initialisation, so every parameter of an FMU stays tunable.
  *
  *   const fj_assembly *asm_ = fj_assembly_find("TwoMassFriction");
  *   double p[asm_->n_param] = {...};   (in the order of asm_->names)

@@ -1,5 +1,5 @@
 /* luz_tar.h: the piecewise-linear projections luz and tar of seed 001 (Sect. 2), shared by the lumped
- * and steering families (lumped.py and steering.py of friction_joints.compiled; the reference is
+ * and steering families (packed by lumped/packing.py and vehicle/steering_packing.py; the reference is
  * friction_joints.lumped.projections). Static inline: each family's source compiles its own copy.
  *
  *   luz(x, a) = x + (|x - a| - |x + a|) / 2     (seed 001 Sect. 2; a >= 0: the dead zone [-a, a])
