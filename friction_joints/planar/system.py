@@ -15,7 +15,7 @@ a 1-DOF mechanism, or a single contact), the stick test of seed 000 Sect. 5 deci
 friction of Z off gives the tendency d = sgn(g . udot); udot with the static friction of Z at its
 maximum opposing d gives a_s; motion continues (in direction d, a reversal passing straight through)
 if d a_s > 0, else Z sticks. If they span several directions, the Gauss principle decides
-(``stiction.gauss_friction``, seed 001 Sect. 3-4): a bounded least-squares problem for the static
+(``hybrid.stiction.gauss_friction``, seed 001 Sect. 3-4): a bounded least-squares problem for the static
 friction of Z, iterated with the reactions on which the static limits depend.
 
 Stuck modes. A stuck contact is an added constraint Cpp_c udot = 0 whose reaction is the holding
