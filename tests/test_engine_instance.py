@@ -123,4 +123,4 @@ def test_co_simulation_steps_import_no_scipy():
 
     done = subprocess.run([sys.executable, "-c", STEPPING], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["friction_joints.compiled.instance", "True", "[]", "False", "False"], done.stdout
+    assert done.stdout.split() == ["friction_joints.native.instance", "True", "[]", "False", "False"], done.stdout
