@@ -51,12 +51,15 @@ def save(fig, path: Path):
     print(f"  {path.relative_to(ROOT)}")
 
 
+FLAG_COLOURS = (("0.8", "grey"), ("#9ecae1", "blue"), ("#fdae6b", "orange"), ("#a1d99b", "green"))
+
+
 def shade(ax, t, flag, colour="0.85"):
-    """Grey bands where the Boolean series flag is true."""
+    """Bands (grey by default) where the Boolean series flag is true."""
     flag = np.asarray(flag, bool)
     edges = np.flatnonzero(np.diff(np.concatenate(([0], flag.astype(int), [0]))))
     for a, b in zip(edges[::2], edges[1::2]):
-        ax.axvspan(t[a], t[min(b, len(t) - 1)], color=colour, lw=0)
+        ax.axvspan(t[a], t[min(b, len(t) - 1)], color=colour, alpha=0.6, lw=0)
 
 
 # ======================================================================================================
@@ -118,8 +121,8 @@ def experiment_figure(name, fmus: Path | None):
     fig, axes = plt.subplots(len(panels), 1, sharex=True, figsize=(7, 1.45 * len(panels) + 0.6))
     axes = np.atleast_1d(axes)
     for ax, (label, names) in zip(axes, panels):
-        for flag in flags:
-            shade(ax, t, res[flag])
+        for flag, (colour, _) in zip(flags, FLAG_COLOURS):
+            shade(ax, t, res[flag], colour)
         for n in names:
             ax.plot(t, res[n], lw=1.2, label=f"{n} ({units[n]})" if units[n] else n)
         if label == "inputs":
@@ -130,7 +133,8 @@ def experiment_figure(name, fmus: Path | None):
         ax.grid(alpha=0.3)
         ax.tick_params(labelsize=7)
     axes[-1].set_xlabel("t (s)", fontsize=8)
-    shaded = f"\ngrey: {', '.join(flags)} true" if flags else ""
+    shaded = ("\n" + ", ".join(f"{word}: {flag}" for flag, (_, word) in zip(flags, FLAG_COLOURS)) + " true"
+              if flags else "")
     fig.suptitle(f"{name}: {e.inputs_text}{shaded}", fontsize=8)
     fig.tight_layout()
     save(fig, OUT / "models" / f"{name}_experiment.png")
@@ -154,17 +158,21 @@ def spring(ax, a, b, turns=6, width=0.08, **kw):
     ax.plot(pts[:, 0], pts[:, 1], color=kw.get("color", "k"), lw=kw.get("lw", 1.2))
 
 
-def damper(ax, a, b, width=0.06, colour="k"):
-    a, b = np.asarray(a, float), np.asarray(b, float)
-    d = b - a
-    u, n = d / np.hypot(*d), np.array([-d[1], d[0]]) / np.hypot(*d)
-    m1, m2 = a + 0.4 * d, a + 0.6 * d
-    ax.plot(*np.array([a, m1 + 0.05 * d]).T, color=colour, lw=1.2)
-    ax.plot(*np.array([m1 + n * width, m1 - n * width]).T, color=colour, lw=1.2)
-    ax.plot(*np.array([m1 + n * width * 1.4, m2 + n * width * 1.4]).T, color=colour, lw=1.2)
-    ax.plot(*np.array([m1 - n * width * 1.4, m2 - n * width * 1.4]).T, color=colour, lw=1.2)
-    ax.plot(*np.array([m1 + 0.1 * d, b]).T, color=colour, lw=1.2)
-    ax.plot(*np.array([m1 + 0.1 * d + n * width, m1 + 0.1 * d - n * width]).T, color=colour, lw=1.2)
+def belt(ax):
+    """A belt (the moving friction surface) under y = 0, moving at v_belt."""
+    ax.add_patch(patches.FancyBboxPatch((0.2, -0.12), 2.8, 0.12, boxstyle="round,pad=0.0,rounding_size=0.06",
+                                        fc="0.8", ec="k"))
+    arrow(ax, (2.3, -0.25), (2.8, -0.25), "v_belt", colour="C2", offset=(0, -0.17))
+
+
+def mass_on_belt(ax, wall, lift, mass, stiffness):
+    """A block (label mass) at x = 1.3 on the belt, lifted by lift, held by a spring (label stiffness)
+    from a wall (or a moving point) at x = wall."""
+    belt(ax)
+    block(ax, 1.3, lift, 0.6, 0.45, mass, "C0")
+    ax.plot([wall, wall], [0.05, 0.55], color="k", lw=2)
+    spring(ax, (wall, 0.3), (1.3, 0.3), width=0.06)
+    ax.text((wall + 1.3) / 2, 0.42, stiffness, ha="center", fontsize=9)
 
 
 def arrow(ax, a, b, text="", colour="C3", offset=(0, 0.05), **kw):
@@ -245,13 +253,7 @@ def draw_dupont():
 
 def draw_single_mass():
     fig, ax = plt.subplots(figsize=(6, 2.8))
-    ax.add_patch(patches.FancyBboxPatch((0.2, -0.12), 2.8, 0.12, boxstyle="round,pad=0.0,rounding_size=0.06",
-                                        fc="0.8", ec="k"))
-    arrow(ax, (2.3, -0.25), (2.8, -0.25), "v_belt", colour="C2", offset=(0, -0.17))
-    block(ax, 1.3, 0.0, 0.6, 0.45, "M", "C0")
-    ax.plot([0.1, 0.1], [0.0, 0.6], color="k", lw=2)
-    spring(ax, (0.1, 0.3), (1.3, 0.3), width=0.06)
-    ax.text(0.7, 0.42, "K", ha="center", fontsize=9)
+    mass_on_belt(ax, 0.1, 0.0, "M", "K")
     arrow(ax, (1.9, 0.22), (2.5, 0.22), "F", offset=(0, 0.02))
     ax.text(1.6, -0.07, "C tar(v, FT0/C); at v = 0 up to FT0S", ha="center", va="top", fontsize=8,
             bbox=dict(fc="w", ec="none", alpha=0.8))
@@ -280,21 +282,15 @@ def draw_two_mass():
 
 def draw_bristle():
     fig, ax = plt.subplots(figsize=(6, 3.0))
-    ax.add_patch(patches.FancyBboxPatch((0.2, -0.12), 2.8, 0.12, boxstyle="round,pad=0.0,rounding_size=0.06",
-                                        fc="0.8", ec="k"))
-    arrow(ax, (2.3, -0.25), (2.8, -0.25), "v_belt", colour="C2", offset=(0, -0.17))
-    block(ax, 1.3, 0.04, 0.6, 0.45, "m", "C0")
+    mass_on_belt(ax, 0.35, 0.04, "m", "k")
     for x in np.linspace(1.35, 1.85, 9):  # the bristles
         ax.plot([x, x + 0.03], [0.0, 0.04], color="k", lw=0.8)
-    ax.plot([0.35, 0.35], [0.1, 0.5], color="k", lw=2)
-    spring(ax, (0.35, 0.3), (1.3, 0.3), width=0.06)
-    ax.text(0.8, 0.42, "k", ha="center", fontsize=9)
     arrow(ax, (0.35, 0.62), (0.7, 0.62), "x_d", colour="C3", offset=(0, 0.01))
     arrow(ax, (1.6, 0.85), (1.6, 0.5), "F_n", offset=(0.12, 0.0))
     ax.text(2.05, 0.08, "bristle deflection z:\nDahl, LuGre, elasto-plastic, Gonthier", fontsize=7, va="bottom")
     blank(ax, (0.1, 3.1), (-0.45, 0.95))
-    ax.set_title("BristleOscillator (seed 003): a mass on a belt, spring k to the moving point x_d, pressed by "
-                 "F_n; \nbristle friction F = N (sigma0 z + sigma1 zdot) + sigma2 v", fontsize=8)
+    ax.set_title("BristleOscillator (seed 003): a mass on a belt, spring k to the moving point x_d,\n"
+                 "pressed by F_n; bristle friction F = N (sigma0 z + sigma1 zdot) + sigma2 v", fontsize=8)
     return fig
 
 
