@@ -12,7 +12,7 @@ models/<Model>_experiment.png  its default experiment: the inputs its FMU docume
                                Without --fmus the FMU's slave class (fmu_src/<Model>.py, the code the
                                pythonfmu FMU runs) is stepped in this process; with --fmus DIR the FMU
                                DIR/<Model>.fmu runs in FMPy (build_fmu.run_default_experiment). Both give
-                               the same numbers (to rounding).
+                               the same numbers (within the integrator's tolerance).
 validation/*.png               seed results reproduced by the library (docs/validation.md)
 theory/*.png                   luz and tar, the bristle laws' steady sliding (docs/theory.md)
 mechanism_files/catalogue.png  the catalogue of mechanism files (docs/mechanism-files.md)
