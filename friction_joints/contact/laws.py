@@ -14,7 +14,7 @@ generalised stiffness and n the exponent (1.5 for Hertz contact). The laws diffe
 - Flores, Machado, Silva, Martins, Multibody Syst. Dyn. 25 (2011) 357-375: chi = 8 (1 - c_e) / (5 c_e),
   proposed for soft materials and low c_e as well (c_e > 0).
 
-Neither is exact: tests/test_clearance_contact.py measures the restitution each gives (docs/clearance.md lists it).
+Neither is exact: tests/test_clearance_contact.py measures the restitution each gives (docs/validation.md lists it).
 
 The factor 1 + chi deltad / deltad0 vanishes when the surfaces part at deltad0 / chi, and the force is clipped
 at zero beyond (the surfaces do not pull; adhesion is not modelled). In a free impact the parting speed grows
