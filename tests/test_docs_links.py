@@ -101,3 +101,18 @@ def test_models_page_names_every_variable_of_every_fmu():
 
 
 BRISTLE = ("sigma0", "sigma1", "sigma2", "v_s", "delta", "z_ba_ratio")
+
+
+def test_the_readme_library_example_runs():
+    """The README's Python block runs as written (its imports are the package's public places) and finds
+    the stick-slip events it prints."""
+    import contextlib
+    import io
+
+    blocks = re.findall(r"^```python\n(.*?)^```", (ROOT / "README.md").read_text(encoding="utf-8"),
+                        flags=re.MULTILINE | re.DOTALL)
+    assert blocks, "README.md has no Python block"
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(blocks[0], "README.md", "exec"), {})
+    assert "[" in out.getvalue() and len(out.getvalue().split("]")) >= 3, out.getvalue()
