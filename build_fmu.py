@@ -507,6 +507,10 @@ def main(argv=None):
                         help="build the native FMUs (C engine and C FMI layer, no Python) into DIR/native and "
                              "DIR/native/fmi3 instead; models it does not cover yet are skipped with a message")
     args = parser.parse_args(argv)
+    if not any((HERE / "friction_joints" / "native").glob("_engine*")):
+        raise SystemExit("the C engine is not built in friction_joints/native/, the package the FMUs carry: "
+                         "install the project with `pip install -e .` (pip compiles the engine there; a plain "
+                         "`pip install .` compiles it into site-packages instead)")
     versions = [2, 3] if args.fmi == "both" else [int(args.fmi)]
     if args.mechanism and args.native:
         print(f"{args.mechanism}: skipped, no native FMU yet: the C engine has no assembly of a mechanism file's "
