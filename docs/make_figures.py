@@ -432,7 +432,8 @@ def models(fmus: Path | None):
 
 def dupont_fig4c():
     """Seed 000 Fig. 4c: the run, the events, and the times the paper reads from its figure."""
-    from friction_joints.hybrid import Sine, simulate
+    from friction_joints.hybrid import Sine
+    from friction_joints.simulation import simulate
     from friction_joints.mechanisms import dupont_two_mass
 
     mech = dupont_two_mass()
@@ -466,7 +467,8 @@ def dupont_fig4c():
 
 def slider_crank_fig8():
     """Seed 000 Fig. 8 analogue: Example 2 driven by 4 sin 3t N.m from the hanging equilibrium."""
-    from friction_joints.hybrid import Sine, simulate
+    from friction_joints.hybrid import Sine
+    from friction_joints.simulation import simulate
     from friction_joints.mechanisms import slider_crank
 
     mech = slider_crank()
@@ -489,7 +491,7 @@ def slider_crank_fig8():
 
 def rsrrr_speed():
     """Seed 002 Sect. 5: the driving speed oscillates about 9 rad/s; friction slows the start-up."""
-    from friction_joints.hybrid import run
+    from friction_joints.engine import run
     from friction_joints.spatial.rsrrr import RSRRR, RSRRRParameters
     from friction_joints.spatial.system import RSRRRSystem, paper_drive, paper_load
 

@@ -1,7 +1,8 @@
 """The layering of the package (issue 28, item 5): no import cycle between its subpackages (and top-level
 modules), and nothing from the core (errors, friction, hybrid) up into a model package, the engine or
 anything else above it. Every import counts: at module level, inside a function (a lazy import is an
-import all the same) or under a condition. Read from the sources with ast, nothing is imported."""
+import all the same) or under a condition. Read from the sources with ast, nothing is imported. And the
+scripts outside the package import names the package has (those imports are resolved)."""
 
 import ast
 import textwrap
@@ -113,3 +114,27 @@ def test_the_checks_fail_on_a_cycle_and_on_an_import_up_from_the_core(tmp_path):
     assert [sorted({a for line in cycle for a in line.split(" (")[0].split(" -> ")}) for cycle in cycles(edges)] \
         == [["compiled", "spatial"], ["engine", "hybrid"]]
     assert upward_from_core(edges) == ["hybrid -> engine (pkg/hybrid/__init__.py:2)"]
+
+
+def test_scripts_import_what_the_package_has():
+    """Every ``from friction_joints... import name`` in the scripts outside the package (examples,
+    benchmarks, fmu_src, the docs' figure script, build_fmu.py), lazy ones included, names a module
+    and an attribute (or submodule) that exist."""
+    import ast
+    import importlib
+
+    root = Path(__file__).resolve().parents[1]
+    scripts = [*root.glob("examples/*.py"), *root.glob("benchmarks/*.py"), *root.glob("fmu_src/*.py"),
+               root / "docs" / "make_figures.py", root / "build_fmu.py"]
+    missing = []
+    for script in scripts:
+        for node in ast.walk(ast.parse(script.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("friction_joints"):
+                module = importlib.import_module(node.module)
+                for alias in node.names:
+                    if not hasattr(module, alias.name):
+                        try:
+                            importlib.import_module(f"{node.module}.{alias.name}")
+                        except ImportError:
+                            missing.append(f"{script.relative_to(root)}:{node.lineno} {node.module}.{alias.name}")
+    assert not missing, missing
