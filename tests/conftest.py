@@ -103,11 +103,14 @@ def dask_scheduler(tmp_path_factory):
                                "--scheduler-file", str(scheduler_file)], cwd=folder,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
     try:
-        deadline = time.monotonic() + 60
-        while not scheduler_file.exists() and time.monotonic() < deadline:
+        deadline, address = time.monotonic() + 60, None
+        while address is None and time.monotonic() < deadline:  # the file appears before its text is written
             assert procs[0].poll() is None, "dask scheduler exited"
-            time.sleep(0.2)
-        address = json.loads(scheduler_file.read_text())["address"]
+            try:
+                address = json.loads(scheduler_file.read_text())["address"]
+            except (FileNotFoundError, json.JSONDecodeError):
+                time.sleep(0.2)
+        assert address is not None, "dask scheduler wrote no address within 60 s"
         for i in range(2):
             work = folder / f"worker{i}"
             work.mkdir()
