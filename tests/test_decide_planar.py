@@ -447,7 +447,7 @@ def test_regularised_system_keeps_its_single_mode():
             y_c, new, kind = cm.update(system, 0.0, y, mode, None)
             assert (new, kind) == ref[1:] and new.direction is None
             np.testing.assert_array_equal(y_c, y)
-            np.testing.assert_array_equal(cm._workspace(system, new).decide(
+            np.testing.assert_array_equal(cm.workspace(system, new).decide(
                 0.0, y.copy(), np.asarray(tau, float), native.NO_EVENT, cm.mode_layout)[2], system.encode_mode(new)[1])
         directions, flags, watch_all = cm.mode_events(system, ref[1])
         assert len(directions) == 0 == len(system.events(ref[1])) and watch_all == system.events_watch_all(ref[1])

@@ -283,8 +283,8 @@ class Instance:
                  hold_step=np.inf):
         self.lib, self.family = family.lib, family
         self.n_y, self.n_tau, self.n_record = int(n_y), int(n_tau), int(n_record)
-        self.layout = family.mode_layout(np.ascontiguousarray(fpar, np.float64), np.ascontiguousarray(ipar, np.int64))
         fpar, ipar = np.ascontiguousarray(fpar, np.float64), np.ascontiguousarray(ipar, np.int64)
+        self.layout = family.mode_layout(fpar, ipar)
         options = FjOptions(rtol, atol, max_step, hold_step)
         error = ctypes.create_string_buffer(256)
         handle = self.lib.fj_instance_new_of(ctypes.addressof(family.c), fpar.ctypes.data, fpar.size,

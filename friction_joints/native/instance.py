@@ -192,10 +192,8 @@ class CompiledIntegrator:
         """The record dict at (t, y, mode) from the record kernel."""
         if t == self.instance.t and mode == self.state.mode and np.array_equal(y, self.instance.y):
             return self._decoded(self._outputs(), t)
-        ws = native.Workspace(self.model.family, self.model.fpar, self.model.ipar)
-        ws.set_mode(*self.system.encode_mode(mode))
         out = np.empty(self.model.n_record)
-        status = ws.call("record", t, np.ascontiguousarray(y, float),
+        status = self.model.workspace(self.system, mode).call("record", t, np.ascontiguousarray(y, float),
                          np.ascontiguousarray(self.system.input_values(t), float), out)
         if status:
             raise FrictionJointsError(f"{self.model.message(status)} at t={t:.9g} (record)")

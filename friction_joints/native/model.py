@@ -47,7 +47,8 @@ class CompiledModel:
     def mode_layout(self) -> native.FjModeLayout:
         return self.family.mode_layout(self.fpar, self.ipar)
 
-    def _workspace(self, system, mode) -> native.Workspace:
+    def workspace(self, system, mode) -> native.Workspace:
+        """A new Workspace of the packed model in ``mode`` (None: no mode yet, as at the start)."""
         ws = native.Workspace(self.family, self.fpar, self.ipar)
         ws.set_mode(*((None, None) if mode is None else system.encode_mode(mode)))
         return ws
@@ -55,13 +56,13 @@ class CompiledModel:
     def mode_events(self, system, mode):
         """(directions (n,), flags (n,), watch_all) of the events of ``mode`` as the C engine gives them
         (``system.events(mode)`` and ``system.events_watch_all(mode)`` in Python)."""
-        return self._workspace(system, mode).mode_events(self.mode_layout.max_events)
+        return self.workspace(system, mode).mode_events(self.mode_layout.max_events)
 
     def update(self, system, t, y, mode, event):
         """What ``system.update(t, y, mode, event)`` returns, (y, mode, kind), decided by the C engine:
         the new mode decoded by ``system.decode_mode`` and its kind named by ``system.change_kind``.
         For tests and single decisions (a new workspace each call)."""
-        ws = self._workspace(system, mode)
+        ws = self.workspace(system, mode)
         if mode is None:
             index = native.START
         elif event is None:
