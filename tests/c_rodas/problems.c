@@ -1,10 +1,12 @@
-/* Test problems for the Rosenbrock integrator (tests/test_rodas.py): families of one mode whose
- * kernels are the problems' right-hand sides, their parameters in fpar, their record the state.
+/* Test problems for the Rosenbrock integrator (tests/test_rodas.py): families of one mode (no mode
+ * arrays) whose kernels are the problems' right-hand sides, their parameters in fpar, their record the
+ * state, their one event function y0 - level.
  *
- *   rodas_test_van_der_pol   y0' = y1, y1' = mu (1 - y0^2) y1 - y0 (MATLAB's vdp1000); fpar [mu]; event y0 = 0
- *   rodas_test_robertson     Robertson's chemical kinetics (Hairer & Wanner II, IV.1 (1.3))
- *   rodas_test_linear        y' = A y + b tau_0 (A: n x n row-major, b: n; tau_0 if an input is
- *                            given); fpar [A, b, level]; event y0 = level
+ *   fj_family_rodas_vdp        y0' = y1, y1' = mu (1 - y0^2) y1 - y0 (MATLAB's vdp1000); fpar [mu];
+ *                              level 0
+ *   fj_family_rodas_robertson  Robertson's chemical kinetics (Hairer & Wanner II, IV.1 (1.3)); level 0
+ *   fj_family_rodas_linear     y' = A y + b tau_0 (A: n x n row-major, b: n; tau_0 if an input is
+ *                              given); fpar [A, b, level]
  */
 #include "fj_kernel.h"
 
@@ -60,8 +62,9 @@ static int64_t linear_level(const fj_args *a, double t, const double *y, const d
 }
 
 #define TEST_FAMILY(name, rhs, events)                                                                          \
-    const fj_family name = {#name, rhs, events, record_state, fj_no_scratch, fj_no_failure, NULL, NULL, NULL}
+    const fj_family fj_family_##name = {#name, rhs, events, record_state, fj_no_scratch, fj_no_failure,        \
+                                        NULL, NULL, NULL}
 
-TEST_FAMILY(rodas_test_van_der_pol, van_der_pol, first_state);
-TEST_FAMILY(rodas_test_robertson, robertson, first_state);
-TEST_FAMILY(rodas_test_linear, linear, linear_level);
+TEST_FAMILY(rodas_vdp, van_der_pol, first_state);
+TEST_FAMILY(rodas_robertson, robertson, first_state);
+TEST_FAMILY(rodas_linear, linear, linear_level);

@@ -96,7 +96,10 @@ typedef struct fj_family {
 void fj_no_scratch(const double *fpar, int64_t n_fpar, const int64_t *ipar, int64_t n_ipar, int64_t *n_work,
                    int64_t *n_iwork);
 const char *fj_no_failure(int64_t status);
-/* mode_events and decide of a family with a single mode, which has no events and never changes. */
+/* mode_layout, mode_events and decide of a family with a single mode (one zero in each mode array),
+ * which has no events and never changes. */
+void fj_single_mode_layout(const double *fpar, int64_t n_fpar, const int64_t *ipar, int64_t n_ipar,
+                           fj_mode_layout *layout);
 int64_t fj_single_mode_events(const fj_args *a, int64_t *directions, int64_t *flags, int64_t *watch_all);
 int64_t fj_single_mode_decide(const fj_args *a, double t, double *y, const double *tau, int64_t event,
                               double *fmode, int64_t *imode, int64_t *change);
