@@ -132,7 +132,7 @@ static double error_norm(const double *y, const double *y_new, const double *k6,
 }
 
 int64_t fj_rodas_scratch_size(int64_t n_y, int64_t n_events, int64_t n_tau) {
-    return 2 * n_y * n_y + 15 * n_y + 3 * n_events + n_tau;
+    return 2 * n_y * n_y + 14 * n_y + 3 * n_events + n_tau; /* the pivots: n_y int64_t */
 }
 
 const char *fj_rodas_message(int64_t status) {
