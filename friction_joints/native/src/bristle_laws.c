@@ -6,9 +6,15 @@
 
 #define PI 3.14159265358979323846
 
+/* exp(-|v / v_s|^delta), the decay of the Stribeck curve and Gonthier's blend s(v) (delta = 2, the
+ * default, by a product: pow is the costliest part of a right-hand side) */
+static double decay(const double *law, double v) {
+    double x = fabs(v) / law[FJ_LAW_V_S];
+    return exp(-(law[FJ_LAW_DELTA] == 2.0 ? x * x : pow(x, law[FJ_LAW_DELTA])));
+}
+
 static double stribeck(const double *law, double v) { /* laws.Stribeck.coefficient */
-    double decay = exp(-pow(fabs(v) / law[FJ_LAW_V_S], law[FJ_LAW_DELTA]));
-    return law[FJ_LAW_MU_C] + (law[FJ_LAW_MU_S] - law[FJ_LAW_MU_C]) * decay;
+    return law[FJ_LAW_MU_C] + (law[FJ_LAW_MU_S] - law[FJ_LAW_MU_C]) * decay(law, v);
 }
 
 double fj_bristle_mu(const double *law, double v) {
@@ -43,7 +49,7 @@ double fj_bristle_zdot(const double *law, double z, double v) {
 double fj_bristle_force(const double *law, double z, double v, double N, double zdot) {
     double bristle = law[FJ_LAW_SIGMA0] * z + law[FJ_LAW_SIGMA1] * zdot;
     if (law[FJ_LAW_MODEL] == FJ_GONTHIER) { /* Gonthier.force: s(v) blends the bristle into mu_c sgn v */
-        double s = exp(-pow(fabs(v) / law[FJ_LAW_V_S], law[FJ_LAW_DELTA]));
+        double s = decay(law, v);
         return N * (s * bristle + (1.0 - s) * law[FJ_LAW_MU_C] * fj_sign(v)) + law[FJ_LAW_SIGMA2] * v;
     }
     return N * bristle + law[FJ_LAW_SIGMA2] * v;

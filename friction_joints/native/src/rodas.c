@@ -195,10 +195,10 @@ int64_t fj_rodas_advance(const fj_family *fam, fj_args *a, double *scratch, doub
             if (st != FJ_OK) break;
             double err = error_norm(y, y_new, K + (N_STAGES - 1) * n, rtol, atol, n);
             /* h_new = h / fac, fac within [FAC2, FAC1]; a NaN error (a stage not finite) shrinks most */
-            double fac = err == err ? py_max(FAC2, py_min(FAC1, pow(err, 0.25) / SAFE)) : FAC1;
+            double fac = err == err ? py_max(FAC2, py_min(FAC1, sqrt(sqrt(err)) / SAFE)) : FAC1;
             if (err <= 1.0) {
                 if (accepted_here > 0) { /* Gustafsson's predictive controller (rodas.f, PRED) */
-                    double gus = h_acc / h * pow(err * err / err_acc, 0.25) / SAFE;
+                    double gus = h_acc / h * sqrt(sqrt(err * err / err_acc)) / SAFE;
                     fac = py_max(fac, py_max(FAC2, py_min(FAC1, gus)));
                 }
                 h_acc = h;
