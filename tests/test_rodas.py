@@ -20,7 +20,8 @@ from friction_joints.lumped import BristleOscillator, BristleOscillatorParameter
 from friction_joints.lumped.bristle_packing import RECORD, CompiledBristleOscillator, pack
 from friction_joints.native import Family, library
 from friction_joints.native.build import SOURCE_DIR, compile_library
-from friction_joints.native.rodas import EVENT, REACHED_END, Rodas, held
+from friction_joints.native.rodas import (EVENT, KERNEL_FAILED, MATRIX_SINGULAR, NOT_QUIET, REACHED_END,
+                                         STEP_TOO_SMALL, Rodas, held)
 
 from native_build import TESTS_DIR, run_against, sanitized_library, sanitizers
 
@@ -170,6 +171,26 @@ def test_inputs_drive_the_right_hand_side(problems):
     ref = solve_ivp(lambda t, y: A @ y + b * (2.0 + 0.5 * np.sin(3.0 * t)), (0.0, 2.0), [1.0, 0.0, 0.0],
                     method="Radau", rtol=1e-12, atol=1e-14, t_eval=grid, jac=lambda t, y: A)
     assert status == REACHED_END and normalised(rows, ref.y.T, 1e-9, 1e-11) < 10.0
+
+
+def test_failures_have_their_status_and_message(problems):
+    """A matrix I/(h gamma) - J singular at five step sizes in a row (J = diag(4, 8, .., 64) at y = 0,
+    where the differences are exact, from h = 1), a right-hand side that is never finite, an event
+    function not quiet at the start, a kernel that fails (a negative load of the bristle family)."""
+    singular = linear(problems, np.diag([4.0, 8.0, 16.0, 32.0, 64.0]))
+    singular.h = 1.0
+    assert run(singular, np.zeros(5), 10.0)[0] == MATRIX_SINGULAR and singular.t == 0.0
+    assert "repeatedly singular" in singular.failure(MATRIX_SINGULAR)
+    not_finite = linear(problems, [[np.nan]])
+    assert run(not_finite, [1.0], 1.0)[0] == STEP_TOO_SMALL
+    assert "step size" in not_finite.failure(STEP_TOO_SMALL)
+    near = linear(problems, [[-1.0]], level=1.0 - 1e-9, directions=[-1])
+    y = np.array([1.0])
+    assert near.advance(0.0, y, 1.0, held([]), quiet=1e-6) == NOT_QUIET and near.counters()["rhs_calls"] == 0
+    params, _, y0 = bristle_system(2)
+    rodas = Rodas(Family("bristle", problems), *pack(params), 4, 3, len(RECORD), rtol=1e-8, atol=1e-10)
+    assert run(rodas, y0, 1.0, forms=held([0.0, 0.1, -1.0]))[0] == KERNEL_FAILED
+    assert "F_n is outside the allowed range [0, inf)" in rodas.failure(KERNEL_FAILED)
 
 
 def bristle_system(model):
