@@ -109,9 +109,11 @@ static int64_t stages(const fj_eval *e, double t, const double *y, double h, con
             if (st != FJ_OK) return st;
             f = dy;
         }
+        double hc[N_STAGES - 1], hd = h * D[i]; /* rodas.f's HC_ij = c_ij / h, HD_i = h d_i */
+        for (int j = 0; j < i; j++) hc[j] = C[i][j] / h;
         for (int64_t m = 0; m < n; m++) {
-            double acc = f[m] + h * D[i] * f_t[m];
-            for (int j = 0; j < i; j++) acc += C[i][j] / h * K[j * n + m];
+            double acc = f[m] + hd * f_t[m];
+            for (int j = 0; j < i; j++) acc += hc[j] * K[j * n + m];
             k[m] = acc;
         }
         fj_lu_solve(LU, n, n, piv, k);
