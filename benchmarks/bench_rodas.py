@@ -5,11 +5,12 @@ mu_s 0.4, sigma0 = 1e5 1/m, sigma1 = 5 s/m, v_s = 1 mm/s) from rest, each bristl
 stepped at h = 1 ms with the inputs held over each step (an FMU's way):
 
   C        family "bristle" and fj_rodas_advance called from C (rodas_step.c): the engine's own cost
-  driver   the same through the Python driver lumped.bristle_packing.CompiledBristleOscillator (ctypes)
+  DOP853   the same family on the engine's instance, whose step integrates with DOP853 (engine_step.c)
+  driver   RODAS through the Python driver lumped.bristle_packing.CompiledBristleOscillator (ctypes)
   python   the Python engine (LSODA) over the whole run in one call, for scale
 
-Reported: real-time factor (simulated / wall seconds), integrator steps and right-hand sides per
-communication step (C), at rtol 1e-8 (the FMU's default) and 1e-6, atol = rtol / 100.
+Reported: real-time factor (simulated / wall seconds) and integrator steps per communication step
+(RODAS, DOP853), at rtol 1e-8 (the FMU's default), 1e-6 and 1e-4, atol = rtol / 100.
 
 Usage: OPENBLAS_NUM_THREADS=1 python benchmarks/bench_rodas.py [--t-end 3]
 """
@@ -25,7 +26,7 @@ from pathlib import Path
 from friction_joints.engine import run
 from friction_joints.friction import make_law
 from friction_joints.lumped import BristleOscillator, BristleOscillatorParameters
-from friction_joints.lumped.bristle_packing import CompiledBristleOscillator
+from friction_joints.lumped.bristle_packing import RECORD, CompiledBristleOscillator, pack
 from friction_joints.native import build
 
 NAMES = {1: "Dahl", 2: "LuGre", 3: "elasto-plastic", 4: "Gonthier"}
@@ -39,12 +40,31 @@ def params(model):
     return BristleOscillatorParameters(law, m=1.0, k=100.0)
 
 
-def c_program() -> Path:
-    program = Path(tempfile.mkdtemp()) / "rodas_step"
+def c_program(name) -> Path:
+    """benchmarks/<name>.c built with the engine's sources."""
+    program = Path(tempfile.mkdtemp()) / name
     subprocess.run([*build.c_compiler(), *build.CFLAGS, "-I", str(build.SOURCE_DIR),
-                    str(Path(__file__).with_name("rodas_step.c")), *map(str, build.sources()), "-o", str(program),
+                    str(Path(__file__).with_name(name + ".c")), *map(str, build.sources()), "-o", str(program),
                     "-lm"], check=True)
     return program
+
+
+def rodas_c(program, model, rtol, t_end):
+    """(RTF, steps per 1 ms) of rodas_step.c."""
+    out = subprocess.run([str(program), str(model), str(rtol), str(H), str(t_end)], check=True, capture_output=True,
+                         text=True).stdout.split()
+    return float(out[1]), float(out[2])
+
+
+def dop853_c(program, model, rtol, t_end):
+    """(RTF, steps per 1 ms) of engine_step.c (the instance's step) on the family bristle."""
+    fpar, ipar = pack(params(model))
+    lines = [f"bristle {fpar.size} {ipar.size} 4 3 {len(RECORD)} {rtol!r} {rtol / 100!r} {H!r} {t_end!r}",
+             " ".join(map(repr, fpar.tolist())), " ".join(map(str, ipar.tolist())), "0 0 0 0",
+             " ".join(f"{value!r} 0 0 0" for value in INPUTS)]
+    out = subprocess.run([str(program)], input="\n".join(lines) + "\n", check=True, capture_output=True,
+                         text=True).stdout.split()
+    return 1e3 / float(out[0]), float(out[2])
 
 
 def driver_rtf(model, rtol, t_end):
@@ -66,13 +86,14 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--t-end", type=float, default=3.0)
     args = parser.parse_args()
-    program = c_program()
-    print(f"{'law':15s} {'rtol':>6s} {'RTF C':>8s} {'steps/h':>8s} {'rhs/h':>7s} {'RTF driver':>11s} {'RTF python':>11s}")
+    rodas, dop853 = c_program("rodas_step"), c_program("engine_step")
+    print(f"{'law':15s} {'rtol':>6s} {'RTF RODAS':>10s} {'steps/h':>8s} {'RTF DOP853':>11s} {'steps/h':>8s} "
+          f"{'RTF driver':>11s} {'RTF python':>11s}")
     for model, name in NAMES.items():
-        for rtol in (1e-8, 1e-6):
-            out = subprocess.run([str(program), str(model), str(rtol), str(H), str(args.t_end)], check=True,
-                                 capture_output=True, text=True).stdout.split()
-            print(f"{name:15s} {rtol:6.0e} {float(out[1]):8.0f} {float(out[2]):8.2f} {float(out[3]):7.1f} "
+        for rtol in (1e-8, 1e-6, 1e-4):
+            rtf, steps = rodas_c(rodas, model, rtol, args.t_end)
+            rtf_dop, steps_dop = dop853_c(dop853, model, rtol, args.t_end)
+            print(f"{name:15s} {rtol:6.0e} {rtf:10.0f} {steps:8.2f} {rtf_dop:11.0f} {steps_dop:8.2f} "
                   f"{driver_rtf(model, rtol, args.t_end):11.1f} {python_rtf(model, rtol, args.t_end):11.2f}",
                   flush=True)
 

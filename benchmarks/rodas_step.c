@@ -12,7 +12,6 @@
 
 #include "fj_rodas.h"
 
-extern const fj_family fj_family_bristle;
 
 static double now(void) {
     struct timespec ts;
