@@ -21,6 +21,14 @@ typedef struct fj_eval {
     int64_t n;   /* states */
 } fj_eval;
 
+/* An integrator's advance: fj_dop853_advance (fj_dop853.h) and fj_rodas_advance (fj_rodas.h) are both
+ * of this type, so that a step can call either. */
+typedef int64_t (*fj_advance_fn)(const fj_family *fam, fj_args *a, double *scratch, double t, double *y,
+                                 double t_end, double h_abs, double rtol, double atol, double max_step,
+                                 const double *forms, const int64_t *directions, int64_t n_events,
+                                 const double *grid, int64_t n_grid, double *records, int64_t n_record,
+                                 double *info, double quiet);
+
 /* tau at t */
 void fj_eval_inputs(const fj_eval *e, double t);
 /* The family's right-hand side dy (n) at (t, y); returns its status. */
