@@ -1,11 +1,11 @@
 /* RODAS: a Rosenbrock method of order 4(3) with dense output and event location (fj_rodas.h).
  *
- * Hairer & Wanner, Solving ODEs II (1996), section IV.7, formulation (7.4'): with E = I/(h gamma) - J,
+ * Hairer & Wanner, Solving ODEs II (1996), section IV.7, in the form rodas.f implements: E = I/(h gamma) - J,
  * J = df/dy at (t0, y0), f_t = df/dt there, stage i = 1..6 solves
  *     E k_i = f(t0 + c_i h, y0 + sum_{j<i} a_ij k_j) + sum_{j<i} (c_ij / h) k_j + h d_i f_t,
- * the embedded solution is y0 + sum a_6j k_j = (stage 6's point), the solution y1 = that + k_6
+ * the embedded solution is stage 6's point y0 + sum_{j<6} a_6j k_j, the solution y1 = that + k_6
  * (stiffly accurate: a_6j = a_5j + [j = 5]), the error estimate k_6. The coefficients are rodas.f's
- * (ROCOE, METH = 1, the method of the book's table 7.2), its dense output (CONTRO)
+ * (ROCOE, METH = 1: "see book, page 452"), its dense output (CONTRO)
  *     y(t0 + s h) = (1 - s) y0 + s (y1 + (1 - s)(D2 + s D3)),  D2 = sum d2_j k_j, D3 = sum d3_j k_j,
  * its error norm, step-size bounds (1/5 .. 6 times per step, safety 0.9), Gustafsson's predictive
  * controller, its first step (1e-6 s) and its response to a singular E (halve h, five times at most);
@@ -14,7 +14,6 @@
  * J and f_t by forward differences of rodas.f's increments sqrt(1e-16 max(1e-5, |y_j|)), evaluated
  * once per step (rejections reuse them: the point is the same), as in rodas.f.
  */
-#include <float.h>
 #include <math.h>
 #include <string.h>
 
