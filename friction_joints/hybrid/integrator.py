@@ -123,13 +123,10 @@ class EventWatch:
     end and at its middle on the cubic Hermite interpolant of the step's ends (y and dy/dt there, known
     already: one more evaluation of the events a step, no right-hand side). An event whose function may
     cross zero inside the step (``near_zero``: always so where it changes sign between the ends) is
-    sampled on the step's dense output at SAMPLES, and its crossing is bracketed (``_bracket``): by the
-    whole step where the samples change sign once only, between the ends (a single crossing, located
-    as before this rule, to the last bit); else by the first two consecutive samples between which it
-    crosses zero in its direction; where none do, once more at the turn of the parabola through the
-    sample nearest zero and its neighbours, if that parabola may cross zero. Brent's method locates the
-    crossing in its bracket on the dense output (SciPy's brentq, xtol and rtol 4 machine epsilons, as
-    solve_ivp). The event that crosses first fires (the first of equals)."""
+    sampled on the step's dense output at SAMPLES, and its first crossing is bracketed where its
+    function is monotone (``_bracket``). Brent's method locates the crossing in its bracket on the
+    dense output (SciPy's brentq, xtol and rtol 4 machine epsilons, as solve_ivp). The event that
+    crosses first fires (the first of equals)."""
 
     def __init__(self, evs, t, y, f):
         self.evs = evs
@@ -169,29 +166,51 @@ class EventWatch:
         return first
 
     def _bracket(self, k, step, times, samples):
-        """(t_a, t_b): where event k's samples change sign once only, crossing in its direction, the whole
-        step (the bracket of a crossing that the signs at the ends show: its root as located before inner
-        crossings were looked for, to the last bit); else the first pair of consecutive times between
-        which they cross zero in its direction, refined once at the turn nearest zero if none do; None if
-        it does not cross."""
+        """(t_a, t_b): a bracket of event k's first crossing in its direction on which its function is
+        monotone (to its samples and the parabolas through them); None if it does not cross. Take the
+        first pair of consecutive samples between which it crosses: where the parabola through that pair
+        and its neighbour turns between them, the pair split at the turn (``_split``); else, where the
+        samples move towards zero up to that pair and change sign there only, the whole step (a single
+        crossing, the bracket before inner crossings were looked for: its root as then, to the last
+        bit); else the pair. Where no pair crosses, the turn of the parabola through the inner sample
+        nearest zero and its neighbours splits those three, if that parabola may cross zero.
+
+        Why monotone: Brent's method finds a root of its bracket, the first crossing only where the
+        function is monotone on it. A function that starts on zero to rounding and moves away first has
+        sign changes of its rounding around the start: a mode that starts at the root of another event
+        on the same function, e.g. an impact's gap right after a separation, the journal flying off and
+        coming back within one step. A bracket from the start held those too, and Brent's first secant
+        steps land there: the clearance pendulum's impact was found 4e-14 s after its separation, its
+        approach speed still negative (a graze for the model), and again 1e-15 s later, and on (Zeno)."""
         direction = self.evs[k].direction
-        changes = [j for j in range(len(times) - 1) if crosses(samples[j], samples[j + 1], 0)]
-        if len(changes) == 1 and crosses(samples[0], samples[-1], direction):
-            return times[0], times[-1]
-        for j in changes:
-            if crosses(samples[j], samples[j + 1], direction):
-                return times[j], times[j + 1]
-        j = 1 + int(np.argmin(np.abs(samples[1:-1])))  # the inner sample nearest zero
-        a, m, b = samples[j - 1 : j + 2]
-        t = turn(a, m, b)
-        if t is None or not near_zero(a, m, b):
-            return None
-        t_turn = times[j - 1] + t[0] * (times[j + 1] - times[j - 1])
+        last = len(times) - 1
+        j = next((j for j in range(last) if crosses(samples[j], samples[j + 1], direction)), None)
+        if j is None:
+            j = 1 + int(np.argmin(np.abs(samples[1:-1])))  # the inner sample nearest zero
+            a, m, b = samples[j - 1 : j + 2]
+            t = turn(a, m, b)
+            if t is None or not near_zero(a, m, b):
+                return None
+            t_turn = times[j - 1] + t[0] * (times[j + 1] - times[j - 1])
+            return self._split(k, step, (times[j - 1], a), t_turn, (times[j + 1], b))
+        i = min(j, last - 2)  # the parabola through samples i, i + 1, i + 2 spans the pair
+        t = turn(*samples[i : i + 3])
+        t_turn = None if t is None else times[i] + t[0] * (times[i + 2] - times[i])
+        if t_turn is not None and times[j] < t_turn < times[j + 1]:
+            return self._split(k, step, (times[j], samples[j]), t_turn, (times[j + 1], samples[j + 1]))
+        approaching = all(abs(samples[n + 1]) <= abs(samples[n]) for n in range(j))
+        changes = sum(crosses(samples[n], samples[n + 1], 0) for n in range(last))
+        return (times[0], times[-1]) if approaching and changes == 1 else (times[j], times[j + 1])
+
+    def _split(self, k, step, start, t_turn, end):
+        """The first of (t_a, t_turn) and (t_turn, t_b) over which event k crosses zero in its direction,
+        None if neither; start, end: (t_a, g_a), (t_b, g_b), its values at the ends."""
+        direction = self.evs[k].direction
         g = self.value(k, t_turn, step.at(t_turn))
-        if crosses(a, g, direction):
-            return times[j - 1], t_turn
-        if crosses(g, b, direction):
-            return t_turn, times[j + 1]
+        if crosses(start[1], g, direction):
+            return start[0], t_turn
+        if crosses(g, end[1], direction):
+            return t_turn, end[0]
         return None
 
 

@@ -270,48 +270,69 @@ static int near_zero(double g0, double gm, double g1) {
     return lo - bend <= 0.0 && 0.0 <= hi + bend;
 }
 
-/* Where event k's values samples at times (N_SAMPLES + 2, the step's ends included) change sign once
- * only, crossing in its direction, the whole step (the bracket of a crossing that the signs at the ends
- * show: its root as located before inner crossings were looked for, to the last bit); else the first pair
- * of consecutive times between which they cross zero in its direction; where none do, refined once at the
- * turn of the parabola through the inner sample nearest zero and its neighbours, if that parabola may
- * cross zero. Returns the kernel status; *found 1 and the bracket in *t_a, *t_b if it crosses
- * (hybrid.integrator.EventWatch._bracket). */
-static int64_t bracket(const stepper *s, const dense_step *d, int64_t k, int64_t direction, const double *times,
-                       const double *samples, int *found, double *t_a, double *t_b) {
-    int changes = 0;
-    for (int j = 0; j < N_SAMPLES + 1; j++) changes += crosses(samples[j], samples[j + 1], 0);
-    *found = changes == 1 && crosses(samples[0], samples[N_SAMPLES + 1], direction);
-    if (*found) {
-        *t_a = times[0];
-        *t_b = times[N_SAMPLES + 1];
-        return FJ_OK;
-    }
-    for (int j = 0; j < N_SAMPLES + 1; j++) {
-        if (crosses(samples[j], samples[j + 1], direction)) {
-            *found = 1;
-            *t_a = times[j];
-            *t_b = times[j + 1];
-            return FJ_OK;
-        }
-    }
-    int j = 1; /* the inner sample nearest zero (the first of equals) */
-    for (int i = 2; i < N_SAMPLES + 1; i++)
-        if (fabs(samples[i]) < fabs(samples[j])) j = i;
-    double a = samples[j - 1], m = samples[j], b = samples[j + 1], x, value, g;
-    if (!turn(a, m, b, &x, &value) || !near_zero(a, m, b)) return FJ_OK;
-    double t_turn = times[j - 1] + x * (times[j + 1] - times[j - 1]);
+/* Of [t_a, t_turn] and [t_turn, t_b] (event k's values g_a, g_b at t_a, t_b), the first over which it crosses
+ * zero in its direction: *found 1 and that bracket in *t_lo, *t_hi, else *found 0 (its value at t_turn is
+ * evaluated). Returns the kernel status (hybrid.integrator.EventWatch._split). */
+static int64_t split(const stepper *s, const dense_step *d, int64_t k, int64_t direction, double t_a, double g_a,
+                     double t_turn, double t_b, double g_b, int *found, double *t_lo, double *t_hi) {
+    double g;
     int64_t status = event_value(s, d, k, direction, t_turn, &g);
     if (status != FJ_OK) return status;
-    if (crosses(a, g, direction)) {
-        *found = 1;
-        *t_a = times[j - 1];
-        *t_b = t_turn;
-    } else if (crosses(g, b, direction)) {
-        *found = 1;
-        *t_a = t_turn;
-        *t_b = times[j + 1];
+    *found = 1;
+    if (crosses(g_a, g, direction)) {
+        *t_lo = t_a;
+        *t_hi = t_turn;
+    } else if (crosses(g, g_b, direction)) {
+        *t_lo = t_turn;
+        *t_hi = t_b;
+    } else {
+        *found = 0;
     }
+    return FJ_OK;
+}
+
+/* A bracket of event k's first crossing in its direction on which its function is monotone (to its
+ * samples, values samples at times: N_SAMPLES + 2, the step's ends included, and the parabolas through
+ * them). Take the first pair of consecutive samples between which it crosses: where the parabola through
+ * that pair and its neighbour turns between them, the pair split at the turn; else, where the samples move
+ * towards zero up to that pair and change sign there only, the whole step (a single crossing, the bracket
+ * before inner crossings were looked for: its root as then, to the last bit); else the pair. Where no
+ * pair crosses, the turn of the parabola through the inner sample nearest zero and its neighbours splits
+ * those three, if that parabola may cross zero. Monotone, because Brent's method finds a root of its
+ * bracket, the first crossing only where the function is monotone on it: a function that starts on zero
+ * to rounding (a mode started at the root of another event on the same function) and moves away first has
+ * sign changes of its rounding around the start, where Brent's first secant steps land (hybrid.integrator.
+ * EventWatch._bracket says more). Returns the kernel status; *found 1 and the bracket in *t_a, *t_b if it
+ * crosses. */
+static int64_t bracket(const stepper *s, const dense_step *d, int64_t k, int64_t direction, const double *times,
+                       const double *samples, int *found, double *t_a, double *t_b) {
+    double x, value, t_turn;
+    int j = 0;
+    while (j < N_SAMPLES + 1 && !crosses(samples[j], samples[j + 1], direction)) j++;
+    if (j == N_SAMPLES + 1) {
+        *found = 0;
+        j = 1; /* the inner sample nearest zero (the first of equals) */
+        for (int i = 2; i < N_SAMPLES + 1; i++)
+            if (fabs(samples[i]) < fabs(samples[j])) j = i;
+        double a = samples[j - 1], m = samples[j], b = samples[j + 1];
+        if (!turn(a, m, b, &x, &value) || !near_zero(a, m, b)) return FJ_OK;
+        t_turn = times[j - 1] + x * (times[j + 1] - times[j - 1]);
+        return split(s, d, k, direction, times[j - 1], a, t_turn, times[j + 1], b, found, t_a, t_b);
+    }
+    int i = j < N_SAMPLES ? j : N_SAMPLES - 1; /* the parabola through samples i, i + 1, i + 2 spans the pair */
+    if (turn(samples[i], samples[i + 1], samples[i + 2], &x, &value)) {
+        t_turn = times[i] + x * (times[i + 2] - times[i]);
+        if (times[j] < t_turn && t_turn < times[j + 1])
+            return split(s, d, k, direction, times[j], samples[j], t_turn, times[j + 1], samples[j + 1], found, t_a,
+                         t_b);
+    }
+    int approaching = 1, changes = 0;
+    for (int n = 0; n < j; n++) approaching = approaching && fabs(samples[n + 1]) <= fabs(samples[n]);
+    for (int n = 0; n < N_SAMPLES + 1; n++) changes += crosses(samples[n], samples[n + 1], 0);
+    int whole = approaching && changes == 1;
+    *found = 1;
+    *t_a = whole ? times[0] : times[j];
+    *t_b = whole ? times[N_SAMPLES + 1] : times[j + 1];
     return FJ_OK;
 }
 
