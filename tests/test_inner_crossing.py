@@ -20,6 +20,7 @@ return fired at the fall in 3 of the 8 cases below on the Python engine, 2 on th
 pendulum chattered so, see test_clearance_contact.py). The bracket starts at the gap's turn
 (EventWatch._bracket)."""
 
+import json
 import math
 from dataclasses import dataclass
 from functools import cached_property
@@ -34,7 +35,7 @@ from friction_joints.native.model import CompiledModel
 from friction_joints.hybrid.integrator import DrivenSystem, Event, HybridIntegrator
 from friction_joints.native.build import sources
 
-from native_build import sanitized_library
+from native_build import run_against, sanitized_library, sanitizers
 
 RTOL = 1e-8
 DIPS = (0.01, 1e-4, 1e-6)  # how deep x + 1 dips below zero: the step's samples see the first two, the turn
@@ -199,13 +200,17 @@ class DipSystem(DrivenSystem):
         return {"x": float(out[0]), "v": float(out[1])}
 
 
+def families_library(folder, flags):
+    """A library of the engine and the families "dip" and "return" built in folder with the extra flags (the
+    test is skipped without a C compiler)."""
+    (folder / "dip.c").write_text(DIP_FAMILY + RETURN_FAMILY)
+    return sanitized_library(folder, flags, [*sources(), folder / "dip.c"])
+
+
 @pytest.fixture(scope="module")
 def dip_library(tmp_path_factory):
-    """A library of the engine and the families "dip" and "return" (no sanitizer: it runs in this process; the test is
-    skipped without a C compiler)."""
-    folder = tmp_path_factory.mktemp("dip")
-    (folder / "dip.c").write_text(DIP_FAMILY + RETURN_FAMILY)
-    return sanitized_library(folder, (), [*sources(), folder / "dip.c"])
+    """families_library without sanitizers (it runs in this process)."""
+    return families_library(tmp_path_factory.mktemp("dip"), ())
 
 
 @pytest.mark.parametrize("dip", DIPS)
@@ -323,3 +328,23 @@ def test_the_compiled_engine_finds_the_return_at_the_same_time(dip, B, dip_libra
         HybridIntegrator, dip, B)
     assert abs(fall - fall_ref) < 1e-9
     assert abs(back - back_ref) < 1e-9 / math.sin(math.acos(1.0 - dip))
+
+
+SANITIZED = """
+import json, sys
+from test_inner_crossing import compiled_times
+print(json.dumps(compiled_times(sys.argv[1])))
+"""
+
+
+def compiled_times(library_path) -> list:
+    """The dip's and the return's times of every case above on the C engine built as library_path."""
+    times = [dip_time(CompiledIntegrator, dip, d, library_path) for dip in DIPS for d in (-1, 1, 0)]
+    return times + [t for dip, B in RETURNS for t in return_times(CompiledIntegrator, dip, B, library_path)]
+
+
+def test_the_inner_crossings_under_sanitizers(tmp_path, dip_library):
+    """dop853.c's search inside a step (the samples, the brackets split at a turn) on a build with
+    sanitizers() (tests/native_build.py): the same times as the build without them."""
+    library = families_library(tmp_path, sanitizers())
+    assert json.loads(run_against(library, SANITIZED)) == compiled_times(dip_library)
