@@ -9,6 +9,7 @@ import warnings
 import numpy as np
 import pytest
 from scipy.integrate import solve_ivp
+from scipy.optimize import brentq
 
 from friction_joints.contact import (FREE, Contact, Flores, Free, FreeJournal, LankaraniNikravesh, PlanarClearance,
                                      SpatialClearance, SpatialJournal, contact_events, contact_update,
@@ -90,25 +91,56 @@ def test_a_mode_started_past_its_event_by_the_root_residual_fires_where_it_start
         assert event.fn(0.0, [level - 1e-9]) == pytest.approx(-1e-9, abs=1e-20)
 
 
+PENDULUM = dict(m=1.0, l=0.1, J_G=1e-3, g=9.81, phi0=0.5)
+
+
+def clearance_pendulum(c):
+    """(system, y0): a body (1 kg, J_G = 1e-3 kg.m^2) hanging from its journal 0.1 m above G, released at 0.5 rad
+    with the journal resting on the bearing's bottom (radius 10 mm, clearance c); steel contact, so K grows as the
+    clearance closes (c^-1/2)."""
+    m, l, J_G, g, phi0 = PENDULUM.values()
+    joint = PlanarClearance(0.01 - c, 0.01, LankaraniNikravesh(0.9, cylinder_stiffness(0.01 - c, 0.01, 207e9, 207e9)))
+    system = FreeJournal(joint, m, J_G, g=(0.0, -g), a=(0.0, l))
+    r_J = np.array([0.0, -c - (m * g / joint.law.k_contact) ** (1 / 1.5)])  # statically loaded contact
+    return system, system.initial_state(r_J - rotation(phi0) @ [0.0, l], (0.0, 0.0), phi=phi0)
+
+
 def test_pendulum_on_a_clearance_joint_converges_to_the_ideal_pendulum_as_the_clearance_closes():
-    # a body (1 kg, J_G = 1e-3 kg.m^2) hanging from its journal 0.1 m above G, released at 0.5 rad with the
-    # journal resting on the bearing's bottom; steel contact, so K grows as the clearance closes (c^-1/2)
-    m, l, J_G, g, phi0, t_end = 1.0, 0.1, 1e-3, 9.81, 0.5, 0.1
+    m, l, J_G, g, phi0 = PENDULUM.values()
+    t_end = 0.1
     times = np.linspace(0.0, t_end, 11)[1:]
     ideal = solve_ivp(lambda t, y: [y[1], -m * g * l / (J_G + m * l**2) * np.sin(y[0])], (0.0, t_end), [phi0, 0.0],
                       t_eval=times, rtol=1e-12, atol=1e-14).y[0]
     clearances, errors = (1e-4, 1e-5, 1e-6), []
     for c in clearances:
-        joint = PlanarClearance(0.01 - c, 0.01, LankaraniNikravesh(0.9, cylinder_stiffness(0.01 - c, 0.01, 207e9,
-                                                                                            207e9)))
-        system = FreeJournal(joint, m, J_G, g=(0.0, -g), a=(0.0, l))
-        r_J = np.array([0.0, -c - (m * g / joint.law.k_contact) ** (1 / 1.5)])  # statically loaded contact
-        y0 = system.initial_state(r_J - rotation(phi0) @ [0.0, l], (0.0, 0.0), phi=phi0)
+        system, y0 = clearance_pendulum(c)
         res = HybridIntegrator(system, 0.0, y0, rtol=1e-8, atol=1e-12).advance(t_end, times)
         errors.append(np.abs(res["phi"][res.rows_at(times)] - ideal).max())
     slope = np.polyfit(np.log(clearances), np.log(errors), 1)[0]
     assert slope > 0.9, (slope, errors)  # at least first order in c: the pivot wanders within the clearance
     assert errors[-1] < 10 * clearances[-1] / l, errors
+
+
+def test_a_journal_leaving_the_wall_and_back_within_one_step_impacts_where_it_returns():
+    # the pendulum with c = 1 um: its journal leaves the wall at 94 us and comes back 18 us later, within one
+    # integrator step. The impact's bracket once started at the separation, where the gap sits on zero to its
+    # rounding (1e-17 m), and Brent's method found a sign change of the rounding there: an impact 4e-14 s after
+    # the separation with the journal still leaving (a graze), then again 1e-15 s later, until the Zeno guard
+    # (hybrid.integrator.EventWatch._bracket). Free of the wall, the body falls and turns at a constant rate: the
+    # impact comes where that flight from the separation's state meets the wall (to 1e-6 of the flight; 4e-9 seen).
+    system, y0 = clearance_pendulum(1e-6)
+    res = HybridIntegrator(system, 0.0, y0, rtol=1e-8, atol=1e-12).advance(3e-4)
+    assert [k for _, k in res.events] == ["impact", "separation", "impact"]
+    t_separation, t_impact = res.event_times()[1:]
+    after, before = res.rows_at([t_separation])[0] + 1, res.rows_at([t_impact])[0]
+    r, v, phi, omega = (res[name][after] for name in ("r", "v", "phi", "omega"))
+    g, a = np.array([0.0, -PENDULUM["g"]]), np.array([0.0, PENDULUM["l"]])
+
+    def gap(tau):
+        return system.joint.penetration(r + v * tau + 0.5 * g * tau**2 + rotation(phi + omega * tau) @ a)
+    flight = brentq(gap, 1e-6, 1e-4, xtol=1e-20)  # 1 us after the separation the journal is 0.1 nm off the wall
+    assert t_impact - t_separation == pytest.approx(flight, rel=1e-6)
+    assert res["deltad"][after] < 0.0 < res["deltad"][before]
 
 
 def test_the_long_first_step_after_an_impact_is_rejected_without_warnings():

@@ -5,7 +5,10 @@ order 8 with a 7th-order dense output and error control). DOP853 is chosen over 
 energy balance and event times are wanted to 1e-6 and better: at tight tolerances an 8th-order
 method takes far fewer steps, and its dense output locates event roots (SciPy brentq on the
 interpolant, to about 4 machine epsilons in t) without restarting steps. The right-hand side
-within a mode is smooth (the mode fixes the friction directions), so a high order pays.
+within a mode is smooth (the mode fixes the friction directions), so a high order pays. The solver
+is stepped here (SciPy's OdeSolver.step, as solve_ivp does) so that events are looked for inside
+each step too, where an event function crosses zero and back (``EventWatch``), by the same rule as
+the compiled engine's dop853.c.
 
 A model plugs in through the ``HybridSystem`` interface: state events of the current mode
 (callables with a direction, as in solve_ivp), a right-hand side, the discrete mode update at an
@@ -24,6 +27,7 @@ from ..errors import FrictionJointsError
 from .signals import as_signal
 
 MAX_EVENTS_AT_ONE_TIME = 10
+EPS = np.finfo(float).eps  # the tolerances of the event roots: 4 EPS (SciPy's solve_ivp)
 NOT_CROSSED = np.finfo(float).tiny  # |g| given to an event function resting exactly on zero (unfired)
 QUIET_MARGIN = 1e-6  # distance of every event function from firing beyond which an input change cannot switch the mode
 
@@ -55,9 +59,165 @@ def unfired(g, direction):
     return -direction * NOT_CROSSED if g == 0.0 and direction != 0 else g
 
 
+def crosses(g0, g1, direction) -> bool:
+    """Whether an event function going from g0 to g1 crosses zero in its direction (SciPy's
+    find_active_events)."""
+    return (g0 <= 0.0 <= g1 and direction >= 0) or (g0 >= 0.0 >= g1 and direction <= 0)
+
+
+def turn(g0, gm, g1):
+    """(x, value) where the parabola through (0, g0), (1/2, gm), (1, g1) turns, if it turns inside (0, 1);
+    else None."""
+    c = 2.0 * (g0 - 2.0 * gm + g1)
+    b = 4.0 * gm - 3.0 * g0 - g1
+    if c == 0.0:
+        return None
+    x = -b / (2.0 * c)
+    if not 0.0 < x < 1.0:
+        return None
+    return x, g0 + x * (b + c * x)
+
+
+def near_zero(g0, gm, g1) -> bool:
+    """Whether an event function sampled at the start, middle and end of an interval (g0, gm, g1) may
+    cross zero inside it: the parabola through the three values comes within its own bend
+    |gm - (g0 + g1) / 2| of zero on the interval (always so where g0 and g1 differ in sign).
+
+    Why this suffices inside an accepted step: DOP853 accepts a step only where an 8th-order
+    polynomial in time represents the solution to rtol, so along the step an event function is
+    dominated by its first terms in time; two crossings within the step need the quadratic term (the
+    bend) to pull the function through zero, and the cubic and higher terms are smaller than the bend
+    by about the step size over the solution's time scale. A margin of one bend covers them."""
+    t = turn(g0, gm, g1)
+    values = (g0, g1) if t is None else (g0, g1, t[1])
+    bend = abs(gm - 0.5 * (g0 + g1))
+    return min(values) - bend <= 0.0 <= max(values) + bend
+
+
+SAMPLES = (0.25, 0.5, 0.75)  # where in a step a possibly crossing event function is sampled on the dense output
+
+
+class Step:
+    """The last step of a SciPy OdeSolver (from t_old to t, reaching y), with its dense output computed
+    once, where first needed (DOP853's costs 3 right-hand sides)."""
+
+    def __init__(self, solver):
+        self.solver = solver
+        self.t_old, self.t, self.y = solver.t_old, solver.t, solver.y
+        self._dense = None
+
+    def at(self, t) -> np.ndarray:
+        """The state at t within the step, from the dense output."""
+        if self._dense is None:
+            self._dense = self.solver.dense_output()
+        return self._dense(t)
+
+
+class EventWatch:
+    """The state events of a mode, watched over the accepted steps of a solver: finds the first time in
+    a step at which one of them crosses zero in its direction, also where its function crosses zero and
+    back within the step, which the signs at the step's ends do not show (issue 32, item 9). dop853.c
+    does the same in the compiled engine.
+
+    The rule, per accepted step [t0, t1] of length h: each event function is evaluated at the step's
+    end and at its middle on the cubic Hermite interpolant of the step's ends (y and dy/dt there, known
+    already: one more evaluation of the events a step, no right-hand side). An event whose function may
+    cross zero inside the step (``near_zero``: always so where it changes sign between the ends) is
+    sampled on the step's dense output at SAMPLES, and its first crossing is bracketed where its
+    function is monotone (``_bracket``). Brent's method locates the crossing in its bracket on the
+    dense output (SciPy's brentq, xtol and rtol 4 machine epsilons, as solve_ivp). The event that
+    crosses first fires (the first of equals)."""
+
+    def __init__(self, evs, t, y, f):
+        self.evs = evs
+        self.y, self.f, self.g = y, f, self.values(t, y)  # y, dy/dt and the event functions at the next step's start
+
+    def value(self, k, t, y) -> float:
+        ev = self.evs[k]
+        return unfired(ev.fn(t, y), ev.direction)
+
+    def values(self, t, y) -> list:
+        return [self.value(k, t, y) for k in range(len(self.evs))]
+
+    def first_crossing(self, step: Step, f):
+        """(index, time) of the event that crosses zero first in the step, None if none does; f: dy/dt at
+        the step's end. The next call continues from the step's end."""
+        t0, h = step.t_old, step.t - step.t_old
+        y0, f0, g0, g1 = self.y, self.f, self.g, self.values(step.t, step.y)
+        self.y, self.f, self.g = step.y, f, g1
+        y_mid = 0.5 * (y0 + step.y) + 0.125 * h * (f0 - f)  # the cubic Hermite interpolant
+        gm = self.values(t0 + 0.5 * h, y_mid)
+        suspects = [k for k in range(len(self.evs)) if near_zero(g0[k], gm[k], g1[k])]
+        if not suspects:
+            return None
+        from scipy.optimize import brentq  # here: the compiled engine's runs need none of SciPy
+
+        times = [t0, *(t0 + x * h for x in SAMPLES), step.t]
+        inner = [step.at(t) for t in times[1:-1]]
+        first = None
+        for k in suspects:
+            samples = [g0[k], *(self.value(k, t, y) for t, y in zip(times[1:-1], inner)), g1[k]]
+            bracket = self._bracket(k, step, times, samples)
+            if bracket is None:
+                continue
+            root = brentq(lambda t: self.value(k, t, step.at(t)), *bracket, xtol=4 * EPS, rtol=4 * EPS)
+            if first is None or root < first[1]:
+                first = (k, root)
+        return first
+
+    def _bracket(self, k, step, times, samples):
+        """(t_a, t_b): a bracket of event k's first crossing in its direction on which its function is
+        monotone (to its samples and the parabolas through them); None if it does not cross. Take the
+        first pair of consecutive samples between which it crosses: where the parabola through that pair
+        and its neighbour turns between them, the pair split at the turn (``_split``); else, where the
+        samples move towards zero up to that pair and change sign there only, the whole step (a single
+        crossing, the bracket before inner crossings were looked for: its root as then, to the last
+        bit); else the pair. Where no pair crosses, the turn of the parabola through the inner sample
+        nearest zero and its neighbours splits those three, if that parabola may cross zero.
+
+        Why monotone: Brent's method finds a root of its bracket, the first crossing only where the
+        function is monotone on it. A function that starts on zero to rounding and moves away first has
+        sign changes of its rounding around the start: a mode that starts at the root of another event
+        on the same function, e.g. an impact's gap right after a separation, the journal flying off and
+        coming back within one step. A bracket from the start held those too, and Brent's first secant
+        steps land there: the clearance pendulum's impact was found 4e-14 s after its separation, its
+        approach speed still negative (a graze for the model), and again 1e-15 s later, and on (Zeno)."""
+        direction = self.evs[k].direction
+        last = len(times) - 1
+        j = next((j for j in range(last) if crosses(samples[j], samples[j + 1], direction)), None)
+        if j is None:
+            j = 1 + int(np.argmin(np.abs(samples[1:-1])))  # the inner sample nearest zero
+            a, m, b = samples[j - 1 : j + 2]
+            t = turn(a, m, b)
+            if t is None or not near_zero(a, m, b):
+                return None
+            t_turn = times[j - 1] + t[0] * (times[j + 1] - times[j - 1])
+            return self._split(k, step, (times[j - 1], a), t_turn, (times[j + 1], b))
+        i = min(j, last - 2)  # the parabola through samples i, i + 1, i + 2 spans the pair
+        t = turn(*samples[i : i + 3])
+        t_turn = None if t is None else times[i] + t[0] * (times[i + 2] - times[i])
+        if t_turn is not None and times[j] < t_turn < times[j + 1]:
+            return self._split(k, step, (times[j], samples[j]), t_turn, (times[j + 1], samples[j + 1]))
+        approaching = all(abs(samples[n + 1]) <= abs(samples[n]) for n in range(j))
+        changes = sum(crosses(samples[n], samples[n + 1], 0) for n in range(last))
+        return (times[0], times[-1]) if approaching and changes == 1 else (times[j], times[j + 1])
+
+    def _split(self, k, step, start, t_turn, end):
+        """The first of (t_a, t_turn) and (t_turn, t_b) over which event k crosses zero in its direction,
+        None if neither; start, end: (t_a, g_a), (t_b, g_b), its values at the ends."""
+        direction = self.evs[k].direction
+        g = self.value(k, t_turn, step.at(t_turn))
+        if crosses(start[1], g, direction):
+            return start[0], t_turn
+        if crosses(g, end[1], direction):
+            return t_turn, end[0]
+        return None
+
+
 class HybridSystem:
-    """Interface of a model run by the hybrid integrator. ``ode_method``: the solve_ivp method of its
-    modes (DOP853; a stiff system, e.g. with bristle friction, names an implicit one such as Radau)."""
+    """Interface of a model run by the hybrid integrator. ``ode_method``: the SciPy solver of its modes
+    (a class of scipy.integrate: DOP853; a stiff system, e.g. with bristle friction, names an implicit
+    one such as Radau or LSODA)."""
 
     ode_method = "DOP853"
 
@@ -272,53 +432,61 @@ class HybridIntegrator:
         if t_end < s.t:
             raise RuntimeError(f"cannot integrate backwards from t={s.t} to t_end={t_end}")
         grid = np.asarray([] if t_eval is None else t_eval, dtype=float)
-        grid = grid[(grid > s.t) & (grid <= t_end)]
-        from scipy.integrate import solve_ivp  # here: the compiled engine's runs need none of scipy.integrate
-
+        grid = np.unique(grid[(grid > s.t) & (grid <= t_end)])  # a time is recorded once
         bps = self.system.breakpoints()
         self._last_event = (None, 0)
         while s.t < t_end:
             upcoming = bps[(bps > s.t) & (bps < t_end)]
             seg_end = float(upcoming[0]) if len(upcoming) else t_end
             evs = self.system.events(s.mode)
-            fns = []
-            for ev in evs:
-                fn = (lambda e: lambda t, y: unfired(e.fn(t, y), e.direction))(ev)
-                fn.direction, fn.terminal = ev.direction, True
-                fns.append(fn)
             self.system.begin_segment(s.t, seg_end)
             max_step = min(self.max_step, self.hold_step) if any(ev.input_driven for ev in evs) else self.max_step
-            sol = solve_ivp(lambda t, y: self.system.rhs(t, y, s.mode), (s.t, seg_end), s.y,
-                            method=self.system.ode_method, rtol=self.rtol, atol=self.atol, max_step=max_step,
-                            events=fns or None,  # dense output (3 more evaluations a step) only for a grid
-                            dense_output=bool(np.any((grid > s.t) & (grid < seg_end))),
-                            # an implicit/multistep method (a stiff system's) picks its own first step: the last
-                            # one, carried over an input jump, made LSODA fail its corrector on stiff bristles
-                            first_step=(min(2.0 * s.step, seg_end - s.t) if s.step and self.system.ode_method
-                                        in ("DOP853", "RK45", "RK23") else None))
-            if sol.status < 0:
-                raise FrictionJointsError(f"integration failed at t={sol.t[-1]:.9g}: {sol.message}")
-            t_stop = float(sol.t[-1])
-            for t in grid[(grid > s.t) & (grid < t_stop)]:
-                self._record(t, sol.sol(t), s.mode)
-            # next first step: twice the larger of the last two steps (the last is often cut short by
-            # the end; DOP853 grows its steps by up to 10x, and rejects a step that is too long)
-            step = float(np.diff(sol.t)[-2:].max()) if len(sol.t) > 1 else s.step
-            if sol.status == 1:
-                k = self._fired(sol)
-                s = self._at_event(float(sol.t_events[k][0]), sol.y_events[k][0], s.mode, evs[k].name, step)
+            seg_grid = grid[(grid > s.t) & (grid <= seg_end)]
+            t_stop, y_stop, fired, step = self._segment(s, seg_end, evs, max_step, seg_grid)
+            if fired is not None:
+                s = self._at_event(t_stop, y_stop, s.mode, evs[fired].name, step)
             else:
-                s = IntegratorState(seg_end, sol.y[:, -1], s.mode, step)
-                if seg_end in grid:
-                    self._record(seg_end, s.y, s.mode)
+                s = IntegratorState(seg_end, y_stop, s.mode, step)
                 if seg_end < t_end:
                     s = self._input_jump(s)
             self.state = s
         return self.results
 
-    @staticmethod
-    def _fired(sol):
-        return next(i for i, te in enumerate(sol.t_events) if len(te))
+    def _segment(self, s, seg_end, evs, max_step, grid):
+        """Integrate the mode of the state s from s.t towards seg_end (no input breakpoint before it) with
+        SciPy's solver of ``system.ode_method``, step by step, until seg_end or the first event of evs;
+        records the rows at the times of grid (within (s.t, seg_end]) before where it stops. Returns
+        (t, y, fired, step): the time and state it stopped at, the index in evs of the event that fired
+        there (None at seg_end), and the first step size of the next segment."""
+        import scipy.integrate  # here: the compiled engine's runs need none of scipy.integrate
+
+        method = self.system.ode_method
+        # an implicit/multistep method (a stiff system's) picks its own first step: the last one,
+        # carried over an input jump, made LSODA fail its corrector on stiff bristles
+        first_step = min(2.0 * s.step, seg_end - s.t) if s.step and method in ("DOP853", "RK45", "RK23") else None
+        fun = lambda t, y: self.system.rhs(t, y, s.mode)  # noqa: E731
+        solver = getattr(scipy.integrate, method)(fun, s.t, s.y, seg_end, rtol=self.rtol, atol=self.atol,
+                                                  max_step=max_step, first_step=first_step)
+        # dy/dt at the solver's time: Runge-Kutta methods and Radau keep it, the multistep ones do not
+        slope = lambda: solver.f if hasattr(solver, "f") else fun(solver.t, solver.y)  # noqa: E731
+        watch = EventWatch(evs, s.t, s.y, slope()) if evs else None
+        steps = []  # the lengths of the steps taken (the last one up to the event)
+        while solver.status == "running":
+            message = solver.step()
+            if solver.status == "failed":
+                raise FrictionJointsError(f"integration failed at t={solver.t:.9g}: {message}")
+            t_old, t_new, y_new = solver.t_old, solver.t, solver.y
+            step = Step(solver)
+            fired = watch.first_crossing(step, slope()) if watch else None
+            t_stop = fired[1] if fired else t_new
+            for t in grid[(grid > t_old) & ((grid < t_stop) | (fired is None) & (grid == t_stop))]:
+                self._record(t, y_new if t == t_new else step.at(t), s.mode)
+            # next first step: twice the larger of the last two steps (the last is often cut short by
+            # the end; DOP853 grows its steps by up to 10x, and rejects a step that is too long)
+            steps = [*steps[-1:], t_stop - t_old]
+            if fired:
+                return t_stop, step.at(t_stop), fired[0], max(steps)
+        return seg_end, solver.y, None, max(steps) if steps else s.step
 
     def _settle(self, t, y, mode, event):
         """Repeat the discrete update until the mode no longer changes; returns (y, mode, kinds)."""

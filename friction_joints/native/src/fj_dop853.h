@@ -21,7 +21,8 @@ enum {
 /* Doubles of scratch fj_dop853_advance needs for n_y states, n_events events and n_tau inputs. */
 int64_t fj_dop853_scratch_size(int64_t n_y, int64_t n_events, int64_t n_tau);
 
-/* Integrate y (a->n_y) in place from t to t_end, or to the first event, whichever comes first.
+/* Integrate y (a->n_y) in place from t to t_end, or to the first event, whichever comes first; an event
+ * whose function crosses zero and back within one step is found too (dop853.c: near_zero, bracket).
  *
  * fam, a: the family and its arguments (packed model, mode, scratch; a->n_tau inputs); scratch: 
  * fj_dop853_scratch_size doubles; h_abs: the step size to try first (<= 0 or NaN: choose one);
