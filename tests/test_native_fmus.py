@@ -32,7 +32,8 @@ from friction_joints.lumped import SingleMassParameters, TwoMassParameters
 from friction_joints.vehicle import SteeringParameters, SteeringSystem, VehicleParameters
 from friction_joints.vehicle.steering_packing import PARAMETERS as STEERING_PARAMETERS
 
-MODELS = ("SingleMassFriction", "TwoMassFriction", "SingleTrackVehicle", "SteeringSystem")  # the C assemblies' models
+MODELS = ("SingleMassFriction", "TwoMassFriction", "SingleTrackVehicle", "SteeringSystem",
+          "RSRRRLinkage")  # the C assemblies' models
 HEADERS = Path(fmpy.__file__).parent / "c-code"
 HOSTS = Path(__file__).with_name("c_host")
 WINE = shutil.which("wine64") or next((p for p in ("/usr/lib/wine/wine64",) if os.access(p, os.X_OK)), None)
@@ -78,13 +79,21 @@ def outputs_of(md):
     return [v.name for v in md.modelVariables if v.causality == "output"]
 
 
+#: outputs that are rounding-level residuals, with the rounding of what they are computed from: the RSRRR
+#: loop's closure error (~1e-10 m, its range ~1e-9 m) is a difference of positions of S (|r_S| ~ 0.3 m), so two
+#: builds whose initial loop closures (Newton in C, in numpy) differ by rounding agree to a few units in the
+#: last place of 0.3 m (64 of them: 3.6e-15 m), not to 1e-9 of its range
+RESIDUALS = {"closure": 64 * np.spacing(0.3)}
+
+
 def assert_close(a, b, names, tolerance, what):
-    """Each output of the results a and b within tolerance of its range in b."""
+    """Each output of the results a and b within tolerance of its range in b (a residual of RESIDUALS: or
+    within its rounding)."""
     for n in names:
         x, y = np.asarray(a[n], float), np.asarray(b[n], float)
         scale = max(float(np.ptp(y)), 1e-300)
         worst = int(np.argmax(np.abs(x - y)))
-        assert np.max(np.abs(x - y)) <= tolerance * scale, (
+        assert np.max(np.abs(x - y)) <= max(tolerance * scale, RESIDUALS.get(n, 0.0)), (
             f"{what}: {n} differs by {abs(x[worst] - y[worst]):.3g} at row {worst} (range {scale:.3g})")
 
 
@@ -326,7 +335,8 @@ def test_four_instances_in_four_threads_give_their_sequential_results(native_fol
 BAD_PARAMETER = {"SingleMassFriction": ("FT0S", 1.0, "FT0S=1.0 is outside the allowed range [2, inf)"),
                  "TwoMassFriction": ("FT012S", 1.0, "FT012S=1.0 is outside the allowed range [1.962, inf)"),
                  "SingleTrackVehicle": ("u", 0.0, "u=0.0 is outside the allowed range (0, inf)"),
-                 "SteeringSystem": ("J_sw", 0.0, "J_sw=0.0 is outside the allowed range (0, inf)")}
+                 "SteeringSystem": ("J_sw", 0.0, "J_sw=0.0 is outside the allowed range (0, inf)"),
+                 "RSRRRLinkage": ("z0", 0.0, "z0=0.0 is outside the allowed range (0, inf)")}
 
 
 @pytest.mark.parametrize("version", [2, 3])
@@ -463,8 +473,11 @@ def test_win64_binaries_under_wine64_reproduce_the_linux64_results(native_folder
         a = np.array([[float(x) for x in line.split()] for line in done.stdout.splitlines()])
         b = np.array([[float(x) for x in line.split()] for line in expected.stdout.splitlines()])
         assert a.shape == b.shape and a.shape[0] == 200, (a.shape, b.shape)
+        md = read_model_description(str(folder / "modelDescription.xml"))
+        floor = np.array([RESIDUALS.get(v.name, 0.0) for v in md.modelVariables
+                          if v.causality == "output" and v.type in ("Real", "Float64")])
         scale = np.maximum(np.ptp(b, axis=0), 1e-300)
-        worst = np.max(np.abs(a - b) / scale, axis=0)
+        worst = np.max(np.maximum(np.abs(a - b) - floor, 0.0) / scale, axis=0)
         assert np.all(worst <= 1e-12), f"{name} FMI {version}.0: win64 vs linux64, relative to range: {worst}"
         ran += 1
     if not ran:
