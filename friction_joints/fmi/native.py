@@ -231,7 +231,7 @@ def model_source(table: ModelTable, token: str, script: str) -> str:
             f"const fj_family *fj_family_find(const char *name) {{\n"
             f"    return name != NULL && strcmp(name, {json.dumps(family)}) == 0 ? &fj_family_{family} : NULL;\n"
             f"}}\n\n"
-            f"/* The assemblies by name (assemblies.c's, for this FMU's one file of assemblies, {table.lookup[1]}). */\n"
+            f"/* The assemblies by name (assemblies.c's, for this FMU's one file of them, {table.lookup[1]}). */\n"
             f"const fj_assembly *fj_assembly_find(const char *model) {{\n"
             f"    return model != NULL ? {table.lookup[0]}(model) : NULL;\n"
             f"}}\n")
