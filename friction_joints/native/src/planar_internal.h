@@ -17,6 +17,10 @@ enum {
     ST_GAUSS_NO_SETTLE = 14, ST_DEPENDENT_STUCK, ST_BREAKAWAY_SLIPPING
 };
 
+/* the codes of the joint types and friction laws (planar/packing.py's) */
+enum { REVOLUTE, PRISMATIC, PIN_IN_SLOT };
+enum { NO_LAW, COULOMB, STRIBECK, EXPONENTIAL, TANH };
+
 /* ipar header */
 enum {
     I_N, I_M, I_L, I_K1, I_K, I_M2, I_NB, I_NJ, I_ND, I_NC,
