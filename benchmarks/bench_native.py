@@ -8,8 +8,8 @@ experiment's input, period 3.14 s) sampled at every communication point, 1 ms co
   fmpy      FMPy's FMU2Slave stepping the native FMU from Python
   pythonfmu FMPy stepping the pythonfmu twin DIST/<Model>.fmu (when built; a shorter run)
 Reported: the FMU's size, instantiation and initialisation (ms), real-time factor (simulated / wall)
-of each. Goals of issue 29: TwoMassFriction RTF >= 500 in the C host, instantiation and initialisation
-< 10 ms, FMU size <= 300 kB.
+of each. Goals of issue 29: TwoMassFriction RTF >= 500 and RSRRRLinkage RTF >= 40 in the C host,
+instantiation and initialisation < 10 ms (RSRRRLinkage's closes its loop then), FMU size <= 300 kB.
 
 Usage: python benchmarks/bench_native.py [--dist dist] [--t-end 10] [--h 0.001]
 """

@@ -1,5 +1,6 @@
 """The C engine under sanitizers (tests/native_build.py): whole simulations with events (a two-mass
-stick-slip run, a steering run) on a build of every source with ``sanitizers()`` (the address and
+stick-slip run, a steering run, an RSRRR run from the native FMU's assembly: its packer and its loop
+closed in C) on a build of every source with ``sanitizers()`` (the address and
 undefined-behaviour sanitizers where Python can run the former, else the latter), the DOP853 and its
 event location included, agree with the same runs on the installed library (the tolerances of
 test_compiled_engine.py). A sanitizer's report fails a run (shown here on a faulty library), and
@@ -14,7 +15,11 @@ from friction_joints import native
 from friction_joints.engine import run
 from friction_joints.hybrid import Sine
 from friction_joints.lumped import TwoMassFriction, TwoMassParameters
+from friction_joints.spatial.rsrrr import RSRRR
+from friction_joints.spatial.system import RSRRRSystem
 from friction_joints.vehicle import SteeringParameters, SteeringSystem
+
+import build_fmu
 
 from native_build import ADDRESS, UNDEFINED, run_against, sanitized_library
 from test_compiled_engine import assert_same_run
@@ -34,6 +39,9 @@ fill(out.ctypes.data, out.size - {past})
 assert np.all(out[out.size - {past}:] == 1.0)
 """
 
+#: the parameters of the native FMU RSRRRLinkage (their defaults)
+LINKAGE = {v.name: v.start for v in build_fmu.slave_class(build_fmu.SOURCES / "RSRRRLinkage.py").variables
+           if v.causality == "parameter"}
 RUNS = {  # name: (system, its initial state, t_end (s), the recorded quantities compared)
     "two masses": (lambda: TwoMassFriction(TwoMassParameters(), [Sine(6.0, 2.0), Sine(20.0, 1.3, np.pi / 2)]),
                    lambda system: system.initial_state((0.0, 0.0), (0.0, 0.0)), 5.0,
@@ -41,6 +49,9 @@ RUNS = {  # name: (system, its initial state, t_end (s), the recorded quantities
     "steering": (lambda: SteeringSystem(SteeringParameters(), [Sine(3.0, np.pi), -20.0, -15.0, 3500.0, 3300.0]),
                  lambda system: system.initial_state(), 2.0,
                  ("q", "qd", "friction", "stuck", "W_friction", "W_driver")),
+    "rsrrr": (lambda: RSRRRSystem(RSRRR(), [Sine(2.0, 8.0), 0.0], stiction=True),
+              lambda system: native.Assembly("RSRRRLinkage")(dict(LINKAGE, load_c=0.0, stiction=True))[2], 3.0,
+              ("q", "qd", "t_f", "stuck", "W_friction")),
 }
 SIMULATIONS = """
 import pickle, sys

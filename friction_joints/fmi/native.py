@@ -8,9 +8,11 @@ the FMU state) and sources; its binaries (linux64 with gcc, win64 with mingw-w64
 and ``fmi2Functions.c`` or ``fmi3Functions.c`` over one model interface (``native/fmi/fj_fmu_model.h``),
 whose table (``model.c``) is written here from the slave's ``Var`` rows:
 
-    parameters -> the C assembly's parameters (native/src/assembly.c, by name; rtol the tolerance)
+    parameters -> the C assembly's parameters (native/src/assembly*.c, by name; rtol the tolerance;
+                  unused: those of a feature the assembly refuses, the bristle laws, a clearance joint)
     inputs     -> tau (in the order of the slave's ``inputs``)
-    record     -> outputs (found by running the slave's ``publish`` on a record of distinct values)
+    record     -> outputs (found by running the slave's ``publish`` on a record of distinct values;
+                  unused, always 0: those of a feature the assembly refuses)
 
 A model is native when the engine has an assembly of its parameters and its family decides its modes
 in C; ``model_table`` raises ``NotNative`` saying why another is not.
@@ -20,9 +22,11 @@ in C; ``model_table`` raises ``NotNative`` saying why another is not.
 
 from __future__ import annotations
 
+import ctypes
 import functools
 import hashlib
 import json
+import re
 import shutil
 import subprocess
 import tempfile
@@ -47,6 +51,9 @@ INERTIA_UNITS = ("kg", "kg.m2")  # MechanismSlave.exit_initialization_mode: at l
 MINGW = "x86_64-w64-mingw32-gcc"
 #: the bristle laws' parameters (FrictionModelSlave), used only with friction_model > 0, which no C assembly takes
 BRISTLE = ("sigma0", "sigma1", "sigma2", "v_s", "delta", "z_ba_ratio")
+#: the parameters of seed 003's clearance joint and flexible link (fmu_src/RSRRRLinkage.py), used only with
+#: clearance > 0 or n_rfe > 0, which no C assembly takes
+CLEARANCE = ("clearance_joint", "clearance_model", "k_contact", "e_restitution", "flexible_link", "rfem", "E", "G")
 
 
 @dataclass(frozen=True)
@@ -99,6 +106,7 @@ class ModelTable:
     name: str
     assembly: native.Assembly
     variables: tuple  # ((Var, index), ...)
+    lookup: tuple  # (the lookup of its file of assemblies, the file): ("fj_core_assembly_find", "assembly.c")
 
 
 def model_table(cls) -> ModelTable:
@@ -107,8 +115,8 @@ def model_table(cls) -> ModelTable:
     try:
         assembly = native.Assembly(name)
     except ValueError:
-        raise NotNative(f"the C engine has no assembly of its parameters (native/src/assembly.c: the models whose "
-                        f"packed arrays are a direct function of their parameters)") from None
+        raise NotNative("the C engine has no assembly of its parameters (native/src/assembly*.c: the models whose "
+                        "packed arrays are a function of their parameters)") from None
     if not native.Family(assembly.family).decides_modes:
         raise NotNative(f"the C engine's family {assembly.family} does not decide its modes in C yet")
     slave = object.__new__(cls)  # build and publish use only their arguments (no FMU instance here)
@@ -121,21 +129,21 @@ def model_table(cls) -> ModelTable:
     model = system.compiled()
     fpar, ipar, y0 = assembly(defaults)
     if (model is None or model.family_name != assembly.family or not np.array_equal(model.fpar, fpar)
-            or not np.array_equal(model.ipar, ipar) or not np.array_equal(y0_of(system), y0)
-            or model.n_record != assembly.n_record):
+            or not np.array_equal(model.ipar, ipar) or model.n_record != assembly.n_record
+            or not np.allclose(y0_of(system), y0, rtol=1e-13, atol=1e-13)):  # (a loop closed by Newton: to rounding)
         raise NotNative(f"its system's compiled form is not its C assembly's ({assembly.family})")
     outputs = _record_indices(cls, slave, system, assembly.n_record)
     rows = []
     for v in cls.variables:
         if v.causality == "parameter":
-            if v.kind == "Boolean":
-                raise NotNative(f"its Boolean parameter {v.name} has no place in the C assembly")
             if v.name == "rtol":
                 index = RTOL
             elif v.name in assembly.names:
                 index = assembly.names.index(v.name)
             elif v.name in BRISTLE and "friction_model" in assembly.names:
                 index = UNUSED  # the assembly refuses a bristle law: these never act
+            elif v.name in CLEARANCE and {"clearance", "n_rfe"} <= set(assembly.names):
+                index = UNUSED  # the assembly refuses a clearance and a flexible link: these never act
             else:
                 raise NotNative(f"its parameter {v.name} is not one of the C assembly's ({', '.join(assembly.names)})")
         elif v.causality == "input":
@@ -146,17 +154,35 @@ def model_table(cls) -> ModelTable:
     missing = set(assembly.names) - {v.name for v in cls.variables}
     if missing:
         raise NotNative(f"the C assembly's parameters {sorted(missing)} are not its variables")
-    return ModelTable(name, assembly, tuple(rows))
+    return ModelTable(name, assembly, tuple(rows), assembly_lookup(name))
+
+
+def assembly_lookup(model: str) -> tuple[str, str]:
+    """(lookup, file): the engine's file of assemblies that holds the model's assembly and its lookup
+    (assembly_internal.h: each file's fj_<file>_assembly_find, which the engine library asks here)."""
+    lib = native.library()
+    for path in sorted(ENGINE_DIR.glob("*.c")):
+        for symbol in re.findall(r"^const fj_assembly \*(fj_\w+_assembly_find)\(", path.read_text(), re.M):
+            find = getattr(lib, symbol)
+            find.restype, find.argtypes = ctypes.c_void_p, [ctypes.c_char_p]
+            if find(model.encode()):
+                return symbol, path.name
+    raise NotNative(f"no file of assemblies in {ENGINE_DIR.name}/ holds the assembly of {model}")
 
 
 def _record_indices(cls, slave, system, n_record) -> dict:
     """{output name: its index in the record}, found by publishing a record of distinct values (a Real
-    output is one of them) and, for the Boolean outputs, records with one entry zeroed."""
+    output is one of them) and, for the Boolean outputs, records with one entry zeroed; UNUSED for a Real
+    output that publish gives as 0 from any record (of a feature the assembly refuses)."""
     row = np.arange(n_record, dtype=float) + 2.0
     published = slave.publish(system.decode_record(row.copy()))
+    negated = slave.publish(system.decode_record(-row))
     indices = {}
     for v in cls.variables:
         if v.causality != "output":
+            continue
+        if v.kind == "Real" and published[v.name] == 0.0 == negated[v.name]:
+            indices[v.name] = UNUSED
             continue
         if v.kind == "Boolean":
             zeroed = []
@@ -195,7 +221,7 @@ def model_source(table: ModelTable, token: str, script: str) -> str:
             f" * ({table.assembly.model}, family {table.assembly.family}; {RTOL}: rtol, {UNUSED}: unused), the input's\n"
             f" * place in tau, the output's in the record. */\n"
             "#include <stddef.h>\n#include <string.h>\n\n"
-            '#include "fj_fmu_model.h"\n#include "fj_kernel.h"\n\n'
+            '#include "assembly_internal.h"\n#include "fj_fmu_model.h"\n#include "fj_kernel.h"\n\n'
             "static const fj_fmu_variable VARIABLES[] = {\n"
             "    /* name, causality, type, start, has_min, has_max, min, max, index, inertia */\n"
             + "\n".join(lines) + "\n};\n\n"
@@ -204,6 +230,10 @@ def model_source(table: ModelTable, token: str, script: str) -> str:
             f"/* The engine's family by name (families.c's, for this FMU's one family: the binary holds no other). */\n"
             f"const fj_family *fj_family_find(const char *name) {{\n"
             f"    return name != NULL && strcmp(name, {json.dumps(family)}) == 0 ? &fj_family_{family} : NULL;\n"
+            f"}}\n\n"
+            f"/* The assemblies by name (assemblies.c's, for this FMU's one file of them, {table.lookup[1]}). */\n"
+            f"const fj_assembly *fj_assembly_find(const char *model) {{\n"
+            f"    return model != NULL ? {table.lookup[0]}(model) : NULL;\n"
             f"}}\n")
 
 
@@ -215,12 +245,17 @@ def model_source(table: ModelTable, token: str, script: str) -> str:
 ENGINE_CORE = ("hybrid.c", "dop853.c", "fj_kernel.c", "assembly.c")
 
 
+#: the engine's lookups by name, which an FMU's model.c defines for its one family and file of assemblies
+LOOKUPS = {"families.c": "fj_family_find", "assemblies.c": "fj_assembly_find"}
+
+
 @functools.cache
-def engine_sources(family: str) -> tuple[Path, ...]:
-    """The engine's C files a model of ``family`` needs: ENGINE_CORE, the family's own (``<family>.c``) and
-    every file that defines a symbol they use, found with nm on their objects (without nm: every file).
-    families.c is left out: the FMU's model.c finds its one family (so the binary holds no other)."""
-    files = sorted(p for p in ENGINE_DIR.glob("*.c") if p.name != "families.c")
+def engine_sources(family: str, assemblies: str = "assembly.c") -> tuple[Path, ...]:
+    """The engine's C files a model of ``family`` whose assembly is in the file ``assemblies`` needs:
+    ENGINE_CORE, those two files and every file that defines a symbol they use, found with nm on their
+    objects (without nm: every file). families.c and assemblies.c are left out: the FMU's model.c finds its
+    one family and assembly (so the binary holds no other)."""
+    files = sorted(p for p in ENGINE_DIR.glob("*.c") if p.name not in LOOKUPS)
     nm = shutil.which("nm")
     if nm is None:
         return tuple(files)
@@ -236,23 +271,23 @@ def engine_sources(family: str) -> tuple[Path, ...]:
             for kind, name in entries:
                 if kind in "TDRB":
                     defined[name] = path.name
-    needed, todo = set(), [*ENGINE_CORE, f"{family}.c"]
+    needed, todo = set(), [*ENGINE_CORE, f"{family}.c", assemblies]
     while todo:
         name = todo.pop()
         if name not in needed:
             needed.add(name)
-            todo.extend(defined[s] for s in undefined[name] if s in defined and s != "fj_family_find")
+            todo.extend(defined[s] for s in undefined[name] if s in defined and s not in LOOKUPS.values())
     return tuple(p for p in files if p.name in needed)
 
 
-def source_files(fmi_version: int, family: str) -> list[Path]:
+def source_files(fmi_version: int, family: str, assemblies: str = "assembly.c") -> list[Path]:
     """The C sources and headers of a native FMU but model.c: the engine's that the family needs and its
     headers, the FMU core's, the FMI version's functions and headers (copied from FMPy, BSD-licensed,
     their licence headers kept)."""
     layer = ["fj_fmu.c", "fj_fmu.h", "fj_fmu_model.h", f"fmi{fmi_version}Functions.c"]
     headers = ([f"fmi2{n}.h" for n in ("Functions", "FunctionTypes", "TypesPlatform")] if fmi_version == 2 else
                [f"fmi3{n}.h" for n in ("Functions", "FunctionTypes", "PlatformTypes")])
-    return (sorted([*engine_sources(family), *ENGINE_DIR.glob("*.h")])
+    return (sorted([*engine_sources(family, assemblies), *ENGINE_DIR.glob("*.h")])
             + [FMI_DIR / n for n in layer + headers])
 
 
@@ -339,7 +374,7 @@ def build_native(cls, twin: Path, out: Path, script: str = "", targets=None) -> 
     targets = list(found) if targets is None else list(targets)
     notes = [f"{cls.__name__}: no {name} binary: {why}" for name, why in missing.items() if name in targets or
              targets == list(found)]
-    files = source_files(fmi_version, table.assembly.family)
+    files = source_files(fmi_version, table.assembly.family, table.lookup[1])
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "sources"
         src.mkdir()

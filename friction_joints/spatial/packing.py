@@ -9,10 +9,15 @@ Supported: both forms of the loop (form "cut": seed 002 eq. 2 with Baumgarte's s
 closure; "minimal": coordinate partitioning, chain 2 re-assembled by Newton at every evaluation), both
 open-chain formulations (recursive: composite rigid bodies and recursive Newton-Euler; trace: the
 4x4-matrix Lagrange form of seed 002 eq. 2), friction on or off, stiction on (modes +1, -1, 0) or off,
-no load or a ``SpeedLoad``, any serial or tree chains of 1 + 3 revolute joints without spring-dampers.
-``compile_system`` returns None for anything else (another load, a subclass of RSRRR, RSRRRSystem,
-Chain or CutJointLoop that could change the equations, another open-chain formulation, prismatic
-joints or joint springs): the Python engine runs those.
+no load or a ``SpeedLoad``; the kernels run any serial or tree chains of 1 + 3 revolute joints without
+spring-dampers, the packer the RSRRR of its ``RSRRRParameters``. ``compile_system`` returns None for
+anything else (another load, a subclass of RSRRR, RSRRRSystem, Chain or CutJointLoop that could change
+the equations, a loop other than the one RSRRR built from its parameters): the Python engine runs those.
+
+The packer is the C assembly "RSRRRSystem" (``native/src/assembly_spatial.c``, through the binding): the
+arrays from the parameters (RSRRRParameters, the form, the stiction, the SpeedLoad), checked with the
+Python classes' messages; the native FMU RSRRRLinkage runs the same code from its own parameters
+(assembly "RSRRRLinkage"). The tests build the layout below from the Python objects and compare.
 
 The reaction-friction coupling (``RSRRR.dynamics``) is solved as the Python engine solves it: one
 solve of eq. (2) gives the accelerations and the cut force as affine functions of the four friction
@@ -25,7 +30,8 @@ test and so the same number of passes (the recorded ``iterations``). The stictio
 
 Inputs: tau = input_values(t) = [tau (drive), tau_res] (N.m).
 
-Model arrays (``pack``; every offset is in the ipar header, named I_*):
+Model arrays (``pack``; every offset is in the ipar header, named I_*; ``native/src/spatial_internal.h``
+has the same names):
 
 ipar header: I_N1, I_N2 joints of chains 1 and 2; I_FORM (FORM_CUT / FORM_MINIMAL); I_TRACE (1: trace
     formulation); I_FRICTION; I_STICTION; I_LOAD (NO_LOAD / SPEED_LOAD); I_MAX_COUPLING
@@ -65,13 +71,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import native
 from ..hybrid.stiction import DirectionMode
 from ..native.model import CompiledModel
-from .chain import Chain
-from .dynamics import lagrange_trace, recursive
 from .journal import JournalSet
 from .load import SpeedLoad
-from .loop import CutJointLoop
 from .rsrrr import RSRRR
 
 # --- codes ------------------------------------------------------------------------------------------
@@ -89,73 +93,43 @@ HEADER = 15
 LINK_WIDTH = 105  # per link
 CHAIN_WIDTH = 28  # per chain
 JOURNAL_WIDTH = 10  # per journal
+#: a journal's block, in its order (journal.JournalFriction's fields)
+JOURNAL_FIELDS = ("a_bar", "d_A", "d_B", "d_C", "mu_A", "mu_B", "mu_C", "k", "psid_k", "mu_s_factor")
 
 
 # ======================================================================================================
-# Packing (Python)
+# Packing (the C assembly "RSRRRSystem", native/src/assembly_spatial.c: the one packer of the linkage)
 # ======================================================================================================
 
-def pack(system):
-    """(fpar, ipar) of an RSRRRSystem (layout in the module docstring), or None if a part of it is not
-    compiled."""
+def assembly_values(system):
+    """The parameters of the C assembly "RSRRRSystem" (by name) of an RSRRRSystem whose parts are compiled,
+    else None: the RSRRRParameters of its mechanism, its form, stiction and SpeedLoad, and a state at rest
+    (the assembly's initial state, unused here)."""
     mech = system.mech
-    if type(mech) is not RSRRR or type(mech.journals) is not JournalSet:
-        return None
-    loop = mech.loop
-    if type(loop) is not CutJointLoop or loop.formulation not in (recursive, lagrange_trace):
-        return None
-    if any(type(c) is not Chain for c in loop.chains) or (loop.n1, loop.n2) != (1, 3):
-        return None  # RSRRRSystem's state and holding assume one driving joint
-    if any(link.joint != "R" or link.k or link.d for c in loop.chains for link in c.links):
-        return None  # the kernels have revolute joints without spring-dampers only
-    if len(mech.journals.journals) != loop.n:
-        return None
+    if type(mech) is not RSRRR or type(mech.journals) is not JournalSet or mech.loop is not mech.built_loop:
+        return None  # the mechanism of its parameters only (the assembly builds it from them)
     if system.load is not None and type(system.load) is not SpeedLoad:
         return None
+    p, load = mech.p, system.load
+    values = {f"l[{i + 1}]": length for i, length in enumerate(p.l)}
+    values.update(d=p.d, density=p.density, y0=p.y0, z0=p.z0, g=p.g, alpha=p.alpha, beta=p.beta,
+                  friction=float(bool(p.friction)), trace=float(bool(p.trace)))
+    for j, journal in enumerate(p.journals, 1):
+        values.update({f"{name}[{j}]": getattr(journal, name) for name in JOURNAL_FIELDS})
+    values.update(form=float(system.form == "minimal"), stiction=float(system.stiction), load=float(load is not None),
+                  t_0=load.t_0 if load else 0.0, psid_0=load.psid_0 if load else 0.0, c=load.c if load else 0.0)
+    values.update({f"{name}[{i}]": 0.0 for name in ("psi", "psid") for i in range(1, 5)})
+    return values
 
-    links, parents, chains = [], [], []
-    for chain, r_S in zip(loop.chains, loop.r_S):
-        parents.extend(chain.parents)
-        for link, i in zip(chain.links, chain.parents):
-            R_A = link.A[:3, :3]
-            c_J = R_A @ np.asarray(link.c, float) + link.A[:3, 3]  # as reactions._joint_geometry
-            I_J = R_A @ np.asarray(link.I_c, float) @ R_A.T
-            AB = (np.eye(4) if i < 0 else chain.links[i].A) @ link.B
-            MB = chain.base @ link.B if i < 0 else np.zeros((4, 4))  # as Chain.frames
-            links.append(np.concatenate(([link.m], np.asarray(link.c, float), np.asarray(link.I_c, float).ravel(),
-                                         link.B.ravel(), link.A.ravel(), link.H.ravel(), c_J, I_J.ravel(),
-                                         AB.ravel(), MB.ravel())))
-        A_k = chain.links[-1].A
-        tip = A_k[:3, :3] @ r_S + A_k[:3, 3]  # as reactions.newton_euler
-        vd0 = -chain.base[:3, :3].T @ chain.gravity
-        chains.append(np.concatenate((chain.base.ravel(), chain.gravity, r_S, tip, vd0)))
-    jset = mech.journals
-    journals = np.column_stack([getattr(jset, name) for name in
-                                ("a_bar", "d_A", "d_B", "d_C", "mu_A", "mu_B", "mu_C", "k", "psid_k", "mu_s_factor")])
-    load = system.load
-    fblocks = [np.array(links, float).ravel(), np.array(chains, float).ravel(),
-               np.array([loop.alpha, loop.beta, mech.COUPLING_TOL, system.HOLD_TOL], float),
-               journals.ravel(),
-               np.array([load.t_0, load.psid_0, load.c] if load is not None else [0.0, 0.0, 0.0], float)]
-    assert fblocks[0].size == loop.n * LINK_WIDTH and fblocks[1].size == 2 * CHAIN_WIDTH
-    assert fblocks[3].size == loop.n * JOURNAL_WIDTH
 
-    header = np.zeros(HEADER, dtype=np.int64)
-    header[I_N1], header[I_N2] = loop.n1, loop.n2
-    header[I_FORM] = FORM_MINIMAL if system.form == "minimal" else FORM_CUT
-    header[I_TRACE] = int(loop.formulation is lagrange_trace)
-    header[I_FRICTION] = int(bool(mech.p.friction))
-    header[I_STICTION] = int(system.stiction)
-    header[I_LOAD] = NO_LOAD if load is None else SPEED_LOAD
-    header[I_MAX_COUPLING], header[I_MAX_HOLD] = mech.MAX_ITERATIONS, system.MAX_HOLD_ITERATIONS
-    header[I_PARENTS] = HEADER
-    offset = 0
-    for slot, block in zip((I_F_LINKS, I_F_CHAINS, I_F_LOOP, I_F_JOURNALS, I_F_LOAD), fblocks):
-        header[slot] = offset
-        offset += block.size
-    ipar = np.concatenate((header, np.array(parents, dtype=np.int64)))
-    fpar = np.concatenate(fblocks)
-    return np.ascontiguousarray(fpar, dtype=np.float64), np.ascontiguousarray(ipar, dtype=np.int64)
+def pack(system):
+    """(fpar, ipar) of an RSRRRSystem (layout in the module docstring) by the C assembly, or None if a part
+    of it is not compiled."""
+    values = assembly_values(system)
+    if values is None:
+        return None
+    fpar, ipar, _ = native.Assembly("RSRRRSystem")(values)
+    return fpar, ipar
 
 
 def record_layout(n=4):

@@ -132,6 +132,7 @@ class RSRRR:
                        gravity=(0.0, -params.g, 0.0))
         self.loop = CutJointLoop(chain1, chain2, (l11, 0.0, 0.0), (l23, 0.0, 0.0), params.alpha, params.beta,
                                  lagrange_trace if params.trace else recursive)
+        self.built_loop = self.loop  # the loop of the parameters (spatial.packing packs no other from them)
         self.journals = JournalSet(params.journals)
         self.joints = np.arange(4)  # the loop coordinates of joints (1,1), (2,1), (2,2), (2,3)
 

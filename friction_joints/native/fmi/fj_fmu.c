@@ -194,13 +194,13 @@ fj_fmu *fj_fmu_new(const fj_fmu_model *model, fj_fmu_logger *logger, void *env) 
             bad = v->type != FJ_FMU_REAL || v->index < 0 || v->index >= f->n_tau;
             if (!bad) f->input_vr[v->index] = vr, n_inputs++;
         } else if (v->causality == FJ_FMU_OUTPUT) {
-            bad = v->index < 0 || v->index >= f->n_record;
+            bad = v->index == FJ_FMU_UNUSED ? v->type != FJ_FMU_REAL : v->index < 0 || v->index >= f->n_record;
         } else if (v->index == FJ_FMU_RTOL) {
             f->rtol_vr = vr;
         } else if (v->index == FJ_FMU_UNUSED) {
             bad = 0;
         } else {
-            bad = v->type == FJ_FMU_BOOLEAN || v->index < 0 || v->index >= a->n_param;
+            bad = v->index < 0 || v->index >= a->n_param; /* a Boolean's value is 0 or 1 */
         }
         if (bad) {
             fj_fmu_fail(&probe, "instantiate", "the model's variable %s does not fit its assembly %s", v->name,
@@ -358,7 +358,7 @@ static fj_fmu_status publish(fj_fmu *f, const char *where) {
     for (int vr = 0; vr < f->model->n_variables; vr++) {
         const fj_fmu_variable *v = &f->model->variables[vr];
         if (v->causality != FJ_FMU_OUTPUT) continue;
-        double x = f->record[v->index];
+        double x = v->index == FJ_FMU_UNUSED ? 0.0 : f->record[v->index];
         f->values[vr] = v->type == FJ_FMU_BOOLEAN ? (x != 0.0) : x;
     }
     return FJ_FMU_OK;

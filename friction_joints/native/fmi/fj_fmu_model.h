@@ -24,7 +24,9 @@ enum { FJ_FMU_REAL, FJ_FMU_INTEGER, FJ_FMU_BOOLEAN, FJ_FMU_STRING }; /* type (FM
  * atol = rtol / 100 in SI units, as stepping.Stepper) */
 #define FJ_FMU_RTOL (-1)
 /* the index of a parameter of the pythonfmu twin that the native FMU takes and does not use (the
- * bristle laws' parameters, which act only with a friction_model the assembly refuses) */
+ * bristle laws' parameters, which act only with a friction_model the assembly refuses; a clearance
+ * joint's and a flexible link's, which act only with a clearance or n_rfe it refuses), and of a Real
+ * output of the twin that is 0 in every model the assembly takes (a clearance joint's contact force) */
 #define FJ_FMU_UNUSED (-2)
 
 typedef struct fj_fmu_variable {
@@ -34,7 +36,7 @@ typedef struct fj_fmu_variable {
     int has_min, has_max;        /* the modelDescription's bounds of a parameter or an input */
     double min, max;
     int index;   /* parameter: its index in the assembly's parameters, FJ_FMU_RTOL or FJ_FMU_UNUSED; input:
-                    its index in tau; output: its index in the record */
+                    its index in tau; output: its index in the record or FJ_FMU_UNUSED (always 0) */
     int inertia; /* 1 for a mass or a moment of inertia (kg, kg.m2): at least one must be > 0 */
 } fj_fmu_variable;
 

@@ -1,11 +1,13 @@
 /* fj_assembly.h: the assembly of a model's packed arrays from its parameters, in C (C99, libm only).
  *
- * A model whose packed model (fpar, ipar: fj_kernel.h) is a direct function of its parameters has an
- * assembly here: its parameters (physical ones and the initial state, by name, in a fixed order) are
- * checked as the Python model's parameter class checks them (the same messages, errors.require), then
- * packed into fpar and ipar, with the initial state y0. It is the models' one packer: the Python
- * packers (lumped/packing.py, vehicle/single_track_packing.py) call it through the binding, and the native
- * FMUs (native/fmi) call it at initialisation, so every parameter of an FMU stays tunable.
+ * A model whose packed model (fpar, ipar: fj_kernel.h) is a function of its parameters has an assembly
+ * (assembly.c: the lumped models, the vehicle, the steering system; assembly_spatial.c: the RSRRR
+ * linkage): its parameters (physical ones and the initial state, by name, in a fixed order) are checked
+ * as the Python model's parameter class checks them (the same messages, errors.require), then packed
+ * into fpar and ipar, with the initial state y0 (a closed loop's solved in C). It is the models' one
+ * packer: the Python packers (lumped/packing.py, vehicle/single_track_packing.py, spatial/packing.py) call
+ * it through the binding, and the native FMUs (native/fmi) call it at initialisation, so every parameter
+ * of an FMU stays tunable.
  *
  *   const fj_assembly *asm_ = fj_assembly_find("TwoMassFriction");
  *   double p[asm_->n_param] = {...};   (in the order of asm_->names)
@@ -32,7 +34,8 @@ typedef struct fj_assembly {
     int64_t (*assemble)(const double *p, double *fpar, int64_t *ipar, double *y0, char *error, size_t n_error);
 } fj_assembly;
 
-/* The assembly of the model `model`, NULL for a model that has none (or a NULL name). */
+/* The assembly of the model `model`, NULL for a model that has none (or a NULL name) (assemblies.c; a
+ * native FMU's model.c defines it for its one model). */
 const fj_assembly *fj_assembly_find(const char *model);
 
 /* The shortest decimal text that reads back as x, as Python's repr(float) writes it ("0.0", "1e-05",

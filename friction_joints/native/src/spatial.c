@@ -17,8 +17,9 @@
  * the same stopping test.
  *
  * Inputs: tau = [tau (drive), tau_res] (N.m). Model arrays: see the docstring of
- * friction_joints/spatial/packing.py (the I_*, L_*, CH_*, LOOP_*, J_*, LOAD_* offsets below follow
- * its layout; the I_* and the status codes have the names and values of its constants). Mode:
+ * friction_joints/spatial/packing.py (the I_*, L_*, CH_*, LOOP_*, J_*, LOAD_* offsets of
+ * spatial_internal.h follow its layout; the I_* and the status codes have the names and values of its
+ * constants). Mode:
  * imode = [direction]. Matrices row-major; stacks of matrices (n, r, c) contiguous.
  *
  * Scratch: the struct work, carved from a->work / a->iwork (layout()); the kernels allocate nothing.
@@ -29,39 +30,13 @@
 
 #include "fj_kernel.h"
 #include "fj_linalg.h"
+#include "spatial_internal.h"
 
 /* --- constants of the Python engine (the same values) -------------------------------------------- */
 #define ASSEMBLE_TOL 1e-13          /* spatial.loop.CutJointLoop.assemble(tol) */
 #define ASSEMBLE_MAX_ITERATIONS 50  /* spatial.loop.CutJointLoop.assemble(max_iter) */
 #define J2_SINGULAR 1e-12           /* CutJointLoop._dependent_inverse: |det J2| < 1e-12 max(1, max|J2|^3) */
 #define ZERO_VELOCITY 1e-9          /* rad/s: spatial.system.ZERO_VELOCITY */
-
-/* --- codes ---------------------------------------------------------------------------------------- */
-enum { FORM_CUT = 0, FORM_MINIMAL = 1 };
-enum { NO_LOAD = 0, SPEED_LOAD = 1 };
-enum {
-    ST_K_SINGULAR = 1, ST_J2_SINGULAR = 2, ST_REDUCED_SINGULAR = 3, ST_NOT_CLOSED = 4,
-    ST_COUPLING = 5, ST_HOLDING = 6, ST_FRAME_SINGULAR = 7, ST_NO_DIRECTION = 8
-};
-
-/* --- ipar header ---------------------------------------------------------------------------------- */
-enum {
-    I_N1, I_N2, I_FORM, I_TRACE, I_FRICTION, I_STICTION, I_LOAD, I_MAX_COUPLING, I_MAX_HOLD,
-    I_PARENTS, I_F_LINKS, I_F_CHAINS, I_F_LOOP, I_F_JOURNALS, I_F_LOAD, HEADER
-};
-/* per link in fpar */
-enum { L_M = 0, L_C = 1, L_IC = 4, L_B = 13, L_A = 29, L_H = 45, L_CJ = 61, L_IJ = 64, L_AB = 73, L_MB = 89 };
-#define LINK_WIDTH 105
-/* per chain in fpar */
-enum { CH_BASE = 0, CH_G = 16, CH_RS = 19, CH_TIP = 22, CH_VD0 = 25 };
-#define CHAIN_WIDTH 28
-/* loop block in fpar */
-enum { LOOP_ALPHA, LOOP_BETA, LOOP_COUPLING_TOL, LOOP_HOLD_TOL };
-/* per journal in fpar */
-enum { J_A_BAR, J_D_A, J_D_B, J_D_C, J_MU_A, J_MU_B, J_MU_C, J_K, J_PSID_K, J_MU_S };
-#define JOURNAL_WIDTH 10
-/* load block in fpar */
-enum { LOAD_T0, LOAD_PSID0, LOAD_C };
 
 /* ==================================================================================================
  * Small vectors and matrices
@@ -787,6 +762,30 @@ static int64_t coordinates(const double *y, const double *fpar, const int64_t *i
     }
     for (int64_t i = 0; i < n; i++) q[i] = y[i], qd[i] = y[n + i];
     return FJ_OK;
+}
+
+/* The arguments of the closure's entry points: the packed model and the scratch, no mode. */
+static fj_args closure_args(const double *fpar, int64_t n_fpar, const int64_t *ipar, int64_t n_ipar, double *scratch,
+                            int64_t *iscratch) {
+    fj_args a = {fpar, ipar, NULL, NULL, n_fpar, n_ipar, 0, 0, 0, 0, scratch, iscratch};
+    return a;
+}
+
+int64_t fj_spatial_close(const double *fpar, int64_t n_fpar, const int64_t *ipar, int64_t n_ipar,
+                         const double *q_guess, double *scratch, int64_t *iscratch, double *q) {
+    fj_args a = closure_args(fpar, n_fpar, ipar, n_ipar, scratch, iscratch);
+    work w;
+    work_of(&a, &w);
+    return assemble(q_guess, fpar, ipar, &w, q);
+}
+
+int64_t fj_spatial_dependent_velocities(const double *fpar, int64_t n_fpar, const int64_t *ipar, int64_t n_ipar,
+                                        const double *q, const double *qd1, double *scratch, int64_t *iscratch,
+                                        double *qd) {
+    fj_args a = closure_args(fpar, n_fpar, ipar, n_ipar, scratch, iscratch);
+    work w;
+    work_of(&a, &w);
+    return dependent_velocities(q, qd1, fpar, ipar, &w, qd);
 }
 
 /* ==================================================================================================
