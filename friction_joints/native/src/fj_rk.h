@@ -1,10 +1,11 @@
-/* fj_dop853.h: DOP853 with dense output and event location over a family's kernels (dop853.c). */
-#ifndef FJ_DOP853_H
-#define FJ_DOP853_H
+/* fj_rk.h: embedded Runge-Kutta pairs with dense output and event location over a family's kernels
+ * (rk_driver.c): DOP853 (method_dop853.c). */
+#ifndef FJ_RK_H
+#define FJ_RK_H
 
 #include "fj_kernel.h"
 
-/* what fj_dop853_advance returns */
+/* what fj_rk_advance returns */
 enum { FJ_REACHED_END = 0, FJ_EVENT = 1, FJ_KERNEL_FAILED = 2, FJ_STEP_TOO_SMALL = 3, FJ_NOT_QUIET = 4 };
 /* the slots of its info array */
 enum {
@@ -18,13 +19,18 @@ enum {
     FJ_INFO_SIZE
 };
 
-/* Doubles of scratch fj_dop853_advance needs for n_y states, n_events events and n_tau inputs. */
-int64_t fj_dop853_scratch_size(int64_t n_y, int64_t n_events, int64_t n_tau);
+/* An embedded Runge-Kutta pair (rk_method.h) and those the engine has. */
+typedef struct fj_rk_method fj_rk_method;
+extern const fj_rk_method fj_rk_dop853; /* Dormand-Prince 8(5,3), 7th-order dense output (SciPy's DOP853) */
 
-/* Integrate y (a->n_y) in place from t to t_end, or to the first event, whichever comes first.
+/* Doubles of scratch fj_rk_advance needs (either method) for n_y states, n_events events and n_tau inputs. */
+int64_t fj_rk_scratch_size(int64_t n_y, int64_t n_events, int64_t n_tau);
+
+/* Integrate y (a->n_y) in place with the pair `method` from t to t_end, or to the first event, whichever
+ * comes first.
  *
- * fam, a: the family and its arguments (packed model, mode, scratch; a->n_tau inputs); scratch: 
- * fj_dop853_scratch_size doubles; h_abs: the step size to try first (<= 0 or NaN: choose one);
+ * fam, a: the family and its arguments (packed model, mode, scratch; a->n_tau inputs); scratch:
+ * fj_rk_scratch_size doubles; h_abs: the step size to try first (<= 0 or NaN: choose one);
  * max_step: bound on the step (s); forms (n_tau x 5): the inputs over the call, per input a row
  * (kind, a, b, c, d): kind 0 is a + b (t - t0), kind 1 is a + b sin(c t + d);
  * directions (n_events): of the mode's events (-1 falling, +1 rising, 0 both); grid (n_grid):
@@ -33,9 +39,9 @@ int64_t fj_dop853_scratch_size(int64_t n_y, int64_t n_events, int64_t n_tau);
  * every event function at t is at least quiet from firing in its direction, else return
  * FJ_NOT_QUIET at once (a restart at changed inputs that cannot change the mode).
  * Returns FJ_REACHED_END, FJ_EVENT, FJ_KERNEL_FAILED, FJ_STEP_TOO_SMALL or FJ_NOT_QUIET. */
-int64_t fj_dop853_advance(const fj_family *fam, fj_args *a, double *scratch, double t, double *y, double t_end,
-                          double h_abs, double rtol, double atol, double max_step, const double *forms,
-                          const int64_t *directions, int64_t n_events, const double *grid, int64_t n_grid,
-                          double *records, int64_t n_record, double *info, double quiet);
+int64_t fj_rk_advance(const fj_rk_method *method, const fj_family *fam, fj_args *a, double *scratch, double t,
+                      double *y, double t_end, double h_abs, double rtol, double atol, double max_step,
+                      const double *forms, const int64_t *directions, int64_t n_events, const double *grid,
+                      int64_t n_grid, double *records, int64_t n_record, double *info, double quiet);
 
 #endif
