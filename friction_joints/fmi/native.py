@@ -212,7 +212,7 @@ def model_source(table: ModelTable, token: str, script: str) -> str:
 # ======================================================================================================
 
 #: what every native FMU runs: the instance, the integrator, the families' helpers, the assemblies
-ENGINE_CORE = ("hybrid.c", "rk_driver.c", "method_dop853.c", "fj_kernel.c", "assembly.c")
+ENGINE_CORE = ("hybrid.c", "rk_driver.c", "method_dop853.c", "method_rk45.c", "fj_kernel.c", "assembly.c")
 
 
 @functools.cache

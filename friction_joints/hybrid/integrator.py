@@ -5,7 +5,9 @@ order 8 with a 7th-order dense output and error control). DOP853 is chosen over 
 energy balance and event times are wanted to 1e-6 and better: at tight tolerances an 8th-order
 method takes far fewer steps, and its dense output locates event roots (SciPy brentq on the
 interpolant, to about 4 machine epsilons in t) without restarting steps. The right-hand side
-within a mode is smooth (the mode fixes the friction directions), so a high order pays.
+within a mode is smooth (the mode fixes the friction directions), so a high order pays. A segment
+that one step covers (a co-simulation step) is one step whatever the order, and RK45 takes it with
+half the right-hand sides (``segment_method``).
 
 A model plugs in through the ``HybridSystem`` interface: state events of the current mode
 (callables with a direction, as in solve_ivp), a right-hand side, the discrete mode update at an
@@ -46,6 +48,20 @@ class Event:
     fn: object
     direction: int = 0
     input_driven: bool = False
+
+
+def segment_method(ode_method, length, step, max_step):
+    """The solve_ivp method of a segment (one integration call, from the current time to the next input
+    breakpoint or the end) of ``length`` (s) in a system of ``ode_method``, with ``step`` (s; None if none
+    yet) carried from the last segment and the bound ``max_step`` (s). A DOP853 system integrates the
+    segment with RK45 (Dormand-Prince 5(4)) when its first step covers it, i.e. the segment is no longer
+    than twice the carried step (the first step ``advance`` tries) nor than max_step: a co-simulation
+    step is then one step of 6 right-hand sides instead of 12. A segment whose RK45 steps had to shrink
+    leaves a small step, and the next one takes DOP853, whose higher order pays over several steps. The
+    C engine's rule is the same (segment_method in native/src/hybrid.c)."""
+    if ode_method == "DOP853" and step and length <= 2.0 * step and length <= max_step:
+        return "RK45"
+    return ode_method
 
 
 def unfired(g, direction):
@@ -174,7 +190,7 @@ class IntegratorState:
 class HybridIntegrator:
     """Integrates a HybridSystem from (t0, y0), advancing to requested times and resuming from there.
 
-    rtol, atol: error tolerances of DOP853; max_step: optional bound on the step size (s);
+    rtol, atol: error tolerances of DOP853 (and RK45, see segment_method); max_step: optional bound on the step size (s);
     hold_step: bound on the step size (s) while an input-driven event is armed (the state may stand
     still then, and unbounded steps could step over a crossing caused by the inputs alone).
     """
@@ -288,13 +304,14 @@ class HybridIntegrator:
                 fns.append(fn)
             self.system.begin_segment(s.t, seg_end)
             max_step = min(self.max_step, self.hold_step) if any(ev.input_driven for ev in evs) else self.max_step
+            method = segment_method(self.system.ode_method, seg_end - s.t, s.step, max_step)
             sol = solve_ivp(lambda t, y: self.system.rhs(t, y, s.mode), (s.t, seg_end), s.y,
-                            method=self.system.ode_method, rtol=self.rtol, atol=self.atol, max_step=max_step,
+                            method=method, rtol=self.rtol, atol=self.atol, max_step=max_step,
                             events=fns or None,  # dense output (3 more evaluations a step) only for a grid
                             dense_output=bool(np.any((grid > s.t) & (grid < seg_end))),
                             # an implicit/multistep method (a stiff system's) picks its own first step: the last
                             # one, carried over an input jump, made LSODA fail its corrector on stiff bristles
-                            first_step=(min(2.0 * s.step, seg_end - s.t) if s.step and self.system.ode_method
+                            first_step=(min(2.0 * s.step, seg_end - s.t) if s.step and method
                                         in ("DOP853", "RK45", "RK23") else None))
             if sol.status < 0:
                 raise FrictionJointsError(f"integration failed at t={sol.t[-1]:.9g}: {sol.message}")

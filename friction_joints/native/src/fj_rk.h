@@ -1,5 +1,5 @@
 /* fj_rk.h: embedded Runge-Kutta pairs with dense output and event location over a family's kernels
- * (rk_driver.c): DOP853 (method_dop853.c). */
+ * (rk_driver.c): DOP853 (method_dop853.c) and Dormand-Prince 5(4), SciPy's RK45 (method_rk45.c). */
 #ifndef FJ_RK_H
 #define FJ_RK_H
 
@@ -19,9 +19,10 @@ enum {
     FJ_INFO_SIZE
 };
 
-/* An embedded Runge-Kutta pair (rk_method.h) and those the engine has. */
+/* An embedded Runge-Kutta pair (rk_method.h) and the two the engine has. */
 typedef struct fj_rk_method fj_rk_method;
 extern const fj_rk_method fj_rk_dop853; /* Dormand-Prince 8(5,3), 7th-order dense output (SciPy's DOP853) */
+extern const fj_rk_method fj_rk_rk45;   /* Dormand-Prince 5(4), 4th-order dense output (SciPy's RK45) */
 
 /* Doubles of scratch fj_rk_advance needs (either method) for n_y states, n_events events and n_tau inputs. */
 int64_t fj_rk_scratch_size(int64_t n_y, int64_t n_events, int64_t n_tau);

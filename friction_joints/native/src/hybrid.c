@@ -1,14 +1,14 @@
 /* hybrid.c: the instance of fj.h, the event loop and the settling of the mode decisions, in C.
  *
  * The loop of the Python engine's HybridIntegrator (hybrid/integrator.py): integrate the current mode
- * with DOP853 (rk_driver.c) to the end or to the first located event; at an event record the state
- * before it, let the family decide the mode again and again until it no longer changes (FMPy's event
- * loop, at most FJ_MAX_EVENTS_AT_ONE_TIME passes), record the state after it; more than
- * FJ_MAX_EVENTS_AT_ONE_TIME events in a row at one time is chattering (Zeno) and an error (the Python
- * engine counts them within one advance; here they are counted over calls, as the library's advance
- * returns after each event). New
- * inputs are a restart: the mode is decided again unless every event function is at least
- * QUIET_MARGIN from firing and the events watch every decision (HybridIntegrator.restart).
+ * with DOP853 or RK45 (rk_driver.c; segment_method chooses) to the end or to the first located event;
+ * at an event record the state before it, let the family decide the mode again and again until it no
+ * longer changes (FMPy's event loop, at most FJ_MAX_EVENTS_AT_ONE_TIME passes), record the state after
+ * it; more than FJ_MAX_EVENTS_AT_ONE_TIME events in a row at one time is chattering (Zeno) and an error
+ * (the Python engine counts them within one advance; here they are counted over calls, as the
+ * library's advance returns after each event). New inputs are a restart: the mode is decided again
+ * unless every event function is at least QUIET_MARGIN from firing and the events watch every decision
+ * (HybridIntegrator.restart).
  */
 #include <math.h>
 #include <stdarg.h>
@@ -305,6 +305,22 @@ static int at_event(fj_instance *inst, double t, int64_t k) {
     return record(inst, t, inst->y, after);
 }
 
+/* The pair that integrates a segment (one call of the integrator, from the current time or an event
+ * to the end of the step) of `length` (s), and the step size it tries first (*h: in, the step size
+ * carried from the last segment, 0 if none; out, the first step). The rule of the Python engine
+ * (hybrid.integrator.segment_method): Dormand-Prince 5(4) when its first step covers the segment, the
+ * segment being no longer than twice the carried step size (nor than max_step), else DOP853. A short
+ * segment, a co-simulation step, is then one step of 6 right-hand sides instead of one of 12; one whose
+ * RK45 steps had to shrink leaves a small step size, and the next segment takes DOP853, whose higher
+ * order pays over several steps. */
+static const fj_rk_method *segment_method(double length, double max_step, double *h) {
+    if (*h > 0.0 && length <= 2.0 * *h && length <= max_step) {
+        *h = length;
+        return &fj_rk_rk45;
+    }
+    return &fj_rk_dop853;
+}
+
 /* The loop of fj_instance_step (stop 0) and fj_instance_advance (stop 1). */
 static int run(fj_instance *inst, double t_end, const double *grid, int64_t n_grid, double *rows, int64_t *n_rows,
                int stop) {
@@ -329,11 +345,12 @@ static int run(fj_instance *inst, double t_end, const double *grid, int64_t n_gr
         while (i_grid < n_grid && grid[i_grid] <= inst->t) i_grid++; /* times of an event: its rows stand */
         double max_step = inst->options.max_step;
         if (inst->input_driven && inst->options.hold_step < max_step) max_step = inst->options.hold_step;
-        int64_t result = fj_rk_advance(&fj_rk_dop853, inst->fam, &inst->a, inst->scratch, inst->t, inst->y,
-                                       t_end, inst->h, inst->options.rtol, inst->options.atol, max_step,
-                                       forms_from(inst, inst->t), inst->directions, inst->n_events, grid + i_grid,
-                                       n_grid - i_grid, rows + written * inst->n_record, inst->n_record,
-                                       inst->info, 0.0);
+        double h = inst->h;
+        const fj_rk_method *method = segment_method(t_end - inst->t, max_step, &h);
+        int64_t result = fj_rk_advance(method, inst->fam, &inst->a, inst->scratch, inst->t, inst->y, t_end, h,
+                                       inst->options.rtol, inst->options.atol, max_step, forms_from(inst, inst->t),
+                                       inst->directions, inst->n_events, grid + i_grid, n_grid - i_grid,
+                                       rows + written * inst->n_record, inst->n_record, inst->info, 0.0);
         double *info = inst->info;
         inst->rhs_calls += (int64_t)info[FJ_INFO_RHS_CALLS];
         inst->steps += (int64_t)info[FJ_INFO_STEPS];
