@@ -319,8 +319,9 @@ class HybridIntegrator:
             for t in grid[(grid > s.t) & (grid < t_stop)]:
                 self._record(t, sol.sol(t), s.mode)
             # next first step: twice the larger of the last two steps (the last is often cut short by
-            # the end; DOP853 grows its steps by up to 10x, and rejects a step that is too long)
-            step = float(np.diff(sol.t)[-2:].max()) if len(sol.t) > 1 else s.step
+            # the end; DOP853 grows its steps by up to 10x, and rejects a step that is too long); an
+            # event at the segment's start (a second one at the last event's time) leaves the step as it was
+            step = float(np.diff(sol.t)[-2:].max()) if t_stop > s.t else s.step
             if sol.status == 1:
                 k = self._fired(sol)
                 s = self._at_event(float(sol.t_events[k][0]), sol.y_events[k][0], s.mode, evs[k].name, step)

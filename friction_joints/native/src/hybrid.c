@@ -356,8 +356,11 @@ static int run(fj_instance *inst, double t_end, const double *grid, int64_t n_gr
         inst->steps += (int64_t)info[FJ_INFO_STEPS];
         written += (int64_t)info[FJ_INFO_RECORDS], i_grid += (int64_t)info[FJ_INFO_RECORDS];
         if (n_rows) *n_rows = written;
+        /* an event at the call's start (a second event function crossing at the time of the last event) ends a
+         * call that made no step: the carried step size stands, so that the next segment's pair does not hang
+         * on which of two simultaneous events was found first (a rounding) */
+        if (!(result == FJ_EVENT && info[FJ_INFO_T] == inst->t)) inst->h = info[FJ_INFO_H];
         inst->t = info[FJ_INFO_T];
-        inst->h = info[FJ_INFO_H];
         if (result == FJ_KERNEL_FAILED)
             return kernel_failed(inst, (int64_t)info[FJ_INFO_KERNEL_STATUS], "integration", inst->t);
         if (result == FJ_STEP_TOO_SMALL)
