@@ -1,8 +1,8 @@
 """The C engine under sanitizers (tests/native_build.py): whole simulations with events (a two-mass
 stick-slip run, a steering run) on a build of every source with ``sanitizers()`` (the address and
 undefined-behaviour sanitizers where Python can run the former, else the latter), DOP853, RK45 (the
-two-mass run also in 1 ms steps) and their event location included, agree with the same runs on the installed library (the tolerances of
-test_compiled_engine.py). A sanitizer's report fails a run (shown here on a faulty library), and
+two-mass run also in 1 ms steps) and their event location included, agree with the same runs on the
+installed library (the tolerances of test_compiled_engine.py). A sanitizer's report fails a run (shown here on a faulty library), and
 FRICTION_JOINTS_ENGINE_LIBRARY chooses the library a process runs on."""
 
 import pickle

@@ -190,9 +190,10 @@ class IntegratorState:
 class HybridIntegrator:
     """Integrates a HybridSystem from (t0, y0), advancing to requested times and resuming from there.
 
-    rtol, atol: error tolerances of DOP853 (and RK45, see segment_method); max_step: optional bound on the step size (s);
-    hold_step: bound on the step size (s) while an input-driven event is armed (the state may stand
-    still then, and unbounded steps could step over a crossing caused by the inputs alone).
+    rtol, atol: error tolerances of DOP853 (and RK45, see segment_method); max_step: optional bound on
+    the step size (s); hold_step: bound on the step size (s) while an input-driven event is armed (the
+    state may stand still then, and unbounded steps could step over a crossing caused by the inputs
+    alone).
     """
 
     engine = "python"
