@@ -42,6 +42,8 @@ DIPS = (0.01, 1e-4, 1e-6)  # how deep x + 1 dips below zero: the step's samples 
 #                             of the parabola through them the third, which lies between them
 
 DIP_FAMILY = r"""
+#include <math.h>
+
 #include "fj_kernel.h"
 
 /* fpar = [dip, s, direction]; imode = [events in the mode (1 or 0)]; y = [x, v]; record: x, v */
@@ -252,7 +254,7 @@ def test_a_dip_within_one_step_fires_at_its_first_crossing(direction, dip):
 @pytest.mark.parametrize("direction", [-1, 1, 0])
 @pytest.mark.parametrize("dip", DIPS)
 def test_the_compiled_engine_finds_the_dip_at_the_same_time(direction, dip, dip_library):
-    """The C engine (dop853.c) fires at the dip's first crossing too, within 1e-9 s of the Python engine
+    """The C engine (rk_driver.c) fires at the dip's first crossing too, within 1e-9 s of the Python engine
     (test_compiled_engine.py's tolerance)."""
     t_compiled = dip_time(CompiledIntegrator, dip, direction, dip_library)
     assert abs(t_compiled - dip_time(HybridIntegrator, dip, direction)) < 1e-9
@@ -344,7 +346,7 @@ def compiled_times(library_path) -> list:
 
 
 def test_the_inner_crossings_under_sanitizers(tmp_path, dip_library):
-    """dop853.c's search inside a step (the samples, the brackets split at a turn) on a build with
+    """rk_driver.c's search inside a step (the samples, the brackets split at a turn) on a build with
     sanitizers() (tests/native_build.py): the same times as the build without them."""
     library = families_library(tmp_path, sanitizers())
     assert json.loads(run_against(library, SANITIZED)) == compiled_times(dip_library)

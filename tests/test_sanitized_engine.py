@@ -1,9 +1,9 @@
 """The C engine under sanitizers (tests/native_build.py): whole simulations with events (a two-mass
 stick-slip run, a steering run, an RSRRR run from the native FMU's assembly: its packer and its loop
 closed in C) on a build of every source with ``sanitizers()`` (the address and
-undefined-behaviour sanitizers where Python can run the former, else the latter), the DOP853 and its
-event location included, agree with the same runs on the installed library (the tolerances of
-test_compiled_engine.py). A sanitizer's report fails a run (shown here on a faulty library), and
+undefined-behaviour sanitizers where Python can run the former, else the latter), DOP853, RK45 (the
+two-mass run also in 1 ms steps) and their event location included, agree with the same runs on the
+installed library (the tolerances of test_compiled_engine.py). A sanitizer's report fails a run (shown here on a faulty library), and
 FRICTION_JOINTS_ENGINE_LIBRARY chooses the library a process runs on."""
 
 import pickle
@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from friction_joints import native
-from friction_joints.engine import run
+from friction_joints.engine import make_integrator, run
 from friction_joints.hybrid import Sine
 from friction_joints.lumped import TwoMassFriction, TwoMassParameters
 from friction_joints.spatial.rsrrr import RSRRR
@@ -42,16 +42,19 @@ assert np.all(out[out.size - {past}:] == 1.0)
 #: the parameters of the native FMU RSRRRLinkage (their defaults)
 LINKAGE = {v.name: v.start for v in build_fmu.slave_class(build_fmu.SOURCES / "RSRRRLinkage.py").variables
            if v.causality == "parameter"}
-RUNS = {  # name: (system, its initial state, t_end (s), the recorded quantities compared)
-    "two masses": (lambda: TwoMassFriction(TwoMassParameters(), [Sine(6.0, 2.0), Sine(20.0, 1.3, np.pi / 2)]),
-                   lambda system: system.initial_state((0.0, 0.0), (0.0, 0.0)), 5.0,
-                   ("z", "zd", "zdd", "f", "stuck", "W_drive", "W_friction")),
+TWO_MASSES = (lambda: TwoMassFriction(TwoMassParameters(), [Sine(6.0, 2.0), Sine(20.0, 1.3, np.pi / 2)]),
+              lambda system: system.initial_state((0.0, 0.0), (0.0, 0.0)))
+TWO_MASS_KEYS = ("z", "zd", "zdd", "f", "stuck", "W_drive", "W_friction")
+RUNS = {  # name: (system, its initial state, t_end (s), the recorded quantities compared, step (s): 0 for one
+    # run, else advanced step by step, each step recorded at its end (RK45 segments))
+    "two masses": (*TWO_MASSES, 5.0, TWO_MASS_KEYS, 0.0),
+    "two masses, 1 ms steps": (*TWO_MASSES, 2.0, TWO_MASS_KEYS, 1e-3),
     "steering": (lambda: SteeringSystem(SteeringParameters(), [Sine(3.0, np.pi), -20.0, -15.0, 3500.0, 3300.0]),
                  lambda system: system.initial_state(), 2.0,
-                 ("q", "qd", "friction", "stuck", "W_friction", "W_driver")),
+                 ("q", "qd", "friction", "stuck", "W_friction", "W_driver"), 0.0),
     "rsrrr": (lambda: RSRRRSystem(RSRRR(), [Sine(2.0, 8.0), 0.0], stiction=True),
               lambda system: native.Assembly("RSRRRLinkage")(dict(LINKAGE, load_c=0.0, stiction=True))[2], 3.0,
-              ("q", "qd", "t_f", "stuck", "W_friction")),
+              ("q", "qd", "t_f", "stuck", "W_friction"), 0.0),
 }
 SIMULATIONS = """
 import pickle, sys
@@ -66,10 +69,16 @@ with open(sys.argv[2], "wb") as file:
 def simulations() -> dict:
     """{name: Results} of RUNS on the compiled engine, whose library is this process's default."""
     results = {}
-    for name, (make, initial_state, t_end, _) in RUNS.items():
+    for name, (make, initial_state, t_end, _, step) in RUNS.items():
         system = make()
         assert system.compiled().family.lib is native.library()
-        results[name] = run(system, initial_state(system), t_end, dt_out=0.01, engine="compiled")
+        if step == 0.0:
+            results[name] = run(system, initial_state(system), t_end, dt_out=0.01, engine="compiled")
+            continue
+        integrator = make_integrator(system, 0.0, initial_state(system), engine="compiled")
+        for k in range(1, round(t_end / step) + 1):
+            integrator.advance(k * step, [k * step])
+        results[name] = integrator.results
     return results
 
 
@@ -77,7 +86,7 @@ def test_simulations_under_sanitizers(tmp_path, sanitized_engine):
     run_against(sanitized_engine, SIMULATIONS, args=[tmp_path / "runs.pickle"])
     sanitized = pickle.loads((tmp_path / "runs.pickle").read_bytes())
     installed = simulations()
-    for name, (*_, keys) in RUNS.items():
+    for name, (*_, keys, _) in RUNS.items():
         assert len(installed[name].events) > 3, f"{name}: too few events to exercise their location"
         assert_same_run(installed[name], sanitized[name], keys, name)
 

@@ -6,7 +6,7 @@ change only at points every plan shares, so every run integrates the same hybrid
 velocity of contact 3 crosses zero at t = 1.8378 s and comes back within one integrator step of the
 long runs; the event detection compared the signs of the event functions at a step's ends only, so
 that with steps of 0.5 s the slip reversal was missed and u(2) was off by 2.7e-4 rad/s. Both engines
-now look for crossings inside each step (hybrid.integrator.EventWatch, dop853.c).
+now look for crossings inside each step (hybrid.integrator.EventWatch, rk_driver.c).
 
 Tolerance: every output at every common communication point (0.5, 1, 1.5, 2 s) within TOLERANCE of
 the run with steps of 1 ms, relative to the largest magnitude of that output there, and the event

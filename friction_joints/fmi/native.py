@@ -242,7 +242,7 @@ def model_source(table: ModelTable, token: str, script: str) -> str:
 # ======================================================================================================
 
 #: what every native FMU runs: the instance, the integrator, the families' helpers, the assemblies
-ENGINE_CORE = ("hybrid.c", "dop853.c", "fj_kernel.c", "assembly.c")
+ENGINE_CORE = ("hybrid.c", "rk_driver.c", "method_dop853.c", "method_rk45.c", "stepping.c", "fj_kernel.c", "assembly.c")
 
 
 #: the engine's lookups by name, which an FMU's model.c defines for its one family and file of assemblies

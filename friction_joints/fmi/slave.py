@@ -440,7 +440,7 @@ class MechanismSlave(VarSlave):
                  "at every instant (eq. 3.3); stick-slip by the algorithm of seed 000 Sect. 5, several stuck "
                  "contacts by the Gauss principle (seed 001). Inputs are held over each communication step, or "
                  "follow the lines of their first derivatives when the host sets them (canInterpolateInputs); "
-                 "inside it an event-driven DOP853 integrator with error control runs.")
+                 "inside it an event-driven DOP853/RK45 integrator with error control runs.")
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)

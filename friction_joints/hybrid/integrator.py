@@ -5,10 +5,11 @@ order 8 with a 7th-order dense output and error control). DOP853 is chosen over 
 energy balance and event times are wanted to 1e-6 and better: at tight tolerances an 8th-order
 method takes far fewer steps, and its dense output locates event roots (SciPy brentq on the
 interpolant, to about 4 machine epsilons in t) without restarting steps. The right-hand side
-within a mode is smooth (the mode fixes the friction directions), so a high order pays. The solver
-is stepped here (SciPy's OdeSolver.step, as solve_ivp does) so that events are looked for inside
-each step too, where an event function crosses zero and back (``EventWatch``), by the same rule as
-the compiled engine's dop853.c.
+within a mode is smooth (the mode fixes the friction directions), so a high order pays. A segment
+that one step covers (a co-simulation step) is one step whatever the order, and RK45 takes it with
+half the right-hand sides (``segment_method``). The solver is stepped here (SciPy's OdeSolver.step, as
+solve_ivp does) so that events are looked for inside each step too, where an event function crosses
+zero and back (``EventWatch``), by the same rule as the compiled engine's rk_driver.c.
 
 A model plugs in through the ``HybridSystem`` interface: state events of the current mode
 (callables with a direction, as in solve_ivp), a right-hand side, the discrete mode update at an
@@ -52,6 +53,20 @@ class Event:
     input_driven: bool = False
 
 
+def segment_method(ode_method, length, step, max_step):
+    """The solve_ivp method of a segment (one integration call, from the current time to the next input
+    breakpoint or the end) of ``length`` (s) in a system of ``ode_method``, with ``step`` (s; None if none
+    yet) carried from the last segment and the bound ``max_step`` (s). A DOP853 system integrates the
+    segment with RK45 (Dormand-Prince 5(4)) when its first step covers it, i.e. the segment is no longer
+    than twice the carried step (the first step ``advance`` tries) nor than max_step: a co-simulation
+    step is then one step of 6 right-hand sides instead of 12. A segment whose RK45 steps had to shrink
+    leaves a small step, and the next one takes DOP853, whose higher order pays over several steps. The
+    C engine's rule is the same (segment_method in native/src/hybrid.c)."""
+    if ode_method == "DOP853" and step and length <= 2.0 * step and length <= max_step:
+        return "RK45"
+    return ode_method
+
+
 def unfired(g, direction):
     """An event function g resting exactly on zero has not crossed yet: moved to the side before the
     crossing. An event fires when its function passes zero, not while it stays on it (a contact held
@@ -83,8 +98,8 @@ def near_zero(g0, gm, g1) -> bool:
     cross zero inside it: the parabola through the three values comes within its own bend
     |gm - (g0 + g1) / 2| of zero on the interval (always so where g0 and g1 differ in sign).
 
-    Why this suffices inside an accepted step: DOP853 accepts a step only where an 8th-order
-    polynomial in time represents the solution to rtol, so along the step an event function is
+    Why this suffices inside an accepted step: a Runge-Kutta pair accepts a step only where a
+    polynomial in time (of degree 8 for DOP853, 5 for RK45) represents the solution to rtol, so along the step an event function is
     dominated by its first terms in time; two crossings within the step need the quadratic term (the
     bend) to pull the function through zero, and the cubic and higher terms are smaller than the bend
     by about the step size over the solution's time scale. A margin of one bend covers them."""
@@ -99,7 +114,7 @@ SAMPLES = (0.25, 0.5, 0.75)  # where in a step a possibly crossing event functio
 
 class Step:
     """The last step of a SciPy OdeSolver (from t_old to t, reaching y), with its dense output computed
-    once, where first needed (DOP853's costs 3 right-hand sides)."""
+    once, where first needed (DOP853's costs 3 right-hand sides, RK45's none)."""
 
     def __init__(self, solver):
         self.solver = solver
@@ -116,8 +131,8 @@ class Step:
 class EventWatch:
     """The state events of a mode, watched over the accepted steps of a solver: finds the first time in
     a step at which one of them crosses zero in its direction, also where its function crosses zero and
-    back within the step, which the signs at the step's ends do not show (issue 32, item 9). dop853.c
-    does the same in the compiled engine.
+    back within the step, which the signs at the step's ends do not show (issue 32, item 9), on the
+    dense output of either pair (DOP853, RK45). rk_driver.c does the same in the compiled engine.
 
     The rule, per accepted step [t0, t1] of length h: each event function is evaluated at the step's
     end and at its middle on the cubic Hermite interpolant of the step's ends (y and dy/dt there, known
@@ -334,9 +349,10 @@ class IntegratorState:
 class HybridIntegrator:
     """Integrates a HybridSystem from (t0, y0), advancing to requested times and resuming from there.
 
-    rtol, atol: error tolerances of DOP853; max_step: optional bound on the step size (s);
-    hold_step: bound on the step size (s) while an input-driven event is armed (the state may stand
-    still then, and unbounded steps could step over a crossing caused by the inputs alone).
+    rtol, atol: error tolerances of DOP853 (and RK45, see segment_method); max_step: optional bound on
+    the step size (s); hold_step: bound on the step size (s) while an input-driven event is armed (the
+    state may stand still then, and unbounded steps could step over a crossing caused by the inputs
+    alone).
     """
 
     engine = "python"
@@ -454,13 +470,13 @@ class HybridIntegrator:
 
     def _segment(self, s, seg_end, evs, max_step, grid):
         """Integrate the mode of the state s from s.t towards seg_end (no input breakpoint before it) with
-        SciPy's solver of ``system.ode_method``, step by step, until seg_end or the first event of evs;
+        SciPy's solver of ``segment_method``, step by step, until seg_end or the first event of evs;
         records the rows at the times of grid (within (s.t, seg_end]) before where it stops. Returns
         (t, y, fired, step): the time and state it stopped at, the index in evs of the event that fired
         there (None at seg_end), and the first step size of the next segment."""
         import scipy.integrate  # here: the compiled engine's runs need none of scipy.integrate
 
-        method = self.system.ode_method
+        method = segment_method(self.system.ode_method, seg_end - s.t, s.step, max_step)
         # an implicit/multistep method (a stiff system's) picks its own first step: the last one,
         # carried over an input jump, made LSODA fail its corrector on stiff bristles
         first_step = min(2.0 * s.step, seg_end - s.t) if s.step and method in ("DOP853", "RK45", "RK23") else None
@@ -482,10 +498,11 @@ class HybridIntegrator:
             for t in grid[(grid > t_old) & ((grid < t_stop) | (fired is None) & (grid == t_stop))]:
                 self._record(t, y_new if t == t_new else step.at(t), s.mode)
             # next first step: twice the larger of the last two steps (the last is often cut short by
-            # the end; DOP853 grows its steps by up to 10x, and rejects a step that is too long)
+            # the end; DOP853 grows its steps by up to 10x, and rejects a step that is too long); an
+            # event at the segment's start (a second one at the last event's time) leaves the step as it was
             steps = [*steps[-1:], t_stop - t_old]
             if fired:
-                return t_stop, step.at(t_stop), fired[0], max(steps)
+                return t_stop, step.at(t_stop), fired[0], max(steps) if t_stop > s.t else s.step
         return seg_end, solver.y, None, max(steps) if steps else s.step
 
     def _settle(self, t, y, mode, event):

@@ -1,6 +1,6 @@
 """The compiled engine's integrator: a hybrid system run by an instance of the C engine (``native/src/fj.h``).
 
-The whole event-driven integration runs in C: DOP853 with dense output and event location, the mode
+The whole event-driven integration runs in C: DOP853 or RK45 with dense output and event location, the mode
 decisions of the family and their settling, the Zeno guard, the restart at changed inputs. Python keeps
 what is bookkeeping: the inputs' breakpoints (a segment's inputs are set as the signals' forms), the rows
 and events of the results, the mode and event names (decoded from the engine's arrays by the system).

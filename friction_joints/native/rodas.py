@@ -14,7 +14,7 @@ import numpy as np
 
 from . import Family, Workspace
 
-# fj_rodas_advance's statuses (fj_dop853.h's and FJ_MATRIX_SINGULAR) and its info slots (fj_rodas.h)
+# fj_rodas_advance's statuses (fj_stepping.h's and FJ_MATRIX_SINGULAR) and its info slots (fj_rodas.h)
 REACHED_END, EVENT, KERNEL_FAILED, STEP_TOO_SMALL, NOT_QUIET, MATRIX_SINGULAR = range(6)
 INFO = ("t", "h", "event", "records", "rhs_calls", "kernel_status", "steps", "jacobians", "rejected")
 

@@ -70,7 +70,7 @@ int fj_instance_start(fj_instance *inst, double t0, const double *y0);
  * (a restart: skipped while every event function is far from firing). Non-finite values are refused. */
 int fj_instance_set_inputs(fj_instance *inst, const double *value, const double *derivative);
 
-/* Inputs as the library's signal forms (n_tau rows of 5, fj_dop853.h) from the current time on.
+/* Inputs as the library's signal forms (n_tau rows of 5, fj_rk.h) from the current time on.
  * jump: 0 the inputs continue (no decision), 1 a restart (as set_inputs), 2 a jump (the mode is
  * re-decided now, as at an input breakpoint of the Python engine). */
 int fj_instance_set_input_forms(fj_instance *inst, const double *forms, int jump);

@@ -4,18 +4,18 @@
  * dense output), with the coefficients, error estimate and step-size control of Hairer's rodas.f
  * (version of October 28, 1996, method 1), the Jacobian by finite differences.
  *
- * fj_rodas_advance takes the arguments of fj_dop853_advance (fj_dop853.h) and returns its statuses
- * and more; its info array is longer (FJ_RODAS_INFO_SIZE). */
+ * fj_rodas_advance takes the arguments of fj_rk_advance (fj_rk.h) after its pair and returns the
+ * statuses of fj_stepping.h and more; its info array is longer (FJ_RODAS_INFO_SIZE). */
 #ifndef FJ_RODAS_H
 #define FJ_RODAS_H
 
-#include "fj_dop853.h"
 #include "fj_kernel.h"
+#include "fj_stepping.h"
 
-/* what fj_rodas_advance returns besides fj_dop853_advance's statuses: the matrix I/(h gamma) - J was
+/* what fj_rodas_advance returns besides fj_stepping.h's statuses: the matrix I/(h gamma) - J was
  * singular at five step sizes in a row, each half the one before */
 enum { FJ_MATRIX_SINGULAR = 5 };
-/* the slots of its info array besides fj_dop853_advance's */
+/* the slots of its info array besides fj_stepping.h's */
 enum {
     FJ_INFO_JACOBIANS = FJ_INFO_SIZE, /* Jacobians evaluated (each n_y right-hand sides, in RHS_CALLS) */
     FJ_INFO_REJECTED,                 /* steps rejected by the error test */
@@ -27,7 +27,7 @@ int64_t fj_rodas_scratch_size(int64_t n_y, int64_t n_events, int64_t n_tau);
 
 /* Integrate y (a->n_y) in place from t to t_end, or to the first event, whichever comes first.
  *
- * The arguments of fj_dop853_advance (fj_dop853.h): fam, a: the family and its arguments; scratch:
+ * The arguments of fj_rk_advance (fj_rk.h) after its pair: fam, a: the family and its arguments; scratch:
  * fj_rodas_scratch_size doubles, allocated memory (malloc, calloc, a numpy array: its last n_y
  * doubles hold the pivots of the LU factorization as int64_t); h_abs: the step size to try first
  * (<= 0 or NaN: 1e-6 s, rodas.f's default); rtol, atol: the error of a step, in the root mean

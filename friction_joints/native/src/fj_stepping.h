@@ -2,13 +2,29 @@
  * the inputs of a call, and what follows each accepted step whatever the method: the events that
  * cross zero in the step located on its dense output, the output times inside it recorded.
  *
- * An integrator's advance (fj_rodas.h; fj_dop853.h has the same arguments) integrates from t to t_end
- * or to the first event; after each accepted step [t_old, t_new] it calls fj_step_output with the
- * step's dense output, then continues from t_new, or stops at the event's time. */
+ * An integrator's advance (fj_rodas.h; fj_rk.h's takes the same arguments after its pair) integrates
+ * from t to t_end or to the first event; after each accepted step [t_old, t_new] it calls
+ * fj_step_output with the step's dense output (RODAS; the Runge-Kutta driver locates events by its own
+ * rule, rk_driver.c), then continues from t_new, or stops at the event's time. Their statuses and info
+ * slots are defined here. */
 #ifndef FJ_STEPPING_H
 #define FJ_STEPPING_H
 
 #include "fj_kernel.h"
+
+/* what an integrator's advance returns (fj_rodas.h adds FJ_MATRIX_SINGULAR) */
+enum { FJ_REACHED_END = 0, FJ_EVENT = 1, FJ_KERNEL_FAILED = 2, FJ_STEP_TOO_SMALL = 3, FJ_NOT_QUIET = 4 };
+/* the slots of its info array (fj_rodas.h adds its own after FJ_INFO_SIZE) */
+enum {
+    FJ_INFO_T,             /* time reached (s): t_end, or the event's time */
+    FJ_INFO_H,             /* the step size to try next (s) */
+    FJ_INFO_EVENT,         /* index of the event that fired, -1 if none */
+    FJ_INFO_RECORDS,       /* rows recorded */
+    FJ_INFO_RHS_CALLS,     /* right-hand sides evaluated */
+    FJ_INFO_KERNEL_STATUS, /* the failing kernel's status (0 if none failed) */
+    FJ_INFO_STEPS,         /* steps accepted */
+    FJ_INFO_SIZE
+};
 
 /* The kernels, their arguments and the inputs over a call. forms (n_tau x 5): per input a row (kind,
  * a, b, c, d): kind 0 is a + b (t - t0), kind 1 is a + b sin(c t + d). */
@@ -21,8 +37,8 @@ typedef struct fj_eval {
     int64_t n;   /* states */
 } fj_eval;
 
-/* An integrator's advance: fj_dop853_advance (fj_dop853.h) and fj_rodas_advance (fj_rodas.h) are both
- * of this type, so that a step can call either. */
+/* An integrator's advance: fj_rodas_advance (fj_rodas.h) is of this type, and fj_rk_advance (fj_rk.h)
+ * takes these arguments after its pair, so that a step can call either. */
 typedef int64_t (*fj_advance_fn)(const fj_family *fam, fj_args *a, double *scratch, double t, double *y,
                                  double t_end, double h_abs, double rtol, double atol, double max_step,
                                  const double *forms, const int64_t *directions, int64_t n_events,

@@ -1,14 +1,14 @@
 /* hybrid.c: the instance of fj.h, the event loop and the settling of the mode decisions, in C.
  *
  * The loop of the Python engine's HybridIntegrator (hybrid/integrator.py): integrate the current mode
- * with DOP853 (dop853.c) to the end or to the first located event; at an event record the state
- * before it, let the family decide the mode again and again until it no longer changes (FMPy's event
- * loop, at most FJ_MAX_EVENTS_AT_ONE_TIME passes), record the state after it; more than
- * FJ_MAX_EVENTS_AT_ONE_TIME events in a row at one time is chattering (Zeno) and an error (the Python
- * engine counts them within one advance; here they are counted over calls, as the library's advance
- * returns after each event). New
- * inputs are a restart: the mode is decided again unless every event function is at least
- * QUIET_MARGIN from firing and the events watch every decision (HybridIntegrator.restart).
+ * with DOP853 or RK45 (rk_driver.c; segment_method chooses) to the end or to the first located event;
+ * at an event record the state before it, let the family decide the mode again and again until it no
+ * longer changes (FMPy's event loop, at most FJ_MAX_EVENTS_AT_ONE_TIME passes), record the state after
+ * it; more than FJ_MAX_EVENTS_AT_ONE_TIME events in a row at one time is chattering (Zeno) and an error
+ * (the Python engine counts them within one advance; here they are counted over calls, as the
+ * library's advance returns after each event). New inputs are a restart: the mode is decided again
+ * unless every event function is at least QUIET_MARGIN from firing and the events watch every decision
+ * (HybridIntegrator.restart).
  */
 #include <math.h>
 #include <stdarg.h>
@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "fj.h"
-#include "fj_dop853.h"
+#include "fj_rk.h"
 #include "fj_kernel.h"
 
 #define QUIET_MARGIN 1e-6   /* hybrid.integrator.QUIET_MARGIN */
@@ -56,7 +56,7 @@ static int fail(fj_instance *inst, int status, const char *format, ...) {
     return status;
 }
 
-/* The inputs at t from the forms (fj_dop853.h's rows, ramps from forms_origin). */
+/* The inputs at t from the forms (fj_rk.h's rows, ramps from forms_origin). */
 static void inputs_at(fj_instance *inst, double t) {
     for (int64_t i = 0; i < inst->n_tau; i++) {
         const double *row = inst->forms + 5 * i;
@@ -65,7 +65,7 @@ static void inputs_at(fj_instance *inst, double t) {
     }
 }
 
-/* The forms with their ramps starting at t (fj_dop853_advance takes the start of its call as origin). */
+/* The forms with their ramps starting at t (fj_rk_advance takes the start of its call as origin). */
 static const double *forms_from(fj_instance *inst, double t) {
     memcpy(inst->forms_now, inst->forms, (size_t)(5 * inst->n_tau) * sizeof(double));
     for (int64_t i = 0; i < inst->n_tau; i++) {
@@ -136,7 +136,7 @@ fj_instance *fj_instance_new_of(const fj_family *fam, const double *fpar, int64_
     inst->ipar = zeroed((size_t)n_ipar, i64, &ok);
     inst->work = zeroed((size_t)n_work, d, &ok);
     inst->iwork = zeroed((size_t)n_iwork, i64, &ok);
-    inst->scratch = zeroed((size_t)fj_dop853_scratch_size(n_y, L.max_events, n_tau), d, &ok);
+    inst->scratch = zeroed((size_t)fj_rk_scratch_size(n_y, L.max_events, n_tau), d, &ok);
     inst->y = zeroed((size_t)n_y, d, &ok);
     inst->fmode = zeroed((size_t)L.n_fmode, d, &ok);
     inst->fmode_new = zeroed((size_t)L.n_fmode, d, &ok);
@@ -305,6 +305,22 @@ static int at_event(fj_instance *inst, double t, int64_t k) {
     return record(inst, t, inst->y, after);
 }
 
+/* The pair that integrates a segment (one call of the integrator, from the current time or an event
+ * to the end of the step) of `length` (s), and the step size it tries first (*h: in, the step size
+ * carried from the last segment, 0 if none; out, the first step). The rule of the Python engine
+ * (hybrid.integrator.segment_method): Dormand-Prince 5(4) when its first step covers the segment, the
+ * segment being no longer than twice the carried step size (nor than max_step), else DOP853. A short
+ * segment, a co-simulation step, is then one step of 6 right-hand sides instead of one of 12; one whose
+ * RK45 steps had to shrink leaves a small step size, and the next segment takes DOP853, whose higher
+ * order pays over several steps. */
+static const fj_rk_method *segment_method(double length, double max_step, double *h) {
+    if (*h > 0.0 && length <= 2.0 * *h && length <= max_step) {
+        *h = length;
+        return &fj_rk_rk45;
+    }
+    return &fj_rk_dop853;
+}
+
 /* The loop of fj_instance_step (stop 0) and fj_instance_advance (stop 1). */
 static int run(fj_instance *inst, double t_end, const double *grid, int64_t n_grid, double *rows, int64_t *n_rows,
                int stop) {
@@ -329,18 +345,22 @@ static int run(fj_instance *inst, double t_end, const double *grid, int64_t n_gr
         while (i_grid < n_grid && grid[i_grid] <= inst->t) i_grid++; /* times of an event: its rows stand */
         double max_step = inst->options.max_step;
         if (inst->input_driven && inst->options.hold_step < max_step) max_step = inst->options.hold_step;
-        int64_t result = fj_dop853_advance(inst->fam, &inst->a, inst->scratch, inst->t, inst->y, t_end, inst->h,
-                                           inst->options.rtol, inst->options.atol, max_step,
-                                           forms_from(inst, inst->t), inst->directions, inst->n_events,
-                                           grid + i_grid, n_grid - i_grid, rows + written * inst->n_record,
-                                           inst->n_record, inst->info, 0.0);
+        double h = inst->h;
+        const fj_rk_method *method = segment_method(t_end - inst->t, max_step, &h);
+        int64_t result = fj_rk_advance(method, inst->fam, &inst->a, inst->scratch, inst->t, inst->y, t_end, h,
+                                       inst->options.rtol, inst->options.atol, max_step, forms_from(inst, inst->t),
+                                       inst->directions, inst->n_events, grid + i_grid, n_grid - i_grid,
+                                       rows + written * inst->n_record, inst->n_record, inst->info, 0.0);
         double *info = inst->info;
         inst->rhs_calls += (int64_t)info[FJ_INFO_RHS_CALLS];
         inst->steps += (int64_t)info[FJ_INFO_STEPS];
         written += (int64_t)info[FJ_INFO_RECORDS], i_grid += (int64_t)info[FJ_INFO_RECORDS];
         if (n_rows) *n_rows = written;
+        /* an event at the call's start (a second event function crossing at the time of the last event) ends a
+         * call that made no step: the carried step size stands, so that the next segment's pair does not hang
+         * on which of two simultaneous events was found first (a rounding) */
+        if (!(result == FJ_EVENT && info[FJ_INFO_T] == inst->t)) inst->h = info[FJ_INFO_H];
         inst->t = info[FJ_INFO_T];
-        inst->h = info[FJ_INFO_H];
         if (result == FJ_KERNEL_FAILED)
             return kernel_failed(inst, (int64_t)info[FJ_INFO_KERNEL_STATUS], "integration", inst->t);
         if (result == FJ_STEP_TOO_SMALL)

@@ -1,26 +1,25 @@
-/* DOP853 with dense output and event location over a family's kernels (fj_dop853.h).
+/* The driver of the embedded Runge-Kutta pairs (fj_rk.h): steps, error control, event location and
+ * output times, shared by DOP853 and RK45 (a pair is its tableau, error norm and dense output,
+ * rk_method.h).
  *
- * The method of the Python engine's integrator (SciPy's DOP853: Dormand-Prince 8(5,3) with SciPy's
- * coefficients, error norm and step-size control, its 7th-order dense output), with event roots
- * located by Brent's method on the dense output to 4 machine epsilons (SciPy's brentq), also where an
- * event function crosses zero and back within one step (near_zero, bracket: the rule of the Python
- * engine's hybrid.integrator.EventWatch). The step size the controller proposes is returned (info), so
- * that the next call (the next co-simulation step) continues with it. min and max follow Python's
- * semantics where a NaN may appear (py_min, py_max), so that a step whose right-hand side is not finite
- * is rejected and shrunk as in SciPy.
+ * The methods of the Python engine's integrator (SciPy's DOP853 and RK45: their coefficients, error
+ * norms and step-size control, their dense output), with event roots located by Brent's method on the
+ * dense output to 4 machine epsilons (SciPy's brentq), also where an event function crosses zero and
+ * back within one step (near_zero, bracket: the rule of the Python engine's hybrid.integrator.EventWatch).
+ * The step size the controller proposes is returned (info), so that the next call (the next
+ * co-simulation step) continues with it. min and max follow Python's semantics where a NaN may appear
+ * (py_min, py_max of rk_method.h), so that a step whose right-hand side is not finite is rejected and
+ * shrunk as in SciPy.
  */
 #include <float.h>
 #include <math.h>
 #include <string.h>
 
-#include "dop853_coefficients.h"
-#include "fj_dop853.h"
+#include "rk_method.h"
 
-#define N_STAGES DOP853_N_STAGES
 #define SAFETY 0.9
 #define MIN_FACTOR 0.2
 #define MAX_FACTOR 10.0
-#define ERROR_EXPONENT (-1.0 / 8.0) /* the error estimator is of order 7 */
 #define ROOT_TOLERANCE (4.0 * DBL_EPSILON)
 #define NOT_CROSSED DBL_MIN /* |g| given to an event function resting exactly on zero (unfired) */
 #define ROOT_ITERATIONS 100
@@ -28,35 +27,7 @@
 /* where in a step an event function that may cross zero is sampled on the dense output */
 static const double SAMPLES[N_SAMPLES] = {0.25, 0.5, 0.75};
 
-static double py_min(double a, double b) { return b < a ? b : a; }
-static double py_max(double a, double b) { return b > a ? b : a; }
 
-/* What every evaluation needs: the kernels, their arguments and the inputs over the call. */
-typedef struct {
-    const fj_family *fam;
-    fj_args *a;
-    const double *forms;
-    double t0;   /* start of the call: the origin of the ramps in forms */
-    double *tau; /* a->n_tau input values */
-    int64_t n;   /* states */
-} stepper;
-
-static void inputs(const stepper *s, double t) {
-    for (int64_t i = 0; i < s->a->n_tau; i++) {
-        const double *row = s->forms + 5 * i;
-        s->tau[i] = row[0] == 0.0 ? row[1] + row[2] * (t - s->t0) : row[1] + row[2] * sin(row[3] * t + row[4]);
-    }
-}
-
-static int64_t rhs(const stepper *s, double t, const double *y, double *dy) {
-    inputs(s, t);
-    return s->fam->rhs(s->a, t, y, s->tau, dy, s->n);
-}
-
-static int64_t events(const stepper *s, double t, const double *y, double *g, int64_t n_events) {
-    inputs(s, t);
-    return s->fam->events(s->a, t, y, s->tau, g, n_events);
-}
 
 static double rms(const double *v, const double *scale, int64_t n) {
     double acc = 0.0;
@@ -64,50 +35,12 @@ static double rms(const double *v, const double *scale, int64_t n) {
     return sqrt(acc / (double)(n > 1 ? n : 1));
 }
 
-/* out = y + h * sum_j coefficients[j] K[j] over the first stages stages (K: rows of n). */
-static void combine(const double *y, double h, const double *coefficients, const double *K, int stages, int64_t n,
-                    double *out) {
+void fj_rk_combine(const double *y, double h, const double *coefficients, const double *K, int stages, int64_t n,
+                   double *out) {
     for (int64_t i = 0; i < n; i++) {
         double acc = 0.0;
         for (int j = 0; j < stages; j++) acc += coefficients[j] * K[j * n + i];
         out[i] = y[i] + h * acc;
-    }
-}
-
-/* The 3 extra stages and the interpolation polynomial F (7 x n) of the last step (SciPy's
- * Dop853DenseOutput). Returns the kernel status. */
-static int64_t dense_coefficients(const stepper *s, double t_old, double h, const double *y_old, const double *y_new,
-                                  const double *f_new, double *K, double *ys, double *F) {
-    int64_t n = s->n;
-    for (int st = N_STAGES + 1; st < 16; st++) {
-        combine(y_old, h, DOP853_A[st], K, st, n, ys);
-        int64_t status = rhs(s, t_old + DOP853_C[st] * h, ys, K + st * n);
-        if (status != FJ_OK) return status;
-    }
-    for (int64_t i = 0; i < n; i++) {
-        double delta = y_new[i] - y_old[i];
-        F[i] = delta;
-        F[n + i] = h * K[i] - delta;
-        F[2 * n + i] = 2.0 * delta - h * (f_new[i] + K[i]);
-        for (int r = 0; r < 4; r++) {
-            double acc = 0.0;
-            for (int j = 0; j < 16; j++) acc += DOP853_D[r][j] * K[j * n + i];
-            F[(3 + r) * n + i] = h * acc;
-        }
-    }
-    return FJ_OK;
-}
-
-static void interpolate(double t, double t_old, double h, const double *y_old, const double *F, int64_t n,
-                        double *out) {
-    double x = (t - t_old) / h;
-    for (int64_t i = 0; i < n; i++) {
-        double acc = 0.0;
-        for (int r = 6; r >= 0; r--) { /* Horner form of SciPy's Dop853DenseOutput */
-            acc += F[r * n + i];
-            acc *= (6 - r) % 2 == 0 ? x : 1.0 - x;
-        }
-        out[i] = acc + y_old[i];
     }
 }
 
@@ -119,23 +52,24 @@ static double unfired(double g, int64_t direction) {
 
 /* The interpolant of a step and what evaluating an event on it needs. */
 typedef struct {
+    const fj_rk_method *m;
     double t_old, h;
     const double *y_old, *F;
     double *ys, *g;
     int64_t n_events;
 } dense_step;
 
-static int64_t event_value(const stepper *s, const dense_step *d, int64_t k, int64_t direction, double t,
+static int64_t event_value(const fj_eval *s, const dense_step *d, int64_t k, int64_t direction, double t,
                            double *value) {
-    interpolate(t, d->t_old, d->h, d->y_old, d->F, s->n, d->ys);
-    int64_t status = events(s, t, d->ys, d->g, d->n_events);
+    d->m->interpolate(t, d->t_old, d->h, d->y_old, d->F, s->n, d->ys);
+    int64_t status = fj_eval_events(s, t, d->ys, d->g, d->n_events);
     *value = unfired(d->g[k], direction);
     return status;
 }
 
 /* Root of event k in [t_a, t_b] on the dense output: Brent's method as in SciPy's brentq
  * (xtol = rtol = 4 eps). Returns the kernel status; *root the root. */
-static int64_t event_root(const stepper *s, const dense_step *d, int64_t k, int64_t direction, double t_a, double t_b,
+static int64_t event_root(const fj_eval *s, const dense_step *d, int64_t k, int64_t direction, double t_a, double t_b,
                           double *root) {
     double xpre = t_a, xcur = t_b, fpre, fcur;
     *root = xcur;
@@ -194,44 +128,28 @@ static int64_t event_root(const stepper *s, const dense_step *d, int64_t k, int6
     return status;
 }
 
-/* SciPy's select_initial_step (Hairer, Norsett, Wanner II.4) for an error estimator of order 7.
- * ys, fs, scale: n of scratch each. Returns the kernel status; *h the step. */
-static int64_t initial_step(const stepper *s, double t, const double *y, const double *f, double t_end,
-                            double max_step, double rtol, double atol, double *ys, double *fs, double *scale,
-                            double *h) {
+/* SciPy's select_initial_step (Hairer, Norsett, Wanner II.4) for an error estimator of order
+ * error_order. ys, fs, scale: n of scratch each. Returns the kernel status; *h the step. */
+static int64_t initial_step(const fj_eval *s, int error_order, double t, const double *y, const double *f,
+                            double t_end, double max_step, double rtol, double atol, double *ys, double *fs,
+                            double *scale, double *h) {
     int64_t n = s->n;
     for (int64_t i = 0; i < n; i++) scale[i] = atol + fabs(y[i]) * rtol;
     double d0 = rms(y, scale, n), d1 = rms(f, scale, n);
     double h0 = d0 < 1e-5 || d1 < 1e-5 ? 1e-6 : 0.01 * d0 / d1;
     h0 = py_min(h0, t_end - t);
     for (int64_t i = 0; i < n; i++) ys[i] = y[i] + h0 * f[i];
-    int64_t status = rhs(s, t + h0, ys, fs);
+    int64_t status = fj_eval_rhs(s, t + h0, ys, fs);
     for (int64_t i = 0; i < n; i++) fs[i] -= f[i];
     double d2 = rms(fs, scale, n) / h0;
-    double h1 = d1 <= 1e-15 && d2 <= 1e-15 ? py_max(1e-6, h0 * 1e-3) : pow(0.01 / py_max(d1, d2), 1.0 / 8.0);
+    double h1 = d1 <= 1e-15 && d2 <= 1e-15 ? py_max(1e-6, h0 * 1e-3)
+                                           : pow(0.01 / py_max(d1, d2), 1.0 / (error_order + 1));
     *h = py_min(py_min(py_min(100.0 * h0, h1), t_end - t), max_step);
     return status;
 }
 
-int64_t fj_dop853_scratch_size(int64_t n_y, int64_t n_events, int64_t n_tau) {
-    return 28 * n_y + (4 + N_SAMPLES) * n_events + n_tau;
-}
-
-/* The error norm of the step from y to y_new with the stages K (SciPy's DOP853 estimate). */
-static double error_norm(const double *y, const double *y_new, const double *K, double h, double rtol, double atol,
-                         int64_t n) {
-    double err5 = 0.0, err3 = 0.0;
-    for (int64_t i = 0; i < n; i++) {
-        double scale = atol + py_max(fabs(y[i]), fabs(y_new[i])) * rtol;
-        double e5 = 0.0, e3 = 0.0;
-        for (int j = 0; j < N_STAGES + 1; j++) {
-            e5 += DOP853_E5[j] * K[j * n + i];
-            e3 += DOP853_E3[j] * K[j * n + i];
-        }
-        err5 += (e5 / scale) * (e5 / scale);
-        err3 += (e3 / scale) * (e3 / scale);
-    }
-    return err5 == 0.0 && err3 == 0.0 ? 0.0 : h * err5 / sqrt((err5 + 0.01 * err3) * (double)n);
+int64_t fj_rk_scratch_size(int64_t n_y, int64_t n_events, int64_t n_tau) {
+    return (FJ_RK_MAX_K + FJ_RK_MAX_F + 5) * n_y + (4 + N_SAMPLES) * n_events + n_tau;
 }
 
 /* Whether an event function moving from g0 to g1 crosses zero in the event's direction (SciPy's
@@ -257,10 +175,10 @@ static int turn(double g0, double gm, double g1, double *x, double *value) {
 /* Whether an event function sampled at the start, middle and end of an interval (g0, gm, g1) may cross
  * zero inside it: the parabola through the three values comes within its own bend |gm - (g0 + g1) / 2|
  * of zero on the interval (always so where g0 and g1 differ in sign). Inside an accepted step this
- * suffices: DOP853 accepts a step only where an 8th-order polynomial in time represents the solution to
- * rtol, so an event function along the step is dominated by its first terms in time; crossing zero and
- * back needs the quadratic term (the bend) to pull it through zero, and the higher terms are smaller
- * than the bend by about the step size over the solution's time scale (hybrid.integrator.near_zero). */
+ * suffices: a pair accepts a step only where a polynomial in time (of degree 8 for DOP853, 5 for RK45)
+ * represents the solution to rtol, so an event function along the step is dominated by its first terms
+ * in time; crossing zero and back needs the quadratic term (the bend) to pull it through zero, and the
+ * higher terms are smaller than the bend by about the step size over the solution's time scale (hybrid.integrator.near_zero). */
 static int near_zero(double g0, double gm, double g1) {
     double x, value, lo = py_min(g0, g1), hi = py_max(g0, g1), bend = fabs(gm - 0.5 * (g0 + g1));
     if (turn(g0, gm, g1, &x, &value)) {
@@ -273,7 +191,7 @@ static int near_zero(double g0, double gm, double g1) {
 /* Of [t_a, t_turn] and [t_turn, t_b] (event k's values g_a, g_b at t_a, t_b), the first over which it crosses
  * zero in its direction: *found 1 and that bracket in *t_lo, *t_hi, else *found 0 (its value at t_turn is
  * evaluated). Returns the kernel status (hybrid.integrator.EventWatch._split). */
-static int64_t split(const stepper *s, const dense_step *d, int64_t k, int64_t direction, double t_a, double g_a,
+static int64_t split(const fj_eval *s, const dense_step *d, int64_t k, int64_t direction, double t_a, double g_a,
                      double t_turn, double t_b, double g_b, int *found, double *t_lo, double *t_hi) {
     double g;
     int64_t status = event_value(s, d, k, direction, t_turn, &g);
@@ -304,7 +222,7 @@ static int64_t split(const stepper *s, const dense_step *d, int64_t k, int64_t d
  * sign changes of its rounding around the start, where Brent's first secant steps land (hybrid.integrator.
  * EventWatch._bracket says more). Returns the kernel status; *found 1 and the bracket in *t_a, *t_b if it
  * crosses. */
-static int64_t bracket(const stepper *s, const dense_step *d, int64_t k, int64_t direction, const double *times,
+static int64_t bracket(const fj_eval *s, const dense_step *d, int64_t k, int64_t direction, const double *times,
                        const double *samples, int *found, double *t_a, double *t_b) {
     double x, value, t_turn;
     int j = 0;
@@ -336,35 +254,32 @@ static int64_t bracket(const stepper *s, const dense_step *d, int64_t k, int64_t
     return FJ_OK;
 }
 
-int64_t fj_dop853_advance(const fj_family *fam, fj_args *a, double *scratch, double t, double *y, double t_end,
-                          double h_abs, double rtol, double atol, double max_step, const double *forms,
-                          const int64_t *directions, int64_t n_events, const double *grid, int64_t n_grid,
-                          double *records, int64_t n_record, double *info, double quiet) {
+int64_t fj_rk_advance(const fj_rk_method *m, const fj_family *fam, fj_args *a, double *scratch, double t,
+                      double *y, double t_end, double h_abs, double rtol, double atol, double max_step,
+                      const double *forms, const int64_t *directions, int64_t n_events, const double *grid,
+                      int64_t n_grid, double *records, int64_t n_record, double *info, double quiet) {
     int64_t n = a->n_y;
-    double *K = scratch, *F = K + 16 * n, *f = F + 7 * n, *y_new = f + n, *f_new = y_new + n, *ys = f_new + n;
+    double *K = scratch, *F = K + FJ_RK_MAX_K * n, *f = F + FJ_RK_MAX_F * n, *y_new = f + n, *f_new = y_new + n;
+    double *ys = f_new + n;
     double *scale = ys + n, *g_old = scale + n, *g_new = g_old + n_events, *g_scratch = g_new + n_events;
     double *g_mid = g_scratch + n_events, *g_samples = g_mid + n_events; /* N_SAMPLES rows of n_events */
-    stepper s = {fam, a, forms, t, g_samples + N_SAMPLES * n_events, n};
+    fj_eval s = {fam, a, forms, t, g_samples + N_SAMPLES * n_events, n};
     info[FJ_INFO_EVENT] = -1.0;
     info[FJ_INFO_RECORDS] = info[FJ_INFO_KERNEL_STATUS] = info[FJ_INFO_STEPS] = 0.0;
-    int64_t calls = 1, st = rhs(&s, t, y, f);
-    if (st == FJ_OK && n_events) st = events(&s, t, y, g_old, n_events);
-    if (st == FJ_OK && quiet > 0.0) {
-        for (int64_t k = 0; k < n_events; k++) {
-            double distance = directions[k] == 0 ? fabs(g_old[k]) : -(double)directions[k] * g_old[k];
-            if (!(distance > quiet)) {
-                info[FJ_INFO_T] = t;
-                info[FJ_INFO_H] = h_abs;
-                info[FJ_INFO_RHS_CALLS] = (double)calls;
-                return FJ_NOT_QUIET;
-            }
-        }
+    int64_t calls = 1, st = fj_eval_rhs(&s, t, y, f);
+    if (st == FJ_OK && n_events) st = fj_eval_events(&s, t, y, g_old, n_events);
+    if (st == FJ_OK && quiet > 0.0 && !fj_events_quiet(g_old, directions, n_events, quiet)) {
+        info[FJ_INFO_T] = t;
+        info[FJ_INFO_H] = h_abs;
+        info[FJ_INFO_RHS_CALLS] = (double)calls;
+        return FJ_NOT_QUIET;
     }
     if (st == FJ_OK && !(h_abs > 0.0) && t_end > t) { /* no step size yet (or NaN) */
-        st = initial_step(&s, t, y, f, t_end, max_step, rtol, atol, ys, f_new, scale, &h_abs);
+        st = initial_step(&s, m->error_order, t, y, f, t_end, max_step, rtol, atol, ys, f_new, scale, &h_abs);
         calls += 1;
     }
     int64_t i_grid = 0, n_rec = 0, steps = 0, status = FJ_REACHED_END;
+    double exponent = -1.0 / (m->error_order + 1);
     double t_new = t, h = 0.0;
     while (st == FJ_OK && t < t_end) {
         double min_step = 10.0 * fabs(nextafter(t, INFINITY) - t);
@@ -381,26 +296,26 @@ int64_t fj_dop853_advance(const fj_family *fam, fj_args *a, double *scratch, dou
              * bound while the error was 0, e.g. in stiction, could never shrink again) */
             h_abs = h;
             memcpy(K, f, (size_t)n * sizeof(double));
-            for (int stage = 1; stage < N_STAGES && st == FJ_OK; stage++) {
-                combine(y, h, DOP853_A[stage], K, stage, n, ys);
-                st = rhs(&s, t + DOP853_C[stage] * h, ys, K + stage * n);
+            for (int stage = 1; stage < m->n_stages && st == FJ_OK; stage++) {
+                fj_rk_combine(y, h, m->a + stage * m->a_stride, K, stage, n, ys);
+                st = fj_eval_rhs(&s, t + m->c[stage] * h, ys, K + stage * n);
             }
             if (st != FJ_OK) break;
-            combine(y, h, DOP853_B, K, N_STAGES, n, y_new);
-            st = rhs(&s, t_new, y_new, f_new);
-            calls += N_STAGES;
+            fj_rk_combine(y, h, m->b, K, m->n_stages, n, y_new);
+            st = fj_eval_rhs(&s, t_new, y_new, f_new);
+            calls += m->n_stages;
             if (st != FJ_OK) break;
-            memcpy(K + N_STAGES * n, f_new, (size_t)n * sizeof(double));
-            double error = error_norm(y, y_new, K, h, rtol, atol, n);
+            memcpy(K + m->n_stages * n, f_new, (size_t)n * sizeof(double));
+            double error = m->error_norm(y, y_new, K, h, rtol, atol, n);
             if (error < 1.0) {
-                double factor = error == 0.0 ? MAX_FACTOR : py_min(MAX_FACTOR, SAFETY * pow(error, ERROR_EXPONENT));
+                double factor = error == 0.0 ? MAX_FACTOR : py_min(MAX_FACTOR, SAFETY * pow(error, exponent));
                 if (rejected) factor = py_min(1.0, factor);
                 h_abs *= factor;
                 break;
             }
             /* SciPy's max(MIN_FACTOR, ...), which gives MIN_FACTOR for a NaN error (a right-hand side
              * not finite at a stage): the step shrinks instead of never ending */
-            double shrink = SAFETY * pow(error, ERROR_EXPONENT);
+            double shrink = SAFETY * pow(error, exponent);
             h_abs *= shrink > MIN_FACTOR ? shrink : MIN_FACTOR;
             rejected = 1;
         }
@@ -409,12 +324,12 @@ int64_t fj_dop853_advance(const fj_family *fam, fj_args *a, double *scratch, dou
         int dense = 0;
         double t_stop = t_new;
         int64_t fired = -1;
-        dense_step d = {t, h, y, F, ys, g_scratch, n_events};
+        dense_step d = {m, t, h, y, F, ys, g_scratch, n_events};
         if (n_events) { /* the first crossing in the step (hybrid.integrator.EventWatch) */
-            st = events(&s, t_new, y_new, g_new, n_events);
+            st = fj_eval_events(&s, t_new, y_new, g_new, n_events);
             if (st == FJ_OK) { /* the events at the step's middle on the cubic Hermite interpolant of its ends */
                 for (int64_t i = 0; i < n; i++) ys[i] = 0.5 * (y[i] + y_new[i]) + 0.125 * h * (f[i] - f_new[i]);
-                st = events(&s, t + 0.5 * h, ys, g_mid, n_events);
+                st = fj_eval_events(&s, t + 0.5 * h, ys, g_mid, n_events);
             }
             int sampled = 0;
             double times[N_SAMPLES + 2], samples[N_SAMPLES + 2];
@@ -423,8 +338,8 @@ int64_t fj_dop853_advance(const fj_family *fam, fj_args *a, double *scratch, dou
                 double g0 = unfired(g_old[k], direction), g1 = unfired(g_new[k], direction);
                 if (!near_zero(g0, unfired(g_mid[k], direction), g1)) continue;
                 if (!dense) {
-                    st = dense_coefficients(&s, t, h, y, y_new, f_new, K, ys, F);
-                    calls += 3;
+                    st = m->dense(&s, t, h, y, y_new, f_new, K, ys, F);
+                    calls += m->dense_calls;
                     dense = 1;
                     if (st != FJ_OK) break;
                 }
@@ -433,8 +348,8 @@ int64_t fj_dop853_advance(const fj_family *fam, fj_args *a, double *scratch, dou
                     times[N_SAMPLES + 1] = t_new;
                     for (int j = 0; j < N_SAMPLES && st == FJ_OK; j++) {
                         times[j + 1] = t + SAMPLES[j] * h;
-                        interpolate(times[j + 1], t, h, y, F, n, ys);
-                        st = events(&s, times[j + 1], ys, g_samples + j * n_events, n_events);
+                        m->interpolate(times[j + 1], t, h, y, F, n, ys);
+                        st = fj_eval_events(&s, times[j + 1], ys, g_samples + j * n_events, n_events);
                     }
                     sampled = 1;
                     if (st != FJ_OK) break;
@@ -461,14 +376,14 @@ int64_t fj_dop853_advance(const fj_family *fam, fj_args *a, double *scratch, dou
                 memcpy(ys, y_new, (size_t)n * sizeof(double));
             } else {
                 if (!dense) {
-                    st = dense_coefficients(&s, t, h, y, y_new, f_new, K, ys, F);
-                    calls += 3;
+                    st = m->dense(&s, t, h, y, y_new, f_new, K, ys, F);
+                    calls += m->dense_calls;
                     dense = 1;
                     if (st != FJ_OK) break;
                 }
-                interpolate(tg, t, h, y, F, n, ys);
+                m->interpolate(tg, t, h, y, F, n, ys);
             }
-            inputs(&s, tg);
+            fj_eval_inputs(&s, tg);
             st = fam->record(a, tg, ys, s.tau, records + n_rec * n_record, n_record);
             if (st != FJ_OK) break;
             n_rec += 1;
@@ -476,7 +391,7 @@ int64_t fj_dop853_advance(const fj_family *fam, fj_args *a, double *scratch, dou
         }
         if (st != FJ_OK) break;
         if (fired >= 0) {
-            interpolate(t_stop, t, h, y, F, n, ys);
+            m->interpolate(t_stop, t, h, y, F, n, ys);
             memcpy(y, ys, (size_t)n * sizeof(double));
             t = t_stop;
             info[FJ_INFO_EVENT] = (double)fired;
