@@ -4,9 +4,9 @@
  *
  * An integrator's advance (fj_rodas.h; fj_rk.h's takes the same arguments after its pair) integrates
  * from t to t_end or to the first event; after each accepted step [t_old, t_new] it calls
- * fj_step_output with the step's dense output (RODAS; the Runge-Kutta driver locates events by its own
- * rule, rk_driver.c), then continues from t_new, or stops at the event's time. Their statuses and info
- * slots are defined here. */
+ * fj_step_output with the step's dense output (RODAS; the Runge-Kutta driver brackets events by its own
+ * rule, rk_driver.c, then calls fj_event_root and fj_step_record), then continues from t_new, or stops
+ * at the event's time. Their statuses and info slots are defined here. */
 #ifndef FJ_STEPPING_H
 #define FJ_STEPPING_H
 
@@ -65,6 +65,21 @@ typedef struct fj_dense {
     const double *y_new; /* the solution at t_new (n) */
 } fj_dense;
 
+/* An event function g resting exactly on zero has not crossed yet: moved to the side before the
+ * crossing (hybrid.integrator.unfired, the same convention on the Python engine). */
+double fj_unfired(double g, int64_t direction);
+/* Whether an event function moving from g0 to g1 crosses zero in the event's direction (SciPy's
+ * find_active_events). */
+int fj_crosses(double g0, double g1, int64_t direction);
+/* *value = event k (of n_events, in its direction, unfired) at t on the dense output d; ys (n), g
+ * (n_events): scratch. Returns the kernel status. */
+int64_t fj_event_value(const fj_eval *e, const fj_dense *d, int64_t k, int64_t direction, int64_t n_events,
+                       double t, double *ys, double *g, double *value);
+/* *root = the root of event k in [t_a, t_b] on the dense output d: Brent's method as in SciPy's brentq
+ * (xtol = rtol = 4 eps); ys, g: as fj_event_value. Returns the kernel status. */
+int64_t fj_event_root(const fj_eval *e, const fj_dense *d, int64_t k, int64_t direction, int64_t n_events,
+                      double t_a, double t_b, double *ys, double *g, double *root);
+
 /* Where fj_step_output records: the output times grid (n_grid, increasing), the next one i_grid, the
  * rows records (n_grid x n_record), the rows written n_rec. */
 typedef struct fj_grid {
@@ -73,6 +88,11 @@ typedef struct fj_grid {
     double *records;
     int64_t n_record, n_rec;
 } fj_grid;
+
+/* The output times of out before t_stop (up to and including it if fired < 0) within the accepted step d,
+ * recorded by the family's record kernel; ys (n): scratch. Returns the first failing kernel's status, else
+ * FJ_OK. */
+int64_t fj_step_record(const fj_eval *e, const fj_dense *d, int64_t fired, double t_stop, fj_grid *out, double *ys);
 
 /* After the accepted step d: the events (directions, n_events) whose functions cross zero from g_old
  * to g_new (the values at t_new, computed here) located by Brent's method on the dense output to

@@ -4,14 +4,13 @@
  *
  * The methods of the Python engine's integrator (SciPy's DOP853 and RK45: their coefficients, error
  * norms and step-size control, their dense output), with event roots located by Brent's method on the
- * dense output to 4 machine epsilons (SciPy's brentq), also where an event function crosses zero and
- * back within one step (near_zero, bracket: the rule of the Python engine's hybrid.integrator.EventWatch).
- * The step size the controller proposes is returned (info), so that the next call (the next
- * co-simulation step) continues with it. min and max follow Python's semantics where a NaN may appear
- * (py_min, py_max of rk_method.h), so that a step whose right-hand side is not finite is rejected and
- * shrunk as in SciPy.
+ * dense output to 4 machine epsilons (SciPy's brentq, stepping.c's fj_event_root), also where an event
+ * function crosses zero and back within one step (near_zero, bracket: the rule of the Python engine's
+ * hybrid.integrator.EventWatch); the output times recorded by stepping.c's fj_step_record. The step size
+ * the controller proposes is returned (info), so that the next call (the next co-simulation step)
+ * continues with it. min and max follow Python's semantics where a NaN may appear (py_min, py_max of
+ * rk_method.h), so that a step whose right-hand side is not finite is rejected and shrunk as in SciPy.
  */
-#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -20,9 +19,6 @@
 #define SAFETY 0.9
 #define MIN_FACTOR 0.2
 #define MAX_FACTOR 10.0
-#define ROOT_TOLERANCE (4.0 * DBL_EPSILON)
-#define NOT_CROSSED DBL_MIN /* |g| given to an event function resting exactly on zero (unfired) */
-#define ROOT_ITERATIONS 100
 #define N_SAMPLES 3
 /* where in a step an event function that may cross zero is sampled on the dense output */
 static const double SAMPLES[N_SAMPLES] = {0.25, 0.5, 0.75};
@@ -44,89 +40,38 @@ void fj_rk_combine(const double *y, double h, const double *coefficients, const 
     }
 }
 
-/* An event function g resting exactly on zero has not crossed yet: moved to the side before the
- * crossing (hybrid.integrator.unfired, the same convention on the Python engine). */
-static double unfired(double g, int64_t direction) {
-    return g == 0.0 && direction != 0 ? -(double)direction * NOT_CROSSED : g;
-}
-
-/* The interpolant of a step and what evaluating an event on it needs. */
+/* The dense output of a step from (t_old, y_old) to (t_old + h, y_new, f_new) with the stages K: its
+ * coefficients F computed at the first evaluation (the pair's dense, which may evaluate right-hand
+ * sides: counted in calls), the self of its fj_dense. */
 typedef struct {
     const fj_rk_method *m;
+    const fj_eval *s;
     double t_old, h;
-    const double *y_old, *F;
-    double *ys, *g;
+    const double *y_old, *y_new, *f_new;
+    double *K, *F;
+    int computed;
+    int64_t calls;
+} interpolant;
+
+static int64_t interpolant_at(void *self, double t, double *out) {
+    interpolant *p = self;
+    if (!p->computed) { /* out: the dense output's scratch until the interpolant writes it */
+        int64_t status = p->m->dense(p->s, p->t_old, p->h, p->y_old, p->y_new, p->f_new, p->K, out, p->F);
+        p->calls += p->m->dense_calls;
+        p->computed = 1;
+        if (status != FJ_OK) return status;
+    }
+    p->m->interpolate(t, p->t_old, p->h, p->y_old, p->F, p->s->n, out);
+    return FJ_OK;
+}
+
+/* What evaluating an event on a step's dense output needs (fj_event_value): ys (n), g (n_events) scratch. */
+typedef struct {
+    const fj_eval *e;
+    fj_dense d;
     int64_t n_events;
-} dense_step;
-
-static int64_t event_value(const fj_eval *s, const dense_step *d, int64_t k, int64_t direction, double t,
-                           double *value) {
-    d->m->interpolate(t, d->t_old, d->h, d->y_old, d->F, s->n, d->ys);
-    int64_t status = fj_eval_events(s, t, d->ys, d->g, d->n_events);
-    *value = unfired(d->g[k], direction);
-    return status;
-}
-
-/* Root of event k in [t_a, t_b] on the dense output: Brent's method as in SciPy's brentq
- * (xtol = rtol = 4 eps). Returns the kernel status; *root the root. */
-static int64_t event_root(const fj_eval *s, const dense_step *d, int64_t k, int64_t direction, double t_a, double t_b,
-                          double *root) {
-    double xpre = t_a, xcur = t_b, fpre, fcur;
-    *root = xcur;
-    int64_t status = event_value(s, d, k, direction, xpre, &fpre);
-    if (status != FJ_OK) return status;
-    status = event_value(s, d, k, direction, xcur, &fcur);
-    if (status != FJ_OK) return status;
-    if (fpre == 0.0) {
-        *root = xpre;
-        return FJ_OK;
-    }
-    if (fcur == 0.0) return FJ_OK;
-    double xblk = 0.0, fblk = 0.0, spre = 0.0, scur = 0.0;
-    for (int it = 0; it < ROOT_ITERATIONS; it++) {
-        if (fpre != 0.0 && fcur != 0.0 && (fpre < 0.0) != (fcur < 0.0)) {
-            xblk = xpre;
-            fblk = fpre;
-            spre = scur = xcur - xpre;
-        }
-        if (fabs(fblk) < fabs(fcur)) {
-            xpre = xcur;
-            xcur = xblk;
-            xblk = xpre;
-            fpre = fcur;
-            fcur = fblk;
-            fblk = fpre;
-        }
-        double delta = (ROOT_TOLERANCE + ROOT_TOLERANCE * fabs(xcur)) / 2.0;
-        double sbis = (xblk - xcur) / 2.0;
-        if (fcur == 0.0 || fabs(sbis) < delta) break;
-        if (fabs(spre) > delta && fabs(fcur) < fabs(fpre)) {
-            double stry;
-            if (xpre == xblk) { /* interpolate */
-                stry = -fcur * (xcur - xpre) / (fcur - fpre);
-            } else { /* extrapolate */
-                double dpre = (fpre - fcur) / (xpre - xcur);
-                double dblk = (fblk - fcur) / (xblk - xcur);
-                stry = -fcur * (fblk * dblk - fpre * dpre) / (dblk * dpre * (fblk - fpre));
-            }
-            if (2.0 * fabs(stry) < py_min(fabs(spre), 3.0 * fabs(sbis) - delta)) {
-                spre = scur;
-                scur = stry;
-            } else {
-                spre = scur = sbis;
-            }
-        } else {
-            spre = scur = sbis;
-        }
-        xpre = xcur;
-        fpre = fcur;
-        xcur += fabs(scur) > delta ? scur : (sbis > 0 ? delta : -delta);
-        status = event_value(s, d, k, direction, xcur, &fcur);
-        if (status != FJ_OK) break;
-    }
-    *root = xcur;
-    return status;
-}
+    double *ys, *g;
+} probe;
 
 /* SciPy's select_initial_step (Hairer, Norsett, Wanner II.4) for an error estimator of order
  * error_order. ys, fs, scale: n of scratch each. Returns the kernel status; *h the step. */
@@ -152,15 +97,6 @@ int64_t fj_rk_scratch_size(int64_t n_y, int64_t n_events, int64_t n_tau) {
     return (FJ_RK_MAX_K + FJ_RK_MAX_F + 5) * n_y + (4 + N_SAMPLES) * n_events + n_tau;
 }
 
-/* Whether an event function moving from g0 to g1 crosses zero in the event's direction (SciPy's
- * find_active_events). */
-static int crosses(double g0, double g1, int64_t direction) {
-    g0 = unfired(g0, direction);
-    g1 = unfired(g1, direction);
-    int up = g0 <= 0.0 && g1 >= 0.0, down = g0 >= 0.0 && g1 <= 0.0;
-    return (up && direction > 0) || (down && direction < 0) || ((up || down) && direction == 0);
-}
-
 /* Where the parabola through (0, g0), (1/2, gm), (1, g1) turns, if inside (0, 1): returns 1 and *x, *value
  * there, else 0 (hybrid.integrator.turn). */
 static int turn(double g0, double gm, double g1, double *x, double *value) {
@@ -178,7 +114,8 @@ static int turn(double g0, double gm, double g1, double *x, double *value) {
  * suffices: a pair accepts a step only where a polynomial in time (of degree 8 for DOP853, 5 for RK45)
  * represents the solution to rtol, so an event function along the step is dominated by its first terms
  * in time; crossing zero and back needs the quadratic term (the bend) to pull it through zero, and the
- * higher terms are smaller than the bend by about the step size over the solution's time scale (hybrid.integrator.near_zero). */
+ * higher terms are smaller than the bend by about the step size over the solution's time scale
+ * (hybrid.integrator.near_zero). */
 static int near_zero(double g0, double gm, double g1) {
     double x, value, lo = py_min(g0, g1), hi = py_max(g0, g1), bend = fabs(gm - 0.5 * (g0 + g1));
     if (turn(g0, gm, g1, &x, &value)) {
@@ -191,16 +128,16 @@ static int near_zero(double g0, double gm, double g1) {
 /* Of [t_a, t_turn] and [t_turn, t_b] (event k's values g_a, g_b at t_a, t_b), the first over which it crosses
  * zero in its direction: *found 1 and that bracket in *t_lo, *t_hi, else *found 0 (its value at t_turn is
  * evaluated). Returns the kernel status (hybrid.integrator.EventWatch._split). */
-static int64_t split(const fj_eval *s, const dense_step *d, int64_t k, int64_t direction, double t_a, double g_a,
+static int64_t split(const probe *p, int64_t k, int64_t direction, double t_a, double g_a,
                      double t_turn, double t_b, double g_b, int *found, double *t_lo, double *t_hi) {
     double g;
-    int64_t status = event_value(s, d, k, direction, t_turn, &g);
+    int64_t status = fj_event_value(p->e, &p->d, k, direction, p->n_events, t_turn, p->ys, p->g, &g);
     if (status != FJ_OK) return status;
     *found = 1;
-    if (crosses(g_a, g, direction)) {
+    if (fj_crosses(g_a, g, direction)) {
         *t_lo = t_a;
         *t_hi = t_turn;
-    } else if (crosses(g, g_b, direction)) {
+    } else if (fj_crosses(g, g_b, direction)) {
         *t_lo = t_turn;
         *t_hi = t_b;
     } else {
@@ -222,11 +159,11 @@ static int64_t split(const fj_eval *s, const dense_step *d, int64_t k, int64_t d
  * sign changes of its rounding around the start, where Brent's first secant steps land (hybrid.integrator.
  * EventWatch._bracket says more). Returns the kernel status; *found 1 and the bracket in *t_a, *t_b if it
  * crosses. */
-static int64_t bracket(const fj_eval *s, const dense_step *d, int64_t k, int64_t direction, const double *times,
+static int64_t bracket(const probe *p, int64_t k, int64_t direction, const double *times,
                        const double *samples, int *found, double *t_a, double *t_b) {
     double x, value, t_turn;
     int j = 0;
-    while (j < N_SAMPLES + 1 && !crosses(samples[j], samples[j + 1], direction)) j++;
+    while (j < N_SAMPLES + 1 && !fj_crosses(samples[j], samples[j + 1], direction)) j++;
     if (j == N_SAMPLES + 1) {
         *found = 0;
         j = 1; /* the inner sample nearest zero (the first of equals) */
@@ -235,18 +172,18 @@ static int64_t bracket(const fj_eval *s, const dense_step *d, int64_t k, int64_t
         double a = samples[j - 1], m = samples[j], b = samples[j + 1];
         if (!turn(a, m, b, &x, &value) || !near_zero(a, m, b)) return FJ_OK;
         t_turn = times[j - 1] + x * (times[j + 1] - times[j - 1]);
-        return split(s, d, k, direction, times[j - 1], a, t_turn, times[j + 1], b, found, t_a, t_b);
+        return split(p, k, direction, times[j - 1], a, t_turn, times[j + 1], b, found, t_a, t_b);
     }
     int i = j < N_SAMPLES ? j : N_SAMPLES - 1; /* the parabola through samples i, i + 1, i + 2 spans the pair */
     if (turn(samples[i], samples[i + 1], samples[i + 2], &x, &value)) {
         t_turn = times[i] + x * (times[i + 2] - times[i]);
         if (times[j] < t_turn && t_turn < times[j + 1])
-            return split(s, d, k, direction, times[j], samples[j], t_turn, times[j + 1], samples[j + 1], found, t_a,
+            return split(p, k, direction, times[j], samples[j], t_turn, times[j + 1], samples[j + 1], found, t_a,
                          t_b);
     }
     int approaching = 1, changes = 0;
     for (int n = 0; n < j; n++) approaching = approaching && fabs(samples[n + 1]) <= fabs(samples[n]);
-    for (int n = 0; n < N_SAMPLES + 1; n++) changes += crosses(samples[n], samples[n + 1], 0);
+    for (int n = 0; n < N_SAMPLES + 1; n++) changes += fj_crosses(samples[n], samples[n + 1], 0);
     int whole = approaching && changes == 1;
     *found = 1;
     *t_a = whole ? times[0] : times[j];
@@ -278,7 +215,8 @@ int64_t fj_rk_advance(const fj_rk_method *m, const fj_family *fam, fj_args *a, d
         st = initial_step(&s, m->error_order, t, y, f, t_end, max_step, rtol, atol, ys, f_new, scale, &h_abs);
         calls += 1;
     }
-    int64_t i_grid = 0, n_rec = 0, steps = 0, status = FJ_REACHED_END;
+    fj_grid out = {grid, n_grid, 0, records, n_record, 0};
+    int64_t steps = 0, status = FJ_REACHED_END;
     double exponent = -1.0 / (m->error_order + 1);
     double t_new = t, h = 0.0;
     while (st == FJ_OK && t < t_end) {
@@ -321,10 +259,10 @@ int64_t fj_rk_advance(const fj_rk_method *m, const fj_family *fam, fj_args *a, d
         }
         if (st != FJ_OK || status != FJ_REACHED_END) break;
         steps += 1;
-        int dense = 0;
         double t_stop = t_new;
         int64_t fired = -1;
-        dense_step d = {m, t, h, y, F, ys, g_scratch, n_events};
+        interpolant step = {m, &s, t, h, y, y_new, f_new, K, F, 0, 0};
+        probe p = {&s, {interpolant_at, &step, t, t_new, y_new}, n_events, ys, g_scratch};
         if (n_events) { /* the first crossing in the step (hybrid.integrator.EventWatch) */
             st = fj_eval_events(&s, t_new, y_new, g_new, n_events);
             if (st == FJ_OK) { /* the events at the step's middle on the cubic Hermite interpolant of its ends */
@@ -335,63 +273,38 @@ int64_t fj_rk_advance(const fj_rk_method *m, const fj_family *fam, fj_args *a, d
             double times[N_SAMPLES + 2], samples[N_SAMPLES + 2];
             for (int64_t k = 0; k < n_events && st == FJ_OK; k++) {
                 int64_t direction = directions[k];
-                double g0 = unfired(g_old[k], direction), g1 = unfired(g_new[k], direction);
-                if (!near_zero(g0, unfired(g_mid[k], direction), g1)) continue;
-                if (!dense) {
-                    st = m->dense(&s, t, h, y, y_new, f_new, K, ys, F);
-                    calls += m->dense_calls;
-                    dense = 1;
-                    if (st != FJ_OK) break;
-                }
+                double g0 = fj_unfired(g_old[k], direction), g1 = fj_unfired(g_new[k], direction);
+                if (!near_zero(g0, fj_unfired(g_mid[k], direction), g1)) continue;
                 if (!sampled) { /* the events at SAMPLES on the dense output */
                     times[0] = t;
                     times[N_SAMPLES + 1] = t_new;
                     for (int j = 0; j < N_SAMPLES && st == FJ_OK; j++) {
                         times[j + 1] = t + SAMPLES[j] * h;
-                        m->interpolate(times[j + 1], t, h, y, F, n, ys);
-                        st = fj_eval_events(&s, times[j + 1], ys, g_samples + j * n_events, n_events);
+                        st = interpolant_at(&step, times[j + 1], ys);
+                        if (st == FJ_OK) st = fj_eval_events(&s, times[j + 1], ys, g_samples + j * n_events, n_events);
                     }
                     sampled = 1;
                     if (st != FJ_OK) break;
                 }
                 samples[0] = g0;
                 samples[N_SAMPLES + 1] = g1;
-                for (int j = 0; j < N_SAMPLES; j++) samples[j + 1] = unfired(g_samples[j * n_events + k], direction);
+                for (int j = 0; j < N_SAMPLES; j++) samples[j + 1] = fj_unfired(g_samples[j * n_events + k], direction);
                 int found;
                 double t_a, t_b, root;
-                st = bracket(&s, &d, k, direction, times, samples, &found, &t_a, &t_b);
+                st = bracket(&p, k, direction, times, samples, &found, &t_a, &t_b);
                 if (st != FJ_OK || !found) continue;
-                st = event_root(&s, &d, k, direction, t_a, t_b, &root);
+                st = fj_event_root(&s, &p.d, k, direction, n_events, t_a, t_b, ys, g_scratch, &root);
                 if (st == FJ_OK && (fired < 0 || root < t_stop)) {
                     fired = k;
                     t_stop = root;
                 }
             }
-            if (st != FJ_OK) break;
         }
-        /* output times inside the step (before the event if one fired) */
-        while (i_grid < n_grid && (grid[i_grid] < t_stop || (fired < 0 && grid[i_grid] == t_stop))) {
-            double tg = grid[i_grid];
-            if (tg == t_new) {
-                memcpy(ys, y_new, (size_t)n * sizeof(double));
-            } else {
-                if (!dense) {
-                    st = m->dense(&s, t, h, y, y_new, f_new, K, ys, F);
-                    calls += m->dense_calls;
-                    dense = 1;
-                    if (st != FJ_OK) break;
-                }
-                m->interpolate(tg, t, h, y, F, n, ys);
-            }
-            fj_eval_inputs(&s, tg);
-            st = fam->record(a, tg, ys, s.tau, records + n_rec * n_record, n_record);
-            if (st != FJ_OK) break;
-            n_rec += 1;
-            i_grid += 1;
-        }
+        if (st == FJ_OK) st = fj_step_record(&s, &p.d, fired, t_stop, &out, ys);
+        calls += step.calls;
         if (st != FJ_OK) break;
         if (fired >= 0) {
-            m->interpolate(t_stop, t, h, y, F, n, ys);
+            interpolant_at(&step, t_stop, ys); /* computed by the event's location */
             memcpy(y, ys, (size_t)n * sizeof(double));
             t = t_stop;
             info[FJ_INFO_EVENT] = (double)fired;
@@ -406,7 +319,7 @@ int64_t fj_rk_advance(const fj_rk_method *m, const fj_family *fam, fj_args *a, d
     if (st != FJ_OK) status = FJ_KERNEL_FAILED;
     info[FJ_INFO_T] = t;
     info[FJ_INFO_H] = h_abs;
-    info[FJ_INFO_RECORDS] = (double)n_rec;
+    info[FJ_INFO_RECORDS] = (double)out.n_rec;
     info[FJ_INFO_RHS_CALLS] = (double)calls;
     info[FJ_INFO_KERNEL_STATUS] = (double)st;
     info[FJ_INFO_STEPS] = (double)steps;

@@ -36,41 +36,34 @@ int fj_events_quiet(const double *g, const int64_t *directions, int64_t n_events
     return 1;
 }
 
-/* An event function g resting exactly on zero has not crossed yet: moved to the side before the
- * crossing (hybrid.integrator.unfired, the same convention on the Python engine). */
-static double unfired(double g, int64_t direction) {
+double fj_unfired(double g, int64_t direction) {
     return g == 0.0 && direction != 0 ? -(double)direction * NOT_CROSSED : g;
 }
 
-/* Whether an event function moving from g0 to g1 crosses zero in the event's direction (SciPy's
- * find_active_events). */
-static int crosses(double g0, double g1, int64_t direction) {
-    g0 = unfired(g0, direction);
-    g1 = unfired(g1, direction);
+int fj_crosses(double g0, double g1, int64_t direction) {
+    g0 = fj_unfired(g0, direction);
+    g1 = fj_unfired(g1, direction);
     int up = g0 <= 0.0 && g1 >= 0.0, down = g0 >= 0.0 && g1 <= 0.0;
     return (up && direction > 0) || (down && direction < 0) || ((up || down) && direction == 0);
 }
 
 static double py_min(double a, double b) { return b < a ? b : a; }
 
-/* Event k at t on the dense output (unfired). ys, g: scratch. */
-static int64_t event_value(const fj_eval *e, const fj_dense *d, int64_t k, int64_t direction, int64_t n_events,
+int64_t fj_event_value(const fj_eval *e, const fj_dense *d, int64_t k, int64_t direction, int64_t n_events,
                            double t, double *ys, double *g, double *value) {
     int64_t status = d->at(d->self, t, ys);
     if (status == FJ_OK) status = fj_eval_events(e, t, ys, g, n_events);
-    *value = unfired(g[k], direction);
+    *value = fj_unfired(g[k], direction);
     return status;
 }
 
-/* Root of event k in [t_a, t_b] on the dense output: Brent's method as in SciPy's brentq
- * (xtol = rtol = 4 eps). Returns the kernel status; *root the root. */
-static int64_t event_root(const fj_eval *e, const fj_dense *d, int64_t k, int64_t direction, int64_t n_events,
+int64_t fj_event_root(const fj_eval *e, const fj_dense *d, int64_t k, int64_t direction, int64_t n_events,
                           double t_a, double t_b, double *ys, double *g, double *root) {
     double xpre = t_a, xcur = t_b, fpre, fcur;
     *root = xcur;
-    int64_t status = event_value(e, d, k, direction, n_events, xpre, ys, g, &fpre);
+    int64_t status = fj_event_value(e, d, k, direction, n_events, xpre, ys, g, &fpre);
     if (status != FJ_OK) return status;
-    status = event_value(e, d, k, direction, n_events, xcur, ys, g, &fcur);
+    status = fj_event_value(e, d, k, direction, n_events, xcur, ys, g, &fcur);
     if (status != FJ_OK) return status;
     if (fpre == 0.0) {
         *root = xpre;
@@ -116,7 +109,7 @@ static int64_t event_root(const fj_eval *e, const fj_dense *d, int64_t k, int64_
         xpre = xcur;
         fpre = fcur;
         xcur += fabs(scur) > delta ? scur : (sbis > 0 ? delta : -delta);
-        status = event_value(e, d, k, direction, n_events, xcur, ys, g, &fcur);
+        status = fj_event_value(e, d, k, direction, n_events, xcur, ys, g, &fcur);
         if (status != FJ_OK) break;
     }
     *root = xcur;
@@ -131,17 +124,21 @@ int64_t fj_step_output(const fj_eval *e, const fj_dense *d, const double *g_old,
     *t_stop = d->t_new;
     if (n_events) st = fj_eval_events(e, d->t_new, d->y_new, g_new, n_events);
     for (int64_t k = 0; k < n_events && st == FJ_OK; k++) {
-        if (!crosses(g_old[k], g_new[k], directions[k])) continue;
+        if (!fj_crosses(g_old[k], g_new[k], directions[k])) continue;
         double root;
-        st = event_root(e, d, k, directions[k], n_events, d->t_old, d->t_new, ys, g, &root);
+        st = fj_event_root(e, d, k, directions[k], n_events, d->t_old, d->t_new, ys, g, &root);
         if (st == FJ_OK && (*fired < 0 || root < *t_stop)) {
             *fired = k;
             *t_stop = root;
         }
     }
-    /* output times inside the step (before the event if one fired) */
-    while (st == FJ_OK && out->i_grid < out->n_grid &&
-           (out->grid[out->i_grid] < *t_stop || (*fired < 0 && out->grid[out->i_grid] == *t_stop))) {
+    return st == FJ_OK ? fj_step_record(e, d, *fired, *t_stop, out, ys) : st;
+}
+
+int64_t fj_step_record(const fj_eval *e, const fj_dense *d, int64_t fired, double t_stop, fj_grid *out, double *ys) {
+    int64_t st = FJ_OK;
+    while (out->i_grid < out->n_grid &&
+           (out->grid[out->i_grid] < t_stop || (fired < 0 && out->grid[out->i_grid] == t_stop))) {
         double tg = out->grid[out->i_grid];
         if (tg == d->t_new)
             memcpy(ys, d->y_new, (size_t)e->n * sizeof(double));
