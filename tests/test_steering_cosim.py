@@ -13,8 +13,13 @@ def test_two_masters_give_the_same_result(fmus):
     pytest.importorskip("libcosimpy")
     dist = fmus["SteeringSystem"].parent
     tau = sine_sweep(3.0, 0.5, 1.5, 2.0)
-    a = run_fmpy(dist, tau, 2.0, 0.005)
-    b = run_libcosim(dist, tau, 2.0, 0.005)
+    # the masters' inputs differ at rounding level, which moves the stick-slip events by ~1e-10 s; a
+    # comparison of the masters at 1e-9 is only meaningful where each FMU's own integration error is below
+    # it, hence both FMUs at their tightest rtol: at their defaults (1e-6, 1e-8) T_f_kingpin_left moves by
+    # 1.4e-5 against rtol 1e-12, at rtol 1e-10 still by 1.3e-7, against the 5e-9 compared here
+    tight = {"rtol": 1e-12}
+    a = run_fmpy(dist, tau, 2.0, 0.005, steering=tight, vehicle=tight)
+    b = run_libcosim(dist, tau, 2.0, 0.005, steering=tight, vehicle=tight)
     np.testing.assert_allclose(b["time"], a["time"][1:], atol=1e-12)
     for column in ("delta_sw", "delta_left", "r", "a_y", "M_z_left", "T_f_kingpin_left"):
         np.testing.assert_allclose(b[column], a[column][1:], atol=1e-9 * np.abs(a[column]).max(), err_msg=column)
