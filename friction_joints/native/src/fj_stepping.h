@@ -94,6 +94,15 @@ typedef struct fj_grid {
  * FJ_OK. */
 int64_t fj_step_record(const fj_eval *e, const fj_dense *d, int64_t fired, double t_stop, fj_grid *out, double *ys);
 
+/* An advance stopping at the event `fired` at t_stop in the accepted step d: y (n) and *t moved there,
+ * info's event slot set; ys (n): scratch. Returns FJ_EVENT. */
+int64_t fj_stop_at_event(const fj_eval *e, const fj_dense *d, int64_t fired, double t_stop, double *t, double *y,
+                         double *ys, double *info);
+/* info's slots at the end of an advance that reached t with the next step size h_abs after `steps`
+ * accepted steps, `records` rows recorded, `calls` right-hand sides, the kernel status `kernel`. */
+void fj_advance_info(double *info, double t, double h_abs, int64_t steps, int64_t records, int64_t calls,
+                     int64_t kernel);
+
 /* After the accepted step d: the events (directions, n_events) whose functions cross zero from g_old
  * to g_new (the values at t_new, computed here) located by Brent's method on the dense output to
  * 4 machine epsilons (SciPy's brentq); the first of them fires: *fired its index and *t_stop its time

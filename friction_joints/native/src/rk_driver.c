@@ -304,11 +304,7 @@ int64_t fj_rk_advance(const fj_rk_method *m, const fj_family *fam, fj_args *a, d
         calls += step.calls;
         if (st != FJ_OK) break;
         if (fired >= 0) {
-            interpolant_at(&step, t_stop, ys); /* computed by the event's location */
-            memcpy(y, ys, (size_t)n * sizeof(double));
-            t = t_stop;
-            info[FJ_INFO_EVENT] = (double)fired;
-            status = FJ_EVENT;
+            status = fj_stop_at_event(&s, &p.d, fired, t_stop, &t, y, ys, info);
             break;
         }
         t = t_new;
@@ -317,11 +313,6 @@ int64_t fj_rk_advance(const fj_rk_method *m, const fj_family *fam, fj_args *a, d
         memcpy(g_old, g_new, (size_t)n_events * sizeof(double));
     }
     if (st != FJ_OK) status = FJ_KERNEL_FAILED;
-    info[FJ_INFO_T] = t;
-    info[FJ_INFO_H] = h_abs;
-    info[FJ_INFO_RECORDS] = (double)out.n_rec;
-    info[FJ_INFO_RHS_CALLS] = (double)calls;
-    info[FJ_INFO_KERNEL_STATUS] = (double)st;
-    info[FJ_INFO_STEPS] = (double)steps;
+    fj_advance_info(info, t, h_abs, steps, out.n_rec, calls, st);
     return status;
 }

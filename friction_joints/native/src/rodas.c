@@ -234,11 +234,7 @@ int64_t fj_rodas_advance(const fj_family *fam, fj_args *a, double *scratch, doub
         /* rodas.f: after the last step, the step size the controller proposed before cutting it */
         h_abs = last ? h_opt : h_new;
         if (fired >= 0) {
-            dense_at(&dense, t_stop, ys);
-            memcpy(y, ys, (size_t)n * sizeof(double));
-            t = t_stop;
-            info[FJ_INFO_EVENT] = (double)fired;
-            status = FJ_EVENT;
+            status = fj_stop_at_event(&e, &d, fired, t_stop, &t, y, ys, info);
             break;
         }
         t = t_new;
@@ -247,12 +243,7 @@ int64_t fj_rodas_advance(const fj_family *fam, fj_args *a, double *scratch, doub
     }
     if (st != FJ_OK) status = FJ_KERNEL_FAILED;
     if (status != FJ_EVENT) info[FJ_INFO_EVENT] = -1.0;
-    info[FJ_INFO_T] = t;
-    info[FJ_INFO_H] = h_abs;
-    info[FJ_INFO_RECORDS] = (double)out.n_rec;
-    info[FJ_INFO_RHS_CALLS] = (double)calls;
-    info[FJ_INFO_KERNEL_STATUS] = (double)st;
-    info[FJ_INFO_STEPS] = (double)steps;
+    fj_advance_info(info, t, h_abs, steps, out.n_rec, calls, st);
     info[FJ_INFO_JACOBIANS] = (double)jacobians;
     info[FJ_INFO_REJECTED] = (double)rejected;
     return status;

@@ -153,3 +153,22 @@ int64_t fj_step_record(const fj_eval *e, const fj_dense *d, int64_t fired, doubl
     }
     return st;
 }
+
+int64_t fj_stop_at_event(const fj_eval *e, const fj_dense *d, int64_t fired, double t_stop, double *t, double *y,
+                         double *ys, double *info) {
+    d->at(d->self, t_stop, ys); /* the dense output is computed: the event was located on it */
+    memcpy(y, ys, (size_t)e->n * sizeof(double));
+    *t = t_stop;
+    info[FJ_INFO_EVENT] = (double)fired;
+    return FJ_EVENT;
+}
+
+void fj_advance_info(double *info, double t, double h_abs, int64_t steps, int64_t records, int64_t calls,
+                     int64_t kernel) {
+    info[FJ_INFO_T] = t;
+    info[FJ_INFO_H] = h_abs;
+    info[FJ_INFO_RECORDS] = (double)records;
+    info[FJ_INFO_RHS_CALLS] = (double)calls;
+    info[FJ_INFO_KERNEL_STATUS] = (double)kernel;
+    info[FJ_INFO_STEPS] = (double)steps;
+}
