@@ -1,5 +1,6 @@
-/* assembly.c: the assemblies of the models whose packed arrays are a direct function of their
- * parameters (fj_assembly.h): the lumped luz/tar models (family "lumped": SingleMassFriction,
+/* assembly.c: the parameter checks every assembly uses (fj_assembly.h: errors.require's messages, Python's
+ * repr of a float) and the assemblies of the models whose packed arrays are a direct function of their
+ * parameters: the lumped luz/tar models (family "lumped": SingleMassFriction,
  * TwoMassFriction), the single-track vehicle (family "vehicle": SingleTrackVehicle) and the steering
  * system (family "steering": SteeringSystem). The layouts
  * of fpar and ipar are those lumped.c, vehicle.c and steering.c read (and lumped/packing.py,
@@ -8,6 +9,7 @@
  * with their messages.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,53 +70,59 @@ void fj_repr(double x, char *out, size_t n) {
     snprintf(out, n, "%s", text);
 }
 
-/* The problems found so far, "; "-joined into error (errors.check_parameters). */
-typedef struct problems {
-    char *error;
-    size_t n_error, used;
-    int64_t count;
-} problems;
-
-enum { NO_BOUND = 0, CLOSED = 1, OPEN = 2 };
-
-/* errors.require: a problem unless low <= value <= high (each bound NO_BOUND, CLOSED or OPEN), NaN and
- * infinite values are problems too. Its text: "name=repr(value) is outside the allowed range lo, hi"
+/* errors.require: a problem unless low <= value <= high (each bound FJ_NO_BOUND, FJ_CLOSED or FJ_OPEN), NaN
+ * and infinite values are problems too. Its text: "name=repr(value) is outside the allowed range lo, hi"
  * with the bounds as Python's format "g" writes them. */
-static void require(problems *pr, const char *name, double value, int low_kind, double low, int high_kind,
-                    double high) {
+void fj_require(fj_problems *pr, const char *name, double value, int low_kind, double low, int high_kind,
+                double high) {
     int bad = isnan(value) || isinf(value);
-    if (low_kind == CLOSED) bad |= value < low;
-    if (low_kind == OPEN) bad |= value <= low;
-    if (high_kind == CLOSED) bad |= value > high;
-    if (high_kind == OPEN) bad |= value >= high;
+    if (low_kind == FJ_CLOSED) bad |= value < low;
+    if (low_kind == FJ_OPEN) bad |= value <= low;
+    if (high_kind == FJ_CLOSED) bad |= value > high;
+    if (high_kind == FJ_OPEN) bad |= value >= high;
     if (!bad) return;
-    pr->count++;
-    if (pr->error == NULL || pr->n_error == 0 || pr->used >= pr->n_error - 1) return;
     char shown[40], lo[40], hi[40];
     fj_repr(value, shown, sizeof shown);
-    if (low_kind == NO_BOUND)
+    if (low_kind == FJ_NO_BOUND)
         snprintf(lo, sizeof lo, "(-inf");
     else
-        snprintf(lo, sizeof lo, "%c%g", low_kind == OPEN ? '(' : '[', low);
-    if (high_kind == NO_BOUND)
+        snprintf(lo, sizeof lo, "%c%g", low_kind == FJ_OPEN ? '(' : '[', low);
+    if (high_kind == FJ_NO_BOUND)
         snprintf(hi, sizeof hi, "inf)");
     else
-        snprintf(hi, sizeof hi, "%g%c", high, high_kind == OPEN ? ')' : ']');
-    int written = snprintf(pr->error + pr->used, pr->n_error - pr->used, "%s%s=%s is outside the allowed range %s, %s",
-                           pr->count > 1 ? "; " : "", name, shown, lo, hi);
+        snprintf(hi, sizeof hi, "%g%c", high, high_kind == FJ_OPEN ? ')' : ']');
+    fj_problem(pr, "%s=%s is outside the allowed range %s, %s", name, shown, lo, hi);
+}
+
+void fj_problem(fj_problems *pr, const char *format, ...) {
+    pr->count++;
+    if (pr->error == NULL || pr->n_error == 0 || pr->used >= pr->n_error - 1) return;
+    int written = pr->count > 1 ? snprintf(pr->error + pr->used, pr->n_error - pr->used, "; ") : 0;
     if (written > 0) pr->used += (size_t)written;
+    if (pr->used < pr->n_error - 1) {
+        va_list args;
+        va_start(args, format);
+        written = vsnprintf(pr->error + pr->used, pr->n_error - pr->used, format, args);
+        va_end(args);
+        if (written > 0) pr->used += (size_t)written;
+    }
     if (pr->used >= pr->n_error) pr->used = pr->n_error - 1;
 }
 
-static problems no_problems(char *error, size_t n_error) {
-    problems pr = {error, n_error, 0, 0};
+fj_problems fj_no_problems(char *error, size_t n_error) {
+    fj_problems pr = {error, n_error, 0, 0};
     if (error != NULL && n_error > 0) error[0] = '\0';
     return pr;
 }
 
-/* A value that is a parameter of no Python class (an initial state): finite. */
-static void require_finite(problems *pr, const char *name, double value) {
-    require(pr, name, value, NO_BOUND, 0.0, NO_BOUND, 0.0);
+void fj_require_finite(fj_problems *pr, const char *name, double value) {
+    fj_require(pr, name, value, FJ_NO_BOUND, 0.0, FJ_NO_BOUND, 0.0);
+}
+
+void fj_require_exact_friction(fj_problems *pr, double friction_model) {
+    if (friction_model != 0.0) /* not a Python check: the compiled engine has the exact model only */
+        fj_problem(pr, "friction_model=%g: the native FMU has the exact friction model (0) only; the bristle laws "
+                       "(1-4) run in the pythonfmu FMU", friction_model);
 }
 
 /* ==================================================================================================
@@ -128,15 +136,15 @@ enum { SINGLE_MASS = 0, TWO_MASS = 1 }; /* ipar[0], lumped.c */
 static const char *const SINGLE_NAMES[] = {"M", "C", "FT0", "FT0S", "K", "v_belt", "z_start", "zd_start"};
 
 static int64_t single_assemble(const double *p, double *fpar, int64_t *ipar, double *y0, char *error, size_t n_error) {
-    problems pr = no_problems(error, n_error);
-    require(&pr, "M", p[0], OPEN, 0.0, NO_BOUND, 0.0); /* SingleMassParameters.__post_init__, in its order */
-    require(&pr, "C", p[1], CLOSED, 0.0, NO_BOUND, 0.0);
-    require(&pr, "FT0", p[2], CLOSED, 0.0, NO_BOUND, 0.0);
-    require(&pr, "K", p[4], CLOSED, 0.0, NO_BOUND, 0.0);
-    require(&pr, "FT0S", p[3], CLOSED, p[2], NO_BOUND, 0.0);
-    require(&pr, "v_belt", p[5], NO_BOUND, 0.0, NO_BOUND, 0.0);
-    require_finite(&pr, "z_start", p[6]);
-    require_finite(&pr, "zd_start", p[7]);
+    fj_problems pr = fj_no_problems(error, n_error);
+    fj_require(&pr, "M", p[0], FJ_OPEN, 0.0, FJ_NO_BOUND, 0.0); /* SingleMassParameters.__post_init__, in its order */
+    fj_require(&pr, "C", p[1], FJ_CLOSED, 0.0, FJ_NO_BOUND, 0.0);
+    fj_require(&pr, "FT0", p[2], FJ_CLOSED, 0.0, FJ_NO_BOUND, 0.0);
+    fj_require(&pr, "K", p[4], FJ_CLOSED, 0.0, FJ_NO_BOUND, 0.0);
+    fj_require(&pr, "FT0S", p[3], FJ_CLOSED, p[2], FJ_NO_BOUND, 0.0);
+    fj_require(&pr, "v_belt", p[5], FJ_NO_BOUND, 0.0, FJ_NO_BOUND, 0.0);
+    fj_require_finite(&pr, "z_start", p[6]);
+    fj_require_finite(&pr, "zd_start", p[7]);
     if (pr.count) return pr.count;
     for (int i = 0; i < 6; i++) fpar[i] = p[i];
     ipar[0] = SINGLE_MASS, ipar[1] = 0, ipar[2] = 0;
@@ -151,12 +159,12 @@ static const char *const TWO_NAMES[] = {"M1",       "M2",       "C12",       "C2
                                         "FT012S",   "FT020S",   "z1_start",  "z2_start", "zd1_start", "zd2_start"};
 
 static int64_t two_assemble(const double *p, double *fpar, int64_t *ipar, double *y0, char *error, size_t n_error) {
-    problems pr = no_problems(error, n_error);
-    for (int i = 0; i < 2; i++) require(&pr, TWO_NAMES[i], p[i], OPEN, 0.0, NO_BOUND, 0.0);
-    for (int i = 2; i < 6; i++) require(&pr, TWO_NAMES[i], p[i], CLOSED, 0.0, NO_BOUND, 0.0);
-    require(&pr, "FT012S", p[6], CLOSED, p[4], NO_BOUND, 0.0);
-    require(&pr, "FT020S", p[7], CLOSED, p[5], NO_BOUND, 0.0);
-    for (int i = 8; i < 12; i++) require_finite(&pr, TWO_NAMES[i], p[i]);
+    fj_problems pr = fj_no_problems(error, n_error);
+    for (int i = 0; i < 2; i++) fj_require(&pr, TWO_NAMES[i], p[i], FJ_OPEN, 0.0, FJ_NO_BOUND, 0.0);
+    for (int i = 2; i < 6; i++) fj_require(&pr, TWO_NAMES[i], p[i], FJ_CLOSED, 0.0, FJ_NO_BOUND, 0.0);
+    fj_require(&pr, "FT012S", p[6], FJ_CLOSED, p[4], FJ_NO_BOUND, 0.0);
+    fj_require(&pr, "FT020S", p[7], FJ_CLOSED, p[5], FJ_NO_BOUND, 0.0);
+    for (int i = 8; i < 12; i++) fj_require_finite(&pr, TWO_NAMES[i], p[i]);
     if (pr.count) return pr.count;
     for (int i = 0; i < 8; i++) fpar[i] = p[i];
     ipar[0] = TWO_MASS, ipar[1] = p[6] > 0.0, ipar[2] = p[7] > 0.0;
@@ -179,11 +187,11 @@ static int64_t vehicle_assemble(const double *p, double *fpar, int64_t *ipar, do
                                 size_t n_error) {
     static const int positive[] = {V_M, V_I_Z, V_A, V_B, V_C_F, V_C_R, V_T, V_U}; /* __post_init__'s order */
     static const int non_negative[] = {V_T_P, V_T_C, V_H, V_SIGMA};
-    problems pr = no_problems(error, n_error);
+    fj_problems pr = fj_no_problems(error, n_error);
     for (size_t i = 0; i < sizeof positive / sizeof positive[0]; i++)
-        require(&pr, VEHICLE_NAMES[positive[i]], p[positive[i]], OPEN, 0.0, NO_BOUND, 0.0);
+        fj_require(&pr, VEHICLE_NAMES[positive[i]], p[positive[i]], FJ_OPEN, 0.0, FJ_NO_BOUND, 0.0);
     for (size_t i = 0; i < sizeof non_negative / sizeof non_negative[0]; i++)
-        require(&pr, VEHICLE_NAMES[non_negative[i]], p[non_negative[i]], CLOSED, 0.0, NO_BOUND, 0.0);
+        fj_require(&pr, VEHICLE_NAMES[non_negative[i]], p[non_negative[i]], FJ_CLOSED, 0.0, FJ_NO_BOUND, 0.0);
     if (pr.count) return pr.count;
     for (int i = 0; i < N_VEHICLE; i++) fpar[i] = p[i];
     fpar[N_VEHICLE] = p[V_M] * GRAVITY * p[V_B] / (2.0 * (p[V_A] + p[V_B]));
@@ -213,22 +221,14 @@ static int64_t steering_assemble(const double *p, double *fpar, int64_t *ipar, d
                                  size_t n_error) {
     static const int positive[] = {S_J_SW, S_K_C, S_J_P, S_R_P, S_K_G, S_M_R, S_K_T, S_L_A, S_J_W, S_TRAVEL, S_K_STOP};
     static const int non_negative[] = {S_C_C, S_B, S_C_T, S_C_W, S_T_P, S_F_R, S_MU_K, S_R_K, S_SCALE, S_C_STOP};
-    problems pr = no_problems(error, n_error);
+    fj_problems pr = fj_no_problems(error, n_error);
     for (size_t i = 0; i < sizeof positive / sizeof positive[0]; i++) /* SteeringParameters.__post_init__ */
-        require(&pr, STEERING_NAMES[positive[i]], p[positive[i]], OPEN, 0.0, NO_BOUND, 0.0);
+        fj_require(&pr, STEERING_NAMES[positive[i]], p[positive[i]], FJ_OPEN, 0.0, FJ_NO_BOUND, 0.0);
     for (size_t i = 0; i < sizeof non_negative / sizeof non_negative[0]; i++)
-        require(&pr, STEERING_NAMES[non_negative[i]], p[non_negative[i]], CLOSED, 0.0, NO_BOUND, 0.0);
-    require(&pr, "static_factor", p[S_STATIC], CLOSED, 1.0, NO_BOUND, 0.0);
-    require_finite(&pr, "delta_sw_start", p[S_DELTA_SW]);
-    if (p[S_FRICTION_MODEL] != 0.0) { /* not a Python check: the compiled engine has the exact model only */
-        pr.count++;
-        if (pr.error != NULL && pr.n_error > pr.used + 1) {
-            int n = snprintf(pr.error + pr.used, pr.n_error - pr.used, "%sfriction_model=%g: the native FMU has the "
-                             "exact friction model (0) only; the bristle laws (1-4) run in the pythonfmu FMU",
-                             pr.count > 1 ? "; " : "", p[S_FRICTION_MODEL]);
-            if (n > 0) pr.used = pr.used + (size_t)n < pr.n_error ? pr.used + (size_t)n : pr.n_error - 1;
-        }
-    }
+        fj_require(&pr, STEERING_NAMES[non_negative[i]], p[non_negative[i]], FJ_CLOSED, 0.0, FJ_NO_BOUND, 0.0);
+    fj_require(&pr, "static_factor", p[S_STATIC], FJ_CLOSED, 1.0, FJ_NO_BOUND, 0.0);
+    fj_require_finite(&pr, "delta_sw_start", p[S_DELTA_SW]);
+    fj_require_exact_friction(&pr, p[S_FRICTION_MODEL]);
     if (pr.count) return pr.count;
     for (int i = 0; i < N_STEERING; i++) fpar[i] = p[i];
     double kingpin = p[S_MU_K] * p[S_R_K];
@@ -244,23 +244,15 @@ static int64_t steering_assemble(const double *p, double *fpar, int64_t *ipar, d
 }
 
 /* ==================================================================================================
- * The assemblies by name
+ * The assemblies (fj_assembly_find, assemblies.c, finds them by name)
  * ================================================================================================== */
 
-#define COUNT(array) ((int64_t)(sizeof array / sizeof array[0]))
-
-static const fj_assembly ASSEMBLIES[] = {
-    /* model, family, parameters, n_fpar, n_ipar, n_y, n_tau, n_record (lumped.c, vehicle.c), assemble */
-    {"SingleMassFriction", "lumped", COUNT(SINGLE_NAMES), SINGLE_NAMES, 6, 3, 4, 1, 10, single_assemble},
-    {"TwoMassFriction", "lumped", COUNT(TWO_NAMES), TWO_NAMES, 8, 3, 6, 2, 17, two_assemble},
-    {"SingleTrackVehicle", "vehicle", COUNT(VEHICLE_NAMES), VEHICLE_NAMES, 13, 1, 5, 2, 10, vehicle_assemble},
-    {"SteeringSystem", "steering", COUNT(STEERING_NAMES), STEERING_NAMES, N_STEERING + 6, 4, 14, 5, 35,
-     steering_assemble},
-};
-
-const fj_assembly *fj_assembly_find(const char *model) {
-    if (model == NULL) return NULL;
-    for (size_t i = 0; i < sizeof ASSEMBLIES / sizeof ASSEMBLIES[0]; i++)
-        if (strcmp(ASSEMBLIES[i].model, model) == 0) return &ASSEMBLIES[i];
-    return NULL;
-}
+/* model, family, parameters, n_fpar, n_ipar, n_y, n_tau, n_record (lumped.c, vehicle.c, steering.c), assemble */
+const fj_assembly fj_assembly_SingleMassFriction = {"SingleMassFriction", "lumped", FJ_COUNT(SINGLE_NAMES),
+                                                    SINGLE_NAMES, 6, 3, 4, 1, 10, single_assemble};
+const fj_assembly fj_assembly_TwoMassFriction = {"TwoMassFriction", "lumped", FJ_COUNT(TWO_NAMES), TWO_NAMES, 8, 3, 6,
+                                                 2, 17, two_assemble};
+const fj_assembly fj_assembly_SingleTrackVehicle = {"SingleTrackVehicle", "vehicle", FJ_COUNT(VEHICLE_NAMES),
+                                                    VEHICLE_NAMES, 13, 1, 5, 2, 10, vehicle_assemble};
+const fj_assembly fj_assembly_SteeringSystem = {"SteeringSystem", "steering", FJ_COUNT(STEERING_NAMES), STEERING_NAMES,
+                                                N_STEERING + 6, 4, 14, 5, 35, steering_assemble};
