@@ -49,7 +49,8 @@ TYPE = {"Real": "FJ_FMU_REAL", "Integer": "FJ_FMU_INTEGER", "Boolean": "FJ_FMU_B
 INERTIA_UNITS = ("kg", "kg.m2")  # MechanismSlave.exit_initialization_mode: at least one of them > 0
 MINGW = "x86_64-w64-mingw32-gcc"
 #: the binaries of a planar mechanism's FMU within 300 kB: no inlining of the functions not declared inline (the
-#: same arithmetic; no slower in bench_native.py); on linux64 also the sections nothing uses dropped
+#: same arithmetic; no slower in bench_native.py); on linux64 also the sections nothing uses dropped, and no
+#: unwind tables (C code that nothing unwinds: the FMI functions return a status, and FMI callbacks must not throw)
 SMALLER = ("-fno-inline-functions",)
 #: the bristle laws' parameters (FrictionModelSlave), used only with friction_model > 0, which no C assembly takes
 BRISTLE = ("sigma0", "sigma1", "sigma2", "v_s", "delta", "z_ba_ratio")
@@ -79,7 +80,8 @@ def platforms() -> tuple[dict, dict]:
         cc = tuple(c_compiler())
         found["linux64"] = Platform("linux64", "linux64", "x86_64-linux", ".so", cc,
                                     ("-fPIC", "-shared", "-fvisibility=hidden", "-Wl,--no-undefined", "-s",
-                                     *SMALLER, "-ffunction-sections", "-fdata-sections", "-Wl,--gc-sections"))
+                                     *SMALLER, "-ffunction-sections", "-fdata-sections", "-Wl,--gc-sections",
+                                     "-fno-asynchronous-unwind-tables"))
     except RuntimeError as error:
         missing["linux64"] = str(error)
     if shutil.which(MINGW):

@@ -19,7 +19,9 @@ detected, error control and dense output), which follows the slow motion with fe
 sigma1 = 5 s/m and more as sigma0 and sigma1 grow. An exact-in-step
 update of z (Dahl and LuGre are linear in z for a frozen v_r) was not chosen: it freezes v_r over a
 step, which loses the order of the coupled motion, and does not cover the elasto-plastic alpha(z).
-benchmarks/bench_bristle.py measures LSODA, Radau and DOP853 against the exact Coulomb model.
+benchmarks/bench_bristle.py measures LSODA, Radau and DOP853 against the exact Coulomb model. The C
+engine has the oscillator as the family "bristle" (lumped.bristle_packing), integrated by its
+Rosenbrock method RODAS (benchmarks/bench_rodas.py); runs and FMUs do not use it yet.
 """
 
 from __future__ import annotations

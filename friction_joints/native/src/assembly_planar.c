@@ -14,6 +14,7 @@
 #include "fj_assembly.h"
 #include "fj_kernel.h"
 #include "planar_internal.h"
+#include "planar_joints.h"
 
 #define PI 3.14159265358979323846
 enum { MAX_BODIES = 3, MAX_JOINTS = 4, MAX_DRIVES = 2 }; /* each joint here has one free coordinate */

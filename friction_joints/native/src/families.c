@@ -9,7 +9,7 @@
 /* Every family of the engine, in the order of fj_family.name's list (fj_kernel.h). */
 static const fj_family *const FAMILIES[] = {
     &fj_family_planar, &fj_family_absolute, &fj_family_lumped,
-    &fj_family_steering, &fj_family_vehicle, &fj_family_spatial,
+    &fj_family_steering, &fj_family_vehicle, &fj_family_spatial, &fj_family_bristle,
 };
 
 const fj_family *fj_family_find(const char *name) {

@@ -13,6 +13,13 @@ const char *fj_no_failure(int64_t status) {
     return "unknown status";
 }
 
+void fj_single_mode_layout(const double *fpar, int64_t n_fpar, const int64_t *ipar, int64_t n_ipar,
+                           fj_mode_layout *layout) {
+    (void)fpar, (void)n_fpar, (void)ipar, (void)n_ipar;
+    layout->n_fmode = layout->n_imode = 1;
+    layout->max_events = layout->n_change = 0;
+}
+
 int64_t fj_single_mode_events(const fj_args *a, int64_t *directions, int64_t *flags, int64_t *watch_all) {
     (void)a, (void)directions, (void)flags;
     *watch_all = 1;

@@ -1,6 +1,6 @@
 /* fj_kernel.h: what a model family gives the C engine (C99, libm only).
  *
- * A family (planar minimal form, absolute form, lumped, steering, vehicle, spatial RSRRR) is three
+ * A family (planar minimal form, absolute form, lumped, steering, vehicle, spatial RSRRR, bristle) is three
  * kernels over a packed model (fpar, ipar: flat arrays built once by the family's Python packer,
  * never written) and a mode (fmode, imode: flat arrays built by the Python encoder of the mode):
  *
@@ -80,7 +80,7 @@ typedef int64_t (*fj_decide_fn)(const fj_args *a, double t, double *y, const dou
                                 double *fmode, int64_t *imode, int64_t *change);
 
 typedef struct fj_family {
-    const char *name; /* "planar", "absolute", "lumped", "steering", "vehicle", "spatial" */
+    const char *name; /* "planar", "absolute", "lumped", "steering", "vehicle", "spatial", "bristle" */
     fj_kernel rhs, events, record;
     /* the scratch the kernels need for this packed model: *n_work doubles, *n_iwork integers */
     void (*work_size)(const double *fpar, int64_t n_fpar, const int64_t *ipar, int64_t n_ipar, int64_t *n_work,
@@ -96,19 +96,23 @@ typedef struct fj_family {
 void fj_no_scratch(const double *fpar, int64_t n_fpar, const int64_t *ipar, int64_t n_ipar, int64_t *n_work,
                    int64_t *n_iwork);
 const char *fj_no_failure(int64_t status);
-/* mode_events and decide of a family with a single mode, which has no events and never changes. */
+/* mode_layout, mode_events and decide of a family with a single mode (one zero in each mode array),
+ * which has no events and never changes. */
+void fj_single_mode_layout(const double *fpar, int64_t n_fpar, const int64_t *ipar, int64_t n_ipar,
+                           fj_mode_layout *layout);
 int64_t fj_single_mode_events(const fj_args *a, int64_t *directions, int64_t *flags, int64_t *watch_all);
 int64_t fj_single_mode_decide(const fj_args *a, double t, double *y, const double *tau, int64_t event,
                               double *fmode, int64_t *imode, int64_t *change);
 
-/* The six families (each defined in its source: planar.c, absolute.c, lumped.c, steering.c, vehicle.c,
- * spatial.c). */
+/* The seven families (each defined in its source: planar.c, absolute.c, lumped.c, steering.c, vehicle.c,
+ * spatial.c, bristle.c). */
 extern const fj_family fj_family_planar;
 extern const fj_family fj_family_absolute;
 extern const fj_family fj_family_lumped;
 extern const fj_family fj_family_steering;
 extern const fj_family fj_family_vehicle;
 extern const fj_family fj_family_spatial;
+extern const fj_family fj_family_bristle;
 
 /* The family whose name is `name` (families.c); NULL for an unknown name or a NULL name. */
 const fj_family *fj_family_find(const char *name);

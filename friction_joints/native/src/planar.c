@@ -19,6 +19,7 @@
 #include "box_qp.h"
 #include "fj_linalg.h"
 #include "planar_internal.h"
+#include "planar_joints.h"
 
 /* constants of the Python engine (the same values) */
 #define COUPLED_MAX_ITERATIONS 50 /* planar.coupling.MAX_ITERATIONS */
@@ -189,67 +190,57 @@ static double cond2(const double *V, int64_t n, int64_t ldv, double *S, int64_t 
  * ================================================================================================ */
 
 /* (rx, ry, theta) of `body` in x (the ground, body 0, at the origin). */
-static void pose(const double *x, int64_t body, double *rx, double *ry, double *th) {
+static void pose(const double *x, int64_t body, double *r) {
     if (body == 0) {
-        *rx = *ry = *th = 0.0;
+        r[0] = r[1] = r[2] = 0.0;
         return;
     }
     int64_t k = 3 * (body - 1);
-    *rx = x[k];
-    *ry = x[k + 1];
-    *th = x[k + 2];
+    r[0] = x[k];
+    r[1] = x[k + 1];
+    r[2] = x[k + 2];
 }
 
-/* R(theta) p. */
-static void rotate(double theta, double px, double py, double *ox, double *oy) {
-    double c = cos(theta), s = sin(theta);
-    *ox = c * px - s * py;
-    *oy = s * px + c * py;
+/* The joint types by code (REVOLUTE, PRISMATIC, PIN_IN_SLOT: planar.packing's) */
+static const fj_planar_joint_type *const JOINT_TYPES[] = {&fj_revolute, &fj_prismatic, &fj_pin_in_slot};
+
+static const fj_planar_joint_type *joint_type(const fj_args *a, int64_t j) {
+    return JOINT_TYPES[a->ipar[a->ipar[I_JOINTS] + JI_WIDTH * j + JI_TYPE]];
 }
+
+static const double *joint_par(const fj_args *a, int64_t j) { return a->fpar + a->ipar[I_F_JOINTS] + JF_WIDTH * j; }
 
 /* x = g(q) (seed 000 eq. 4.2; tree.JointCoordinates.g): place the bodies joint by joint. */
 static int64_t place(const fj_args *a, const double *q, double *x) {
     const int64_t *ip = a->ipar;
-    const double *fp = a->fpar;
     for (int64_t i = 0; i < ip[I_N]; i++) x[i] = 0.0;
     for (int64_t t = 0; t < ip[I_K1]; t++) {
         int64_t jt = ip[ip[I_TREE] + 2 * t];
         int64_t axis = ip[ip[I_TREE] + 2 * t + 1];
         int64_t ji = ip[I_JOINTS] + JI_WIDTH * jt;
-        int64_t jf = ip[I_F_JOINTS] + JF_WIDTH * jt;
-        int64_t bi = ip[ji + JI_BODY_I], bj = ip[ji + JI_BODY_J];
-        double rjx, rjy, thj, pjx, pjy, pix, piy, rix, riy, thi;
-        pose(x, bj, &rjx, &rjy, &thj);
-        rotate(thj, fp[jf + JF_PJ], fp[jf + JF_PJ + 1], &pjx, &pjy);
-        if (ip[ji + JI_TYPE] == REVOLUTE) { /* q = theta_i, the absolute angle (seed 000 (6.4)) */
-            thi = q[t];
-            rotate(thi, fp[jf + JF_PI], fp[jf + JF_PI + 1], &pix, &piy);
-            rix = rjx + pjx - pix;
-            riy = rjy + pjy - piy;
-        } else { /* prismatic: q = x or y of r_i */
-            double ex, ey;
-            thi = thj + fp[jf + JF_THETA0];
-            rotate(thj, fp[jf + JF_EJ], fp[jf + JF_EJ + 1], &ex, &ey);
-            double e_axis = axis == 0 ? ex : ey;
-            if (fabs(e_axis) < 1e-12) return ST_GUIDE_AXIS;
-            rotate(thi, fp[jf + JF_PI], fp[jf + JF_PI + 1], &pix, &piy);
-            double bx = rjx + pjx - pix, by = rjy + pjy - piy;
-            double step = (q[t] - (axis == 0 ? bx : by)) / e_axis;
-            rix = bx + step * ex;
-            riy = by + step * ey;
-        }
-        int64_t k = 3 * (bi - 1);
-        x[k] = rix;
-        x[k + 1] = riy;
-        x[k + 2] = thi;
+        double rj[3];
+        pose(x, ip[ji + JI_BODY_J], rj);
+        int64_t st = joint_type(a, jt)->place(joint_par(a, jt), axis, q[t], rj, x + 3 * (ip[ji + JI_BODY_I] - 1));
+        if (st) return st;
     }
     return FJ_OK;
+}
+
+/* The frame of joint j at x (planar_joints.h). */
+static void frame_of(const fj_args *a, int64_t j, const double *x, fj_joint_frame *fr) {
+    const int64_t *ji = a->ipar + a->ipar[I_JOINTS] + JI_WIDTH * j;
+    int64_t bi = ji[JI_BODY_I], bj = ji[JI_BODY_J];
+    fr->par = joint_par(a, j);
+    pose(x, bi, fr->ri);
+    pose(x, bj, fr->rj);
+    fj_rotate(fr->ri[2], fr->par[JF_PI], fr->par[JF_PI + 1], &fr->ai[0], &fr->ai[1]);
+    fj_rotate(fr->rj[2], fr->par[JF_PJ], fr->par[JF_PJ + 1], &fr->aj[0], &fr->aj[1]);
+    fr->ci = 3 * (bi - 1), fr->cj = 3 * (bj - 1), fr->j_moves = bj != 0;
 }
 
 /* C = dPhi/dx (m, n) and C_mu = dPsi/dx (l, n) (model.constraints; seed 000 eqs 2.1-2.2). */
 void fj_planar_jacobians(const fj_args *a, const double *x, double *C, double *Cmu, int64_t ld) {
     const int64_t *ip = a->ipar;
-    const double *fp = a->fpar;
     int64_t n = ip[I_N];
     for (int64_t r = 0; r < ip[I_M]; r++)
         for (int64_t c = 0; c < n; c++) C[r * ld + c] = 0.0;
@@ -257,90 +248,40 @@ void fj_planar_jacobians(const fj_args *a, const double *x, double *C, double *C
         for (int64_t c = 0; c < n; c++) Cmu[r * ld + c] = 0.0;
     for (int64_t j = 0; j < ip[I_NJ]; j++) {
         int64_t ji = ip[I_JOINTS] + JI_WIDTH * j;
-        int64_t jf = ip[I_F_JOINTS] + JF_WIDTH * j;
-        int64_t typ = ip[ji + JI_TYPE], bi = ip[ji + JI_BODY_I], bj = ip[ji + JI_BODY_J];
-        double *Cz = C + ip[ji + JI_Z] * ld, *Cz1 = Cz + ld; /* rows z and z + 1 */
-        double *Ms = Cmu + ip[ji + JI_S] * ld, *Ms1 = Ms + ld; /* rows s and s + 1 */
-        int64_t ci = 3 * (bi - 1), cj = 3 * (bj - 1);
-        double rix, riy, thi, rjx, rjy, thj, aix, aiy, ajx, ajy;
-        pose(x, bi, &rix, &riy, &thi);
-        pose(x, bj, &rjx, &rjy, &thj);
-        rotate(thi, fp[jf + JF_PI], fp[jf + JF_PI + 1], &aix, &aiy);
-        rotate(thj, fp[jf + JF_PJ], fp[jf + JF_PJ + 1], &ajx, &ajy);
-        if (typ == REVOLUTE) { /* z = d, s = theta_i - theta_j */
-            Cz[ci] = 1.0, Cz[ci + 2] = -aiy;
-            Cz1[ci + 1] = 1.0, Cz1[ci + 2] = aix;
-            Ms[ci + 2] = 1.0;
-            if (bj) {
-                Cz[cj] = -1.0, Cz[cj + 2] = ajy;
-                Cz1[cj + 1] = -1.0, Cz1[cj + 2] = -ajx;
-                Ms[cj + 2] = -1.0;
-            }
-            continue;
-        }
-        /* prismatic and pin-in-slot: normal row n . d and sliding row e . d, e = R_j e_j, n = perp(e) */
-        double dx = rix + aix - rjx - ajx, dy = riy + aiy - rjy - ajy, ex, ey;
-        rotate(thj, fp[jf + JF_EJ], fp[jf + JF_EJ + 1], &ex, &ey);
-        double nx = -ey, ny = ex;
-        Cz[ci] = nx, Cz[ci + 1] = ny, Cz[ci + 2] = nx * -aiy + ny * aix;
-        Ms[ci] = ex, Ms[ci + 1] = ey, Ms[ci + 2] = ex * -aiy + ey * aix;
-        if (bj) { /* de/dtheta_j = n, dn/dtheta_j = -e: extra terms in the theta_j column */
-            Cz[cj] = -nx, Cz[cj + 1] = -ny;
-            Cz[cj + 2] = -(nx * -ajy + ny * ajx) - (ex * dx + ey * dy);
-            Ms[cj] = -ex, Ms[cj + 1] = -ey;
-            Ms[cj + 2] = -(ex * -ajy + ey * ajx) + (nx * dx + ny * dy);
-        }
-        if (typ == PRISMATIC) { /* lock row theta_i - theta_j - theta_0 */
-            Cz1[ci + 2] = 1.0;
-            if (bj) Cz1[cj + 2] = -1.0;
-        } else { /* pin-in-slot: second free coordinate theta_i - theta_j */
-            Ms1[ci + 2] = 1.0;
-            if (bj) Ms1[cj + 2] = -1.0;
-        }
+        fj_joint_frame fr;
+        frame_of(a, j, x, &fr);
+        joint_type(a, j)->jacobians(&fr, C + ip[ji + JI_Z] * ld, Cmu + ip[ji + JI_S] * ld, ld);
     }
 }
 
-/* (R p, r + R p, omega, velocity of the point) of point p of `body` (joints._moving_point):
- * out = [ax, ay, Px, Py, w, vx, vy]. */
+/* Point p of `body` moving with it, out (MP_WIDTH) (joints._moving_point). */
 static void moving_point(const double *x, const double *xd, int64_t body, double px, double py, double *out) {
     if (body == 0) {
-        out[0] = px, out[1] = py, out[2] = px, out[3] = py, out[4] = out[5] = out[6] = 0.0;
+        out[MP_AX] = px, out[MP_AY] = py, out[MP_PX] = px, out[MP_PY] = py;
+        out[MP_W] = out[MP_VX] = out[MP_VY] = 0.0;
         return;
     }
     int64_t k = 3 * (body - 1);
     double ax, ay;
-    rotate(x[k + 2], px, py, &ax, &ay);
+    fj_rotate(x[k + 2], px, py, &ax, &ay);
     double w = xd[k + 2];
-    out[0] = ax, out[1] = ay, out[2] = x[k] + ax, out[3] = x[k + 1] + ay;
-    out[4] = w, out[5] = xd[k] + w * -ay, out[6] = xd[k + 1] + w * ax;
+    out[MP_AX] = ax, out[MP_AY] = ay, out[MP_PX] = x[k] + ax, out[MP_PY] = x[k + 1] + ay;
+    out[MP_W] = w, out[MP_VX] = xd[k] + w * -ay, out[MP_VY] = xd[k + 1] + w * ax;
 }
 
 /* xi = -Cdot xdot (m,) (model.xi; seed 000 eq. 2.9). */
 void fj_planar_xi(const fj_args *a, const double *x, const double *xd, double *xi) {
     const int64_t *ip = a->ipar;
-    const double *fp = a->fpar;
     for (int64_t j = 0; j < ip[I_NJ]; j++) {
         int64_t ji = ip[I_JOINTS] + JI_WIDTH * j;
-        int64_t jf = ip[I_F_JOINTS] + JF_WIDTH * j;
-        int64_t typ = ip[ji + JI_TYPE], bi = ip[ji + JI_BODY_I], bj = ip[ji + JI_BODY_J], z = ip[ji + JI_Z];
-        double pi[7], pj[7];
-        moving_point(x, xd, bi, fp[jf + JF_PI], fp[jf + JF_PI + 1], pi);
-        moving_point(x, xd, bj, fp[jf + JF_PJ], fp[jf + JF_PJ + 1], pj);
-        double aix = pi[0], aiy = pi[1], Pix = pi[2], Piy = pi[3], wi = pi[4], vix = pi[5], viy = pi[6];
-        double ajx = pj[0], ajy = pj[1], Pjx = pj[2], Pjy = pj[3], wj = pj[4], vjx = pj[5], vjy = pj[6];
-        if (typ == REVOLUTE) {
-            xi[z] = aix * (wi * wi) - ajx * (wj * wj);
-            xi[z + 1] = aiy * (wi * wi) - ajy * (wj * wj);
-            continue;
-        }
-        /* z_n'' = n''.d + 2 n'.d' + n.d'' (joints.Prismatic._slide_xi) */
-        double rjx, rjy, thj, ex, ey;
-        pose(x, bj, &rjx, &rjy, &thj);
-        rotate(thj, fp[jf + JF_EJ], fp[jf + JF_EJ + 1], &ex, &ey);
-        double nx = -ey, ny = ex;
-        xi[z] = ((nx * (Pix - Pjx) + ny * (Piy - Pjy)) * (wj * wj) + 2.0 * wj * (ex * (vix - vjx) + ey * (viy - vjy))
-                 + (nx * (aix * (wi * wi) - ajx * (wj * wj)) + ny * (aiy * (wi * wi) - ajy * (wj * wj))));
-        if (typ == PRISMATIC) xi[z + 1] = 0.0;
+        const double *par = joint_par(a, j);
+        fj_joint_frame fr;
+        fr.par = par;
+        pose(x, ip[ji + JI_BODY_J], fr.rj);
+        double pi[MP_WIDTH], pj[MP_WIDTH];
+        moving_point(x, xd, ip[ji + JI_BODY_I], par[JF_PI], par[JF_PI + 1], pi);
+        moving_point(x, xd, ip[ji + JI_BODY_J], par[JF_PJ], par[JF_PJ + 1], pj);
+        joint_type(a, j)->xi(&fr, pi, pj, xi + ip[ji + JI_Z]);
     }
 }
 
@@ -352,22 +293,9 @@ void fj_planar_xi(const fj_args *a, const double *x, const double *xd, double *x
  * the kinetic mu(sd) of its law; 0 without a law or with sign 0. */
 static double law_coefficient(const fj_args *a, int64_t c, double sd, double sign, int stat) {
     const int64_t *ip = a->ipar;
-    const double *fp = a->fpar;
     int64_t kind = ip[ip[I_LAWS] + c];
     if (kind == NO_LAW || sign == 0.0) return 0.0;
-    int64_t p = ip[I_F_LAWS] + LAW_WIDTH * c;
-    double mu;
-    if (stat)
-        mu = fp[p];
-    else if (kind == COULOMB)
-        mu = fp[p + 1];
-    else if (kind == STRIBECK) /* mu_k + (mu_s - mu_k) exp(-(|v|/v_s)^delta) */
-        mu = fp[p + 1] + (fp[p] - fp[p + 1]) * exp(-(pow(fabs(sd) / fp[p + 2], fp[p + 3])));
-    else if (kind == EXPONENTIAL) /* seed 002 eq. (7): mu_0 (1 - exp(-k |v| / v_k)) */
-        mu = fp[p + 1] * (1.0 - exp(-fp[p + 2] * fabs(sd) / fp[p + 3]));
-    else /* TANH: mu_k tanh(|v| / v_eps) */
-        mu = fp[p + 1] * tanh(fabs(sd) / fp[p + 2]);
-    return -sign * mu;
+    return -sign * fj_friction_mu(kind, a->fpar + ip[I_F_LAWS] + LAW_WIDTH * c, sd, stat);
 }
 
 /* f_mu (l,) from the ideal reactions f (m,) and df_mu/df (model.friction). Friction directions:
@@ -378,49 +306,16 @@ static double law_coefficient(const fj_args *a, int64_t c, double sd, double sig
 static void friction(const fj_args *a, const double *f, const double *sd, const double *direction, int use_sign,
                      const int64_t *stat, double *f_mu, double *J, int64_t ld) {
     const int64_t *ip = a->ipar;
-    const double *fp = a->fpar;
     for (int64_t j = 0; j < ip[I_NJ]; j++) {
         int64_t ji = ip[I_JOINTS] + JI_WIDTH * j;
-        int64_t jf = ip[I_F_JOINTS] + JF_WIDTH * j;
-        int64_t typ = ip[ji + JI_TYPE], z = ip[ji + JI_Z], s = ip[ji + JI_S];
-        double *Js = J + s * ld;
-        double sign0 = use_sign ? fj_sign(sd[s]) : direction[s];
-        double coef = law_coefficient(a, s, sd[s], sign0, stat[s] != 0);
-        if (typ == REVOLUTE) { /* f_mu = -sgn mu r |f| (eq. 2.5 row 1) */
-            double r = fp[jf + JF_R];
-            double nrm = hypot(f[z], f[z + 1]);
-            f_mu[s] = coef * r * nrm;
-            if (nrm != 0.0) {
-                Js[z] = coef * r * f[z] / nrm;
-                Js[z + 1] = coef * r * f[z + 1] / nrm;
-            } else {
-                Js[z] = 0.0;
-                Js[z + 1] = 0.0;
-            }
-        } else if (typ == PRISMATIC) {  /* f_mu = -sgn mu N (eq. 2.5 row 2) */
-            if (ip[ji + JI_EDGE] == 0) { /* N = |f_n| */
-                f_mu[s] = coef * fabs(f[z]);
-                Js[z] = coef * fj_sign(f[z]);
-                Js[z + 1] = 0.0;
-            } else { /* two edges at -+L/2 carry the lock moment: N = |f_n/2 + f_th/L| + |f_n/2 - f_th/L| */
-                double L = fp[jf + JF_EDGE];
-                double pa = f[z] / 2 + f[z + 1] / L, pb = f[z] / 2 - f[z + 1] / L;
-                f_mu[s] = coef * (fabs(pa) + fabs(pb));
-                Js[z] = coef * (fj_sign(pa) * 0.5 + fj_sign(pb) * 0.5);
-                Js[z + 1] = coef * (fj_sign(pa) * (1 / L) + fj_sign(pb) * (-1 / L));
-            }
-        } else { /* pin-in-slot (eq. 2.5 rows 3-4): pin load sqrt(f^2 + f_mu1^2) = |f| sqrt(1 + c_t^2) */
-            double sign1 = use_sign ? fj_sign(sd[s + 1]) : direction[s + 1];
-            double c_r = law_coefficient(a, s + 1, sd[s + 1], sign1, stat[s + 1] != 0);
-            double fn = f[z];
-            double factor = fp[jf + JF_R] * sqrt(1.0 + coef * coef);
-            f_mu[s] = coef * fabs(fn);
-            f_mu[s + 1] = c_r * factor * fabs(fn);
-            Js[z] = coef * fj_sign(fn);
-            Js[ld + z] = c_r * factor * fj_sign(fn);
+        int64_t z = ip[ji + JI_Z], s = ip[ji + JI_S], nz = ip[ji + JI_NZ], ns = ip[ji + JI_NS];
+        double coef[2];
+        for (int64_t r = 0; r < ns; r++) {
+            double sign = use_sign ? fj_sign(sd[s + r]) : direction[s + r];
+            coef[r] = law_coefficient(a, s + r, sd[s + r], sign, stat[s + r] != 0);
         }
-        int64_t nz = ip[ji + JI_NZ];
-        for (int64_t r = s; r < s + ip[ji + JI_NS]; r++)
+        joint_type(a, j)->friction(joint_par(a, j), ip[ji + JI_EDGE], f + z, coef, f_mu + s, J + s * ld + z, ld);
+        for (int64_t r = s; r < s + ns; r++)
             if (stat[r] == STAT_FIXED) {
                 f_mu[r] = field(a, W_FIXED)[r];
                 for (int64_t i = z; i < z + nz; i++) J[r * ld + i] = 0.0;
@@ -636,28 +531,13 @@ static int64_t closing_jacobian(const fj_args *a, const double *q) {
     return FJ_OK;
 }
 
-/* z = Phi(x) (m) (model.constraints; seed 000 eq. 2.1): d of a revolute joint, [n . d, theta_i - theta_j -
- * theta_0] of a prismatic one, n . d of a pin in a slot, with d = r_i + R_i p_i - r_j - R_j p_j. */
+/* z = Phi(x) (m) (model.constraints; seed 000 eq. 2.1). */
 static void constraint_values(const fj_args *a, const double *x, double *z) {
     const int64_t *ip = a->ipar;
-    const double *fp = a->fpar;
     for (int64_t j = 0; j < ip[I_NJ]; j++) {
-        int64_t ji = ip[I_JOINTS] + JI_WIDTH * j;
-        int64_t jf = ip[I_F_JOINTS] + JF_WIDTH * j;
-        int64_t typ = ip[ji + JI_TYPE], r = ip[ji + JI_Z];
-        double rix, riy, thi, rjx, rjy, thj, aix, aiy, ajx, ajy, ex, ey;
-        pose(x, ip[ji + JI_BODY_I], &rix, &riy, &thi);
-        pose(x, ip[ji + JI_BODY_J], &rjx, &rjy, &thj);
-        rotate(thi, fp[jf + JF_PI], fp[jf + JF_PI + 1], &aix, &aiy);
-        rotate(thj, fp[jf + JF_PJ], fp[jf + JF_PJ + 1], &ajx, &ajy);
-        double dx = rix + aix - rjx - ajx, dy = riy + aiy - rjy - ajy;
-        if (typ == REVOLUTE) {
-            z[r] = dx, z[r + 1] = dy;
-            continue;
-        }
-        rotate(thj, fp[jf + JF_EJ], fp[jf + JF_EJ + 1], &ex, &ey);
-        z[r] = -ey * dx + ex * dy; /* n = perp(e), e = R_j e_j */
-        if (typ == PRISMATIC) z[r + 1] = thi - thj - fp[jf + JF_THETA0];
+        fj_joint_frame fr;
+        frame_of(a, j, x, &fr);
+        joint_type(a, j)->values(&fr, z + ip[ip[I_JOINTS] + JI_WIDTH * j + JI_Z]);
     }
 }
 

@@ -21,6 +21,10 @@ enum {
     ST_NOT_ASSEMBLED
 };
 
+/* the codes of the joint types and friction laws (planar/packing.py's) */
+enum { REVOLUTE, PRISMATIC, PIN_IN_SLOT };
+enum { NO_LAW, COULOMB, STRIBECK, EXPONENTIAL, TANH };
+
 /* ipar header */
 enum {
     I_N, I_M, I_L, I_K1, I_K, I_M2, I_NB, I_NJ, I_ND, I_NC,
@@ -47,13 +51,8 @@ enum {
  * workspace field `fixed` with zero derivative (the static friction of the Gauss problem) */
 enum { STAT_KINETIC, STAT_STATIC, STAT_FIXED };
 
-/* joint types and friction law kinds (planar/packing.py's codes) */
-enum { REVOLUTE, PRISMATIC, PIN_IN_SLOT };
-enum { NO_LAW, COULOMB, STRIBECK, EXPONENTIAL, TANH };
-/* per joint in ipar */
+/* per joint in ipar (its row in fpar and in fj_planar_model.joints: planar_joints.h's JF_*) */
 enum { JI_TYPE, JI_BODY_I, JI_BODY_J, JI_Z, JI_NZ, JI_S, JI_NS, JI_EDGE, JI_WIDTH };
-/* per joint in fpar (and in fj_planar_model.joints) */
-enum { JF_PI = 0, JF_PJ = 2, JF_EJ = 4, JF_THETA0 = 6, JF_R = 7, JF_EDGE = 8, JF_WIDTH = 9 };
 #define LAW_WIDTH 4 /* mu_s and three parameters, per free coordinate in fpar (and fj_planar_model.laws) */
 
 /* A planar model as flat arrays (row-major): what fj_planar_pack packs, the one packer of the family's model

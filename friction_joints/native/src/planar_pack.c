@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "planar_internal.h"
+#include "planar_joints.h"
 
 /* per joint: its n_z and n_s (planar.joints: Revolute 2, 1; Prismatic 2, 1; PinInSlot 1, 2) */
 static const int64_t N_Z[] = {2, 2, 1}, N_S[] = {1, 1, 2};

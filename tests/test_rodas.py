@@ -1,0 +1,282 @@
+"""The C engine's stiff integrator RODAS (native/src/rodas.c, Hairer & Wanner's Rosenbrock method of
+order 4(3)) on test problems built here in C (tests/c_rodas/problems.c): Van der Pol at mu = 1000 and
+Robertson's kinetics against SciPy's Radau at rtol 1e-10, the order 4 on a stiff linear system at
+fixed steps, the dense output, the time of an event, steps far beyond the explicit stability limit
+with the evaluations the method needs and no more; then the bristle oscillator (family "bristle",
+every bristle law) against the Python model; and the whole under the address and undefined-behaviour
+sanitizers."""
+
+import json
+
+import numpy as np
+import pytest
+from scipy.integrate import solve_ivp
+from scipy.linalg import expm
+from scipy.optimize import brentq
+
+from friction_joints.friction import make_law
+from friction_joints.hybrid import Sine
+from friction_joints.lumped import BristleOscillator, BristleOscillatorParameters
+from friction_joints.lumped.bristle_packing import RECORD, CompiledBristleOscillator, pack
+from friction_joints.native import Family, library
+from friction_joints.native.build import SOURCE_DIR, compile_library
+from friction_joints.native.rodas import (EVENT, KERNEL_FAILED, MATRIX_SINGULAR, NOT_QUIET, REACHED_END,
+                                         STEP_TOO_SMALL, Rodas, held)
+
+from native_build import TESTS_DIR, run_against, sanitized_library, sanitizers
+
+SOURCES = [SOURCE_DIR / name for name in ("rodas.c", "stepping.c", "fj_linalg.c", "fj_kernel.c", "bristle.c",
+                                          "bristle_laws.c")] + [TESTS_DIR / "c_rodas" / "problems.c"]
+MU = 1000.0  # Van der Pol's
+# a damped oscillator (eigenvalues -1 +- 2i) driving a stiff state (eigenvalue -1e4)
+STIFF_LINEAR = np.array([[-1.0, 2.0, 0.0], [-2.0, -1.0, 0.0], [1.0, 1.0, -1e4]])
+
+
+@pytest.fixture(scope="module")
+def problems(tmp_path_factory):
+    """The library of the test problems with the integrator."""
+    return library(compile_library(tmp_path_factory.mktemp("rodas") / "problems.so", SOURCES))
+
+
+def solver(lib, name, n, fpar=(0.0,), n_tau=0, **options) -> Rodas:
+    """RODAS over the test problem ``name`` (n states; its event not watched unless directions say)."""
+    options = {"rtol": 1e-8, "atol": 1e-10, **options}
+    return Rodas(Family(name, lib), np.array(fpar, float), np.zeros(1, np.int64), n, n_tau, n, **options)
+
+
+def linear(lib, A, level=0.0, **options) -> Rodas:
+    n = len(A)
+    return solver(lib, "rodas_linear", n, [*np.ravel(A), *np.zeros(n), level], **options)
+
+
+def run(rodas, y0, t_end, grid=(), forms=None):
+    """(status, y at the end, records) of one call from t = 0."""
+    y = np.array(y0, float)
+    status = rodas.advance(0.0, y, t_end, held([]) if forms is None else forms, grid)
+    return status, y, rodas.records.copy()
+
+
+def normalised(y, ref, rtol, atol):
+    """The largest |y - ref| / (atol + rtol |ref|)."""
+    return float(np.max(np.abs(y - ref) / (atol + rtol * np.abs(ref))))
+
+
+@pytest.fixture(scope="module")
+def van_der_pol_reference():
+    """Radau at rtol 1e-10 with the exact Jacobian: (grid (s), states (n, 2)) over two periods."""
+    grid = np.linspace(10.0, 3000.0, 300)
+    sol = solve_ivp(lambda t, y: [y[1], MU * (1 - y[0] ** 2) * y[1] - y[0]], (0.0, 3000.0), [2.0, 0.0],
+                    method="Radau", rtol=1e-10, atol=1e-12, t_eval=grid,
+                    jac=lambda t, y: [[0.0, 1.0], [-2 * MU * y[0] * y[1] - 1.0, MU * (1 - y[0] ** 2)]])
+    return grid, sol.y.T
+
+
+@pytest.mark.parametrize("rtol", [1e-6, 1e-8])
+def test_van_der_pol_agrees_with_radau(problems, van_der_pol_reference, rtol):
+    """Within 10 tolerances on the slow branches away from their folds (|y1| < 0.003; nearer the folds
+    and in the jumps a shift of the jump's time dominates the difference), the end included."""
+    grid, ref = van_der_pol_reference
+    status, y, rows = run(solver(problems, "rodas_vdp", 2, [MU], rtol=rtol, atol=rtol), [2.0, 0.0], 3000.0, grid)
+    assert status == REACHED_END and len(rows) == grid.size
+    slow = np.abs(ref[:, 1]) < 0.003
+    assert slow.sum() > 250 and slow[-1]
+    assert normalised(rows[slow], ref[slow], rtol, rtol) < 10.0
+
+
+def test_robertson_agrees_with_radau_with_steps_far_beyond_explicit_stability(problems):
+    grid = np.logspace(-5, 5, 101)
+    rodas = solver(problems, "rodas_robertson", 3, rtol=1e-8, atol=1e-14)
+    status, y, rows = run(rodas, [1.0, 0.0, 0.0], 1e5, grid)
+    assert status == REACHED_END
+
+    def f(t, y):
+        return [-0.04 * y[0] + 1e4 * y[1] * y[2], 0.04 * y[0] - 1e4 * y[1] * y[2] - 3e7 * y[1] ** 2, 3e7 * y[1] ** 2]
+
+    def jac(t, y):
+        return [[-0.04, 1e4 * y[2], 1e4 * y[1]], [0.04, -1e4 * y[2] - 6e7 * y[1], -1e4 * y[1]], [0.0, 6e7 * y[1], 0.0]]
+    ref = solve_ivp(f, (0.0, 1e5), [1.0, 0.0, 0.0], method="Radau", rtol=1e-10, atol=1e-16, t_eval=grid, jac=jac)
+    assert normalised(rows, ref.y.T, 1e-8, 1e-14) < 10.0
+    counters = rodas.counters()
+    # the largest decay rate at the end bounds an explicit method's step (DOP853's stability interval
+    # on the negative axis is about 6 / rate): RODAS's mean step is ten thousand times longer
+    rate = np.max(np.abs(np.linalg.eigvals(jac(0.0, y))))
+    assert 1e5 / counters["steps"] > 1e4 * 6.0 / rate
+    # one Jacobian per step, reused by its rejections: n + 2 right-hand sides (f, J, f_t) per step
+    # and 5 per attempt
+    assert counters["jacobians"] == counters["steps"]
+    n = 3
+    assert counters["rhs_calls"] == (n + 2) * counters["jacobians"] + 5 * (counters["steps"] + counters["rejected"])
+
+
+def test_order_four_on_a_stiff_linear_system(problems):
+    """Fixed steps h (tolerances so loose that the error test always passes, max_step = h): the error
+    at t = 1 falls as h^4 although h |lambda| reaches 1000."""
+    y0, exact = [1.0, 0.0, 0.0], expm(STIFF_LINEAR) @ [1.0, 0.0, 0.0]
+    steps, errors = [0.1, 0.05, 0.025, 0.0125], []
+    for h in steps:
+        rodas = linear(problems, STIFF_LINEAR, rtol=1e3, atol=1e3, max_step=h)
+        rodas.h = h
+        status, y, _ = run(rodas, y0, 1.0)
+        assert status == REACHED_END and rodas.counters()["steps"] == round(1.0 / h)
+        errors.append(np.max(np.abs(y - exact)))
+    slope = np.polyfit(np.log(steps), np.log(errors), 1)[0]
+    assert 3.8 < slope < 4.3, (slope, errors)
+
+
+def test_dense_output(problems):
+    """Between the steps: of third order (its error falls as h^4 at fixed steps h), and within the
+    tolerance over an adaptive run."""
+    grid = np.linspace(0.001, 1.0, 997)  # no step ends but t = 1
+    exact = np.array([expm(STIFF_LINEAR * t) @ [1.0, 0.0, 0.0] for t in grid])
+    steps, errors = [0.1, 0.05, 0.025], []
+    for h in steps:
+        rodas = linear(problems, STIFF_LINEAR, rtol=1e3, atol=1e3, max_step=h)
+        rodas.h = h
+        status, _, rows = run(rodas, [1.0, 0.0, 0.0], 1.0, grid)
+        errors.append(np.max(np.abs(rows[:, :2] - exact[:, :2])))
+    slope = np.polyfit(np.log(steps), np.log(errors), 1)[0]
+    assert 3.5 < slope < 4.5, (slope, errors)
+    status, _, rows = run(linear(problems, STIFF_LINEAR, rtol=1e-8, atol=1e-10), [1.0, 0.0, 0.0], 1.0, grid)
+    assert normalised(rows, exact, 1e-8, 1e-10) < 10.0
+
+
+def test_the_time_of_an_event(problems):
+    """The first two falling zeros of y0 of the stiff linear system (the rising one between them is not
+    watched), each to 1e-10 s."""
+    y0 = np.array([1.0, 0.0, 0.0])
+
+    def g(t):
+        return (expm(STIFF_LINEAR * t) @ y0)[0]
+    ts = np.linspace(0.0, 5.0, 5001)
+    values = np.array([g(t) for t in ts])
+    falling = np.flatnonzero((values[:-1] > 0) & (values[1:] <= 0))
+    roots = [brentq(g, ts[i], ts[i + 1], xtol=1e-15) for i in falling[:2]]
+    rodas = linear(problems, STIFF_LINEAR, level=0.0, rtol=1e-10, atol=1e-12, directions=[-1])
+    y = y0.copy()
+    assert rodas.advance(0.0, y, 5.0, held([])) == EVENT and rodas.counters()["event"] == 0
+    assert abs(rodas.t - roots[0]) < 1e-10 and abs(y[0]) < 1e-10
+    y = expm(STIFF_LINEAR * 1.0) @ y0  # past the first
+    assert rodas.advance(1.0, y, 5.0, held([])) == EVENT
+    assert abs(rodas.t - roots[1]) < 1e-10
+
+
+def test_inputs_drive_the_right_hand_side(problems):
+    """y' = A y + b u(t) with u = 2 + 0.5 sin(3 t) given as an input's form: against Radau (f_t by
+    differences of the input)."""
+    A, b = STIFF_LINEAR, np.array([0.0, 1.0, 5.0])
+    rodas = solver(problems, "rodas_linear", 3, [*A.ravel(), *b, 0.0], n_tau=1, rtol=1e-9,
+                   atol=1e-11)
+    grid = np.linspace(0.05, 2.0, 40)
+    status, _, rows = run(rodas, [1.0, 0.0, 0.0], 2.0, grid, forms=[[1.0, 2.0, 0.5, 3.0, 0.0]])
+    ref = solve_ivp(lambda t, y: A @ y + b * (2.0 + 0.5 * np.sin(3.0 * t)), (0.0, 2.0), [1.0, 0.0, 0.0],
+                    method="Radau", rtol=1e-12, atol=1e-14, t_eval=grid, jac=lambda t, y: A)
+    assert status == REACHED_END and normalised(rows, ref.y.T, 1e-9, 1e-11) < 10.0
+
+
+def test_failures_have_their_status_and_message(problems):
+    """A matrix I/(h gamma) - J singular at five step sizes in a row (J = diag(4, 8, .., 64) at y = 0,
+    where the differences are exact, from h = 1), a right-hand side that is never finite, an event
+    function not quiet at the start, a kernel that fails (a negative load of the bristle family)."""
+    singular = linear(problems, np.diag([4.0, 8.0, 16.0, 32.0, 64.0]))
+    singular.h = 1.0
+    assert run(singular, np.zeros(5), 10.0)[0] == MATRIX_SINGULAR and singular.t == 0.0
+    assert "repeatedly singular" in singular.failure(MATRIX_SINGULAR)
+    not_finite = linear(problems, [[np.nan]])
+    assert run(not_finite, [1.0], 1.0)[0] == STEP_TOO_SMALL
+    assert "step size" in not_finite.failure(STEP_TOO_SMALL)
+    near = linear(problems, [[-1.0]], level=1.0 - 1e-9, directions=[-1])
+    y = np.array([1.0])
+    assert near.advance(0.0, y, 1.0, held([]), quiet=1e-6) == NOT_QUIET and near.counters()["rhs_calls"] == 0
+    params, _, y0 = bristle_system(2)
+    rodas = Rodas(Family("bristle", problems), *pack(params), 4, 3, len(RECORD), rtol=1e-8, atol=1e-10)
+    assert run(rodas, y0, 1.0, forms=held([0.0, 0.1, -1.0]))[0] == KERNEL_FAILED
+    assert "F_n is outside the allowed range [0, inf)" in rodas.failure(KERNEL_FAILED)
+
+
+def bristle_system(model):
+    """The oscillator of the FMU's default experiment with the law ``model`` (1..4)."""
+    law = make_law(model, sigma0=1e5, sigma1=5.0, sigma2=0.0, mu_c=0.3, mu_s=0.4, v_s=1e-3, delta=2.0,
+                   z_ba_ratio=0.7)
+    params = BristleOscillatorParameters(law, m=1.0, k=100.0)
+    system = BristleOscillator(params, [0.0, 0.1, Sine(3.0, 3.0, 0.0, 10.0)])
+    return params, system, system.initial_state(0.0, 0.0, 0.0, law.sigma0)
+
+
+def test_lugre_oscillator_agrees_with_the_python_model():
+    """The family "bristle" with LuGre at rtol 1e-8 through sliding and sticking against the Python
+    model's right-hand side solved by Radau at rtol 1e-10: x, v, zeta = sigma0 z and W_friction to
+    1e-5 of their ranges, and 50 times closer than at rtol 1e-6 (the error follows the tolerance)."""
+    params, system, y0 = bristle_system(2)
+    t_end, grid = 0.6, np.linspace(0.01, 0.6, 60)
+    ref = solve_ivp(lambda t, y: system.rhs(t, y, None), (0.0, t_end), y0, method="Radau", rtol=1e-10,
+                    atol=1e-12, t_eval=grid).y.T
+    fpar, ipar = pack(params)
+    errors = {}
+    for rtol in (1e-6, 1e-8):
+        rodas = Rodas(Family("bristle"), fpar, ipar, 4, 3, len(RECORD), rtol=rtol, atol=rtol * 1e-2)
+        status, _, rows = run(rodas, y0, t_end, grid, forms=system.input_forms(0.0, t_end))
+        assert status == REACHED_END
+        states = np.c_[rows[:, 0], rows[:, 1], rows[:, 3] * params.law.sigma0, rows[:, 8]]
+        errors[rtol] = np.max(np.abs(states - ref), axis=0) / np.ptp(ref, axis=0)
+    assert np.all(errors[1e-8] < 1e-5), errors
+    assert np.all(errors[1e-8] * 50 < errors[1e-6]), errors
+    slip = np.abs(ref[:, 1] - 0.1)
+    assert slip.max() > 0.05 and slip.min() < 1e-3  # the mass slid and stuck
+
+
+@pytest.mark.parametrize("model", [1, 2, 3, 4])
+def test_every_bristle_law_follows_the_python_model_at_fixed_inputs(model):
+    """The oscillator stepped at 1 ms with held inputs (an FMU's way) against the Python engine
+    (LSODA) from rest, belt at 0.1 m/s, F_n = 10 N: the record (x, v, z, F, W_friction) over 1 s."""
+    params, _, y0 = bristle_system(model)
+    system = BristleOscillator(params, [0.0, 0.1, 10.0])
+    from friction_joints.engine import run as run_python
+    ref = run_python(system, y0, 1.0, dt_out=0.01, rtol=1e-11, atol=1e-13, engine="python")
+    compiled = CompiledBristleOscillator(params, y0, rtol=1e-10, atol=1e-12)
+    rows = [compiled.step([0.0, 0.1, 10.0], 1e-3) for _ in range(1000)]
+    for key in ("x", "v", "z", "F", "W_friction"):
+        got = np.array([row[key] for row in rows[9::10]])
+        want = np.asarray(ref[key])[1:]
+        assert np.max(np.abs(got - want)) < 1e-5 * np.ptp(want), key
+
+
+def sanitizer_runs(lib) -> dict:
+    """Short runs of every problem and bristle law on the library lib, with events, grids and inputs:
+    {name: [status, the final state, the rows]}."""
+    runs = {}
+    for name, rodas, y0, t_end, grid, forms in [
+            ("vdp", solver(lib, "rodas_vdp", 2, [MU], directions=[0]), [2.0, 0.0], 1000.0, [10.0, 500.0], None),
+            ("robertson", solver(lib, "rodas_robertson", 3, atol=1e-14), [1.0, 0.0, 0.0], 100.0, [1e-3, 1.0], None),
+            ("event", linear(lib, STIFF_LINEAR, directions=[-1]), [1.0, 0.0, 0.0], 5.0, [0.1, 0.5, 1.0], None),
+            ("input", solver(lib, "rodas_linear", 3, [*STIFF_LINEAR.ravel(), 0.0, 1.0, 5.0, 0.0], n_tau=1),
+             [1.0, 0.0, 0.0], 2.0, [1.0, 2.0], [[1.0, 2.0, 0.5, 3.0, 0.0]])]:
+        status, y, rows = run(rodas, y0, t_end, grid, forms)
+        runs[name] = [status, y.tolist(), rows.tolist()]
+    for model in (1, 2, 3, 4):
+        params, system, y0 = bristle_system(model)
+        fpar, ipar = pack(params)
+        rodas = Rodas(Family("bristle", lib), fpar, ipar, 4, 3, len(RECORD), rtol=1e-8, atol=1e-10)
+        status, y, rows = run(rodas, y0, 0.5, [0.1, 0.5], system.input_forms(0.0, 0.5))
+        runs[f"bristle {model}"] = [status, y.tolist(), rows.tolist()]
+    return runs
+
+
+SANITIZED = """
+import json, sys
+from friction_joints.native import library
+from test_rodas import sanitizer_runs
+print(json.dumps(sanitizer_runs(library(sys.argv[1]))))
+"""
+
+
+def test_runs_clean_under_sanitizers(tmp_path, problems):
+    """Every problem and law on a build with the address and undefined-behaviour sanitizers (where
+    Python can run the former) gives the plain build's results."""
+    path = sanitized_library(tmp_path, sanitizers(), SOURCES)
+    sanitized = json.loads(run_against(path, SANITIZED))
+    plain = sanitizer_runs(problems)
+    assert sanitized.keys() == plain.keys()
+    for name, (status, y, rows) in plain.items():
+        assert sanitized[name][0] == status and status in (REACHED_END, EVENT), name
+        np.testing.assert_allclose(sanitized[name][1], y, rtol=1e-12, atol=1e-300, err_msg=name)
+        np.testing.assert_allclose(np.array(sanitized[name][2]), rows, rtol=1e-12, atol=1e-300, err_msg=name)
