@@ -221,7 +221,11 @@ def experiment_plot(fmu: Path, cls) -> bytes | None:
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=90)
     plt.close(fig)
-    return buffer.getvalue()
+    from PIL import Image  # (matplotlib's own dependency)
+
+    small = io.BytesIO()  # 64 colours draw the lines as well as 16 million, in a third of the bytes (15 kB, not 45)
+    Image.open(io.BytesIO(buffer.getvalue())).convert("RGB").quantize(colors=64).save(small, format="PNG", optimize=True)
+    return small.getvalue()
 
 
 def drop_fmu_resources_from_path():
