@@ -162,7 +162,10 @@ TUNED = {"SingleMassFriction": dict(M=2.0, FT0S=3.0, z_start=0.1, rtol=1e-7),
          "SingleTrackVehicle": dict(m=1500.0, u=12.0),
          "SteeringSystem": dict(friction_scale=2.0, delta_sw_start=0.1),
          "RSRRRLinkage": dict(stiction=True, mu_scale=1.5, mu_s_factor=1.5, load_c=0.0, y0=0.11,
-                              psid1_start=1.0, baumgarte=5.0, rtol=1e-7)}
+                              psid1_start=1.0, baumgarte=5.0, rtol=1e-7),
+         "SliderCrank": dict(m1=3.0, a2=0.45, J2=0.25, m3=0.5, mu_rk=0.08, mu_ts=0.25, q1_start=0.3, u_start=0.5),
+         "OffsetSliderCrank": dict(m2=6.0, a3=0.25, r=0.04, mu_tk=0.15, g=9.0, q1_start=0.2, rtol=1e-9),
+         "DupontTwoMass": dict(m1=12.0, m2=25.0, mu_s=0.45, mu_k=0.25, x_start=0.05, xd_start=0.1)}
 
 
 @pytest.mark.parametrize("name", MODELS)
