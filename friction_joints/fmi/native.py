@@ -22,7 +22,6 @@ in C; ``model_table`` raises ``NotNative`` saying why another is not.
 
 from __future__ import annotations
 
-import ctypes
 import functools
 import hashlib
 import json
@@ -41,6 +40,8 @@ import numpy as np
 from .. import native
 from ..hybrid.signals import Held
 from ..native.build import CFLAGS, c_compiler
+from ..planar import MechanismSystem
+from .slave import SystemSlave
 
 FMI_DIR = Path(native.__file__).resolve().parent / "fmi"
 ENGINE_DIR = Path(native.__file__).resolve().parent / "src"
@@ -49,6 +50,10 @@ CAUSALITY = {"parameter": "FJ_FMU_PARAMETER", "input": "FJ_FMU_INPUT", "output":
 TYPE = {"Real": "FJ_FMU_REAL", "Integer": "FJ_FMU_INTEGER", "Boolean": "FJ_FMU_BOOLEAN"}
 INERTIA_UNITS = ("kg", "kg.m2")  # MechanismSlave.exit_initialization_mode: at least one of them > 0
 MINGW = "x86_64-w64-mingw32-gcc"
+#: the binaries of a planar mechanism's FMU within 300 kB: no inlining of the functions not declared inline (the
+#: same arithmetic; no slower in bench_native.py); on linux64 also the sections nothing uses dropped, and no
+#: unwind tables (C code that nothing unwinds: the FMI functions return a status, and FMI callbacks must not throw)
+SMALLER = ("-fno-inline-functions",)
 #: the bristle laws' parameters (FrictionModelSlave), used only with friction_model > 0, which no C assembly takes
 BRISTLE = ("sigma0", "sigma1", "sigma2", "v_s", "delta", "z_ba_ratio")
 #: the parameters of seed 003's clearance joint and flexible link (fmu_src/RSRRRLinkage.py), used only with
@@ -79,12 +84,14 @@ def platforms() -> tuple[dict, dict]:
     try:
         cc = tuple(c_compiler())
         found["linux64"] = Platform("linux64", "linux64", "x86_64-linux", ".so", cc,
-                                    ("-fPIC", "-shared", "-fvisibility=hidden", "-Wl,--no-undefined", "-s"))
+                                    ("-fPIC", "-shared", "-fvisibility=hidden", "-Wl,--no-undefined", "-s",
+                                     *SMALLER, "-ffunction-sections", "-fdata-sections", "-Wl,--gc-sections",
+                                     "-fno-asynchronous-unwind-tables"))
     except RuntimeError as error:
         missing["linux64"] = str(error)
     if shutil.which(MINGW):
         found["win64"] = Platform("win64", "win64", "x86_64-windows", ".dll", (MINGW,),
-                                  ("-shared", "-static-libgcc", "-s"))
+                                  ("-shared", "-static-libgcc", "-s", *SMALLER))
     else:
         missing["win64"] = f"no {MINGW} (Debian: apt-get install gcc-mingw-w64-x86-64)"
     return found, missing
@@ -106,7 +113,6 @@ class ModelTable:
     name: str
     assembly: native.Assembly
     variables: tuple  # ((Var, index), ...)
-    lookup: tuple  # (the lookup of its file of assemblies, the file): ("fj_core_assembly_find", "assembly.c")
 
 
 def model_table(cls) -> ModelTable:
@@ -124,13 +130,14 @@ def model_table(cls) -> ModelTable:
     inputs = tuple(getattr(cls, "inputs", ()))
     if len(inputs) != assembly.n_tau:
         raise NotNative(f"its inputs {inputs} are not the {assembly.n_tau} of its assembly")
-    make_system, y0_of, _ = slave.build(defaults)
-    system = make_system([Held(defaults[n]) for n in inputs])
+    system, y0_python = _system(cls, slave, defaults, inputs)
     model = system.compiled()
     fpar, ipar, y0 = assembly(defaults)
+    # y0 within 1e-12: a planar mechanism's q is projected onto its closing constraints by Newton's method in C
+    # and in numpy (the same iteration; their sin and cos may differ in the last bit)
     if (model is None or model.family_name != assembly.family or not np.array_equal(model.fpar, fpar)
-            or not np.array_equal(model.ipar, ipar) or model.n_record != assembly.n_record
-            or not np.allclose(y0_of(system), y0, rtol=1e-13, atol=1e-13)):  # (a loop closed by Newton: to rounding)
+            or not np.array_equal(model.ipar, ipar) or not np.allclose(y0_python, y0, rtol=1e-12, atol=1e-12)
+            or model.n_record != assembly.n_record):
         raise NotNative(f"its system's compiled form is not its C assembly's ({assembly.family})")
     outputs = _record_indices(cls, slave, system, assembly.n_record)
     rows = []
@@ -154,20 +161,21 @@ def model_table(cls) -> ModelTable:
     missing = set(assembly.names) - {v.name for v in cls.variables}
     if missing:
         raise NotNative(f"the C assembly's parameters {sorted(missing)} are not its variables")
-    return ModelTable(name, assembly, tuple(rows), assembly_lookup(name))
+    return ModelTable(name, assembly, tuple(rows))
 
 
-def assembly_lookup(model: str) -> tuple[str, str]:
-    """(lookup, file): the engine's file of assemblies that holds the model's assembly and its lookup
-    (assembly_internal.h: each file's fj_<file>_assembly_find, which the engine library asks here)."""
-    lib = native.library()
-    for path in sorted(ENGINE_DIR.glob("*.c")):
-        for symbol in re.findall(r"^const fj_assembly \*(fj_\w+_assembly_find)\(", path.read_text(), re.M):
-            find = getattr(lib, symbol)
-            find.restype, find.argtypes = ctypes.c_void_p, [ctypes.c_char_p]
-            if find(model.encode()):
-                return symbol, path.name
-    raise NotNative(f"no file of assemblies in {ENGINE_DIR.name}/ holds the assembly of {model}")
+def _system(cls, slave, values, inputs):
+    """(the hybrid system, its initial state) that the slave builds of the parameter values: a MechanismSlave's
+    build gives a planar mechanism and its q0, u0 (MechanismStepper's system), a SystemSlave's the function of
+    its inputs that makes the system and the initial state's."""
+    held = [Held(values[n]) for n in inputs]
+    if issubclass(cls, SystemSlave):
+        make_system, y0_of, _ = slave.build(values)
+        system = make_system(held)
+        return system, y0_of(system)
+    mechanism, q0, u0, _ = slave.build(values)
+    system = MechanismSystem(mechanism, held)
+    return system, system.initial_state(q0, u0)
 
 
 def _record_indices(cls, slave, system, n_record) -> dict:
@@ -206,8 +214,9 @@ def _c_double(x) -> str:
 
 
 def model_source(table: ModelTable, token: str, script: str) -> str:
-    """model.c of the table: the model of fj_fmu_model.h, and the lookup of its family (fj_family_find)."""
-    family = table.assembly.family
+    """model.c of the table: the model of fj_fmu_model.h, and the lookups of its family and its assembly
+    (fj_family_find, fj_assembly_find)."""
+    family, model = table.assembly.family, table.assembly.model
     lines = []
     for vr, (v, index) in enumerate(table.variables):
         start = v.start if v.start is not None else 0.0
@@ -221,7 +230,7 @@ def model_source(table: ModelTable, token: str, script: str) -> str:
             f" * ({table.assembly.model}, family {table.assembly.family}; {RTOL}: rtol, {UNUSED}: unused), the input's\n"
             f" * place in tau, the output's in the record. */\n"
             "#include <stddef.h>\n#include <string.h>\n\n"
-            '#include "assembly_internal.h"\n#include "fj_fmu_model.h"\n#include "fj_kernel.h"\n\n'
+            '#include "fj_assembly.h"\n#include "fj_fmu_model.h"\n#include "fj_kernel.h"\n\n'
             "static const fj_fmu_variable VARIABLES[] = {\n"
             "    /* name, causality, type, start, has_min, has_max, min, max, index, inertia */\n"
             + "\n".join(lines) + "\n};\n\n"
@@ -231,9 +240,9 @@ def model_source(table: ModelTable, token: str, script: str) -> str:
             f"const fj_family *fj_family_find(const char *name) {{\n"
             f"    return name != NULL && strcmp(name, {json.dumps(family)}) == 0 ? &fj_family_{family} : NULL;\n"
             f"}}\n\n"
-            f"/* The assemblies by name (assemblies.c's, for this FMU's one file of them, {table.lookup[1]}). */\n"
-            f"const fj_assembly *fj_assembly_find(const char *model) {{\n"
-            f"    return model != NULL ? {table.lookup[0]}(model) : NULL;\n"
+            f"/* The assembly by name (assemblies.c's, for this FMU's one assembly). */\n"
+            f"const fj_assembly *fj_assembly_find(const char *name) {{\n"
+            f"    return name != NULL && strcmp(name, {json.dumps(model)}) == 0 ? &fj_assembly_{model} : NULL;\n"
             f"}}\n")
 
 
@@ -241,20 +250,18 @@ def model_source(table: ModelTable, token: str, script: str) -> str:
 # Sources and binaries
 # ======================================================================================================
 
-#: what every native FMU runs: the instance, the integrator, the families' helpers, the assemblies
+#: what every native FMU runs: the instance, the integrators, the families' helpers, the parameter checks
 ENGINE_CORE = ("hybrid.c", "rk_driver.c", "method_dop853.c", "method_rk45.c", "stepping.c", "fj_kernel.c", "assembly.c")
-
-
-#: the engine's lookups by name, which an FMU's model.c defines for its one family and file of assemblies
-LOOKUPS = {"families.c": "fj_family_find", "assemblies.c": "fj_assembly_find"}
+#: the lookups by name of every family and assembly, which model.c replaces by its own
+LOOKUPS = ("families.c", "assemblies.c")
 
 
 @functools.cache
-def engine_sources(family: str, assemblies: str = "assembly.c") -> tuple[Path, ...]:
-    """The engine's C files a model of ``family`` whose assembly is in the file ``assemblies`` needs:
-    ENGINE_CORE, those two files and every file that defines a symbol they use, found with nm on their
-    objects (without nm: every file). families.c and assemblies.c are left out: the FMU's model.c finds its
-    one family and assembly (so the binary holds no other)."""
+def engine_sources(family: str, model: str) -> tuple[Path, ...]:
+    """The engine's C files the model (its assembly) of ``family`` needs: ENGINE_CORE, the family's own
+    (``<family>.c``), the file of the model's assembly and every file that defines a symbol they use, found
+    with nm on their objects (without nm: every file). LOOKUPS are left out: the FMU's model.c finds its one
+    family and assembly (so the binary holds no other)."""
     files = sorted(p for p in ENGINE_DIR.glob("*.c") if p.name not in LOOKUPS)
     nm = shutil.which("nm")
     if nm is None:
@@ -271,24 +278,31 @@ def engine_sources(family: str, assemblies: str = "assembly.c") -> tuple[Path, .
             for kind, name in entries:
                 if kind in "TDRB":
                     defined[name] = path.name
-    needed, todo = set(), [*ENGINE_CORE, f"{family}.c", assemblies]
+    lookups = {"fj_family_find", "fj_assembly_find"}
+    needed, todo = set(), [*ENGINE_CORE, f"{family}.c", defined[f"fj_assembly_{model}"]]
     while todo:
         name = todo.pop()
         if name not in needed:
             needed.add(name)
-            todo.extend(defined[s] for s in undefined[name] if s in defined and s not in LOOKUPS.values())
+            todo.extend(defined[s] for s in undefined[name] if s in defined and s not in lookups)
     return tuple(p for p in files if p.name in needed)
 
 
-def source_files(fmi_version: int, family: str, assemblies: str = "assembly.c") -> list[Path]:
-    """The C sources and headers of a native FMU but model.c: the engine's that the family needs and its
-    headers, the FMU core's, the FMI version's functions and headers (copied from FMPy, BSD-licensed,
-    their licence headers kept)."""
+def source_files(fmi_version: int, family: str, model: str) -> list[Path]:
+    """The C sources and headers of a native FMU but model.c: the engine's that the model needs and the
+    headers they and model.c include, the FMU core's, the FMI version's functions and headers (copied from
+    FMPy, BSD-licensed, their licence headers kept)."""
     layer = ["fj_fmu.c", "fj_fmu.h", "fj_fmu_model.h", f"fmi{fmi_version}Functions.c"]
     headers = ([f"fmi2{n}.h" for n in ("Functions", "FunctionTypes", "TypesPlatform")] if fmi_version == 2 else
                [f"fmi3{n}.h" for n in ("Functions", "FunctionTypes", "PlatformTypes")])
-    return (sorted([*engine_sources(family, assemblies), *ENGINE_DIR.glob("*.h")])
-            + [FMI_DIR / n for n in layer + headers])
+    sources = engine_sources(family, model)
+    included, todo = set(), [*sources, FMI_DIR / "fj_fmu.c", ENGINE_DIR / "fj_assembly.h", ENGINE_DIR / "fj_kernel.h"]
+    while todo:  # the engine's headers, followed through their own includes (model.c: fj_assembly.h, fj_kernel.h)
+        for name in re.findall(r'^#include "([^"]+)"', todo.pop().read_text(), re.MULTILINE):
+            if (ENGINE_DIR / name).exists() and name not in included:
+                included.add(name)
+                todo.append(ENGINE_DIR / name)
+    return sorted([*sources, *(ENGINE_DIR / n for n in included)]) + [FMI_DIR / n for n in layer + headers]
 
 
 def compile_binary(sources: Path, platform: Platform, out: Path, name: str) -> str:
@@ -374,7 +388,7 @@ def build_native(cls, twin: Path, out: Path, script: str = "", targets=None) -> 
     targets = list(found) if targets is None else list(targets)
     notes = [f"{cls.__name__}: no {name} binary: {why}" for name, why in missing.items() if name in targets or
              targets == list(found)]
-    files = source_files(fmi_version, table.assembly.family, table.lookup[1])
+    files = source_files(fmi_version, table.assembly.family, table.assembly.model)
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "sources"
         src.mkdir()
@@ -395,7 +409,7 @@ def build_native(cls, twin: Path, out: Path, script: str = "", targets=None) -> 
             (src / "buildDescription.xml").write_bytes(build_description(table.name, c_files))
         out.mkdir(parents=True, exist_ok=True)
         target = out / f"{table.name}.fmu"
-        with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as fmu:
+        with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as fmu:
             fmu.writestr("modelDescription.xml", native_description(twin_xml, table.name, token, c_files))
             for path in sorted(binaries.rglob("*")):
                 if path.is_file():

@@ -465,3 +465,43 @@ def repr_double(x: float, lib=None) -> str:
     lib.fj_repr.restype, lib.fj_repr.argtypes = None, [_c_double, ctypes.c_char_p, ctypes.c_size_t]
     lib.fj_repr(float(x), out, len(out))
     return out.value.decode()
+
+
+# ======================================================================================================
+# The planar family's packer (fj_planar_pack, planar_pack.c): a planar model's arrays, in C
+# ======================================================================================================
+
+class FjPlanarModel(ctypes.Structure):
+    """fj_planar_model of planar_internal.h: a planar model as flat arrays."""
+
+    _fields_ = [(name, _c_int64) for name in ("n_bodies", "n_joints", "n_drives", "n_tree", "regularised")] + [
+        (name, _c_void_p) for name in ("bodies", "joint_types", "joints", "law_kinds", "laws", "drive_bodies", "drives",
+                                       "gravity", "tree", "partition")]
+
+
+def pack_planar(bodies, joint_types, joints, law_kinds, laws, drive_bodies, drives, gravity, tree, partition,
+                regularised=False, lib=None) -> tuple[np.ndarray, np.ndarray]:
+    """(fpar, ipar) of the planar model given as fj_planar_model's arrays (shapes: bodies (b, 5), joint_types
+    (joints, 3), joints (joints, 9), law_kinds (l,), laws (l, 4), drive_bodies (n_drives,), drives (n_drives,
+    3), gravity (2,), tree (k1, 2), partition (k,)); ValueError with the packer's message if they do not fit."""
+    lib = library() if lib is None else lib
+    arrays = dict(bodies=(bodies, np.float64), joint_types=(joint_types, np.int64), joints=(joints, np.float64),
+                  law_kinds=(law_kinds, np.int64), laws=(laws, np.float64), drive_bodies=(drive_bodies, np.int64),
+                  drives=(drives, np.float64), gravity=(gravity, np.float64), tree=(tree, np.int64),
+                  partition=(partition, np.int64))
+    kept = {name: np.ascontiguousarray(np.asarray(value, dtype).reshape(-1) if np.size(value) else np.zeros(1, dtype))
+            for name, (value, dtype) in arrays.items()}
+    model = FjPlanarModel(len(bodies), len(joint_types), len(drive_bodies), len(tree), int(regularised),
+                          *(kept[name].ctypes.data for name in arrays))
+    pack = lib.fj_planar_pack
+    pack.restype = _c_int64
+    pack.argtypes = [ctypes.POINTER(FjPlanarModel), _c_void_p, ctypes.POINTER(_c_int64), _c_void_p,
+                     ctypes.POINTER(_c_int64), ctypes.c_char_p, ctypes.c_size_t]
+    n_fpar, n_ipar, error = _c_int64(), _c_int64(), ctypes.create_string_buffer(256)
+    if pack(ctypes.byref(model), None, ctypes.byref(n_fpar), None, ctypes.byref(n_ipar), error, len(error)):
+        raise ValueError(error.value.decode())
+    fpar, ipar = np.zeros(n_fpar.value), np.zeros(n_ipar.value, np.int64)
+    if pack(ctypes.byref(model), fpar.ctypes.data, ctypes.byref(n_fpar), ipar.ctypes.data, ctypes.byref(n_ipar),
+            error, len(error)):
+        raise ValueError(error.value.decode())
+    return fpar, ipar

@@ -12,7 +12,9 @@ locked rows, frozen, shared stiction) and the single mode of ``RegularisedSystem
 directions sgn(sd), no events). ``pack`` returns None for anything else (another joint or law
 class): the Python engine runs it.
 
-Model arrays (``pack``; every offset is in the ipar header, named I_*):
+Model arrays (``pack``: the model described as flat arrays, packed by the family's one packer in C,
+``native/src/planar_pack.c``, which the native FMUs' assemblies call too; every offset is in the ipar
+header, named I_*):
 
 ipar header: I_N n = 3b, I_M m, I_L l, I_K1 k1, I_K k, I_M2 m2, I_NB b, I_NJ joints, I_ND drives,
     I_NC contacts; then offsets into ipar (I_JOINTS, I_TREE, I_ROWS1, I_ROWS2, I_CONTACTS, I_LAWS,
@@ -46,8 +48,8 @@ contact, or one breakaway of a shared stiction, as ``MechanismSystem.events``.
 Record (``record_layout``): q, u, qd, qdd, udot, f, f_mu, sd, tau, stuck, stuck_contacts, E_kin,
 E_pot, W_drive, W_friction, flat in this order.
 
-Workspace: one float and one int matrix (WORK_FIELDS, IWORK_FIELDS, their layout in ipar), the
-scratch of fj_args (the kernels allocate nothing). Linear algebra at these sizes (3-12) is written out: LU with
+Workspace: one float and one int matrix (planar_pack.c's WORK_FIELDS, IWORK_FIELDS, their layout in
+ipar), the scratch of fj_args (the kernels allocate nothing). Linear algebra at these sizes (3-12) is written out: LU with
 partial pivoting, Cholesky, the one-sided Jacobi method for the singular values that decide
 kappa < 1 and cond(V). Where the Python engine solves an n x n or m x m system, the kernels solve
 an equivalent smaller one: [C1; S] on the coordinates of x that q does not give (n - k1), and the
@@ -59,6 +61,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg as sla
 
+from .. import native
 from ..friction.laws import Coulomb, Exponential, Stribeck, Tanh
 from ..native.model import CompiledModel
 from .joints import PinInSlot, Prismatic, Revolute
@@ -76,6 +79,7 @@ ST_SHARED_NO_SETTLE = 11  # planar.c's message() has the texts of the ST_* codes
 # the mode decision (after 12 and 13, planar.absolute_packing's): the Gauss problem does not settle with its
 # reactions, contacts stick with dependent rows while others move, a breaking contact is not at zero slip
 ST_GAUSS_NO_SETTLE, ST_DEPENDENT_STUCK, ST_BREAKAWAY_SLIPPING = 14, 15, 16
+ST_NOT_ASSEMBLED = 17  # the projection onto the closing constraints (fj_planar_project) did not converge
 
 # --- ipar header ------------------------------------------------------------------------------------
 (I_N, I_M, I_L, I_K1, I_K, I_M2, I_NB, I_NJ, I_ND, I_NC,
@@ -90,55 +94,8 @@ IM_HEADER = 3
 # decide's change report, per free coordinate
 CHANGE_Z, CHANGE_KINEMATIC = 1, 2
 
-# --- the workspace of one kernel call ------------------------------------------------------------------
-# One float and one int matrix (``work``, ``iwork``) of I_WIDTH columns, the scratch of a kernel
-# call (fj_args); every field below is a block of their rows (a vector: one row), (first row, rows, cols) of
-# each in the ipar blocks I_WORK and I_IWORK (read by planar.c's fj_planar_field, fj_planar_ifield; its W_*
-# and WI_* enums follow the order of the fields). Shapes in the sizes
-# n, m, l, k1, k, m2 of the model, n1 = n - k1, ms = max(m, m2), ls = max(l, m2), mk = max(m2, k),
-# cols = max(k1, l); kq = k + 5 and iq = 3 rows (of I_WIDTH >= k, l columns) hold the box QP's scratch.
-WORK_FIELDS = (
-    # the minimal form at (q, u, tau) (MinimalForm.kinematics, linear_terms): x, xdot, qdot, C, C_mu,
-    # xi, D1, D2, nu2, D = D1 D2, gamma, sd, h, the Cholesky factor of M'', h'', Cpp, f0, B
-    ("x", "n"), ("xd", "n"), ("qd", "k1"), ("C", "m n"), ("Cmu", "l n"), ("xi", "m"), ("D1", "n k1"),
-    ("D2", "k1 k"), ("nu2", "k1"), ("D", "n k"), ("gamma", "n"), ("sd", "l"), ("h", "n"), ("L2", "k k"),
-    ("h2", "k"), ("Cpp", "l k"), ("f0", "m"), ("B", "m l"),
-    # their scratch: A = C1 on the coordinates of x that q does not give (n1 = n - k1) and its LU,
-    # V and its LU, C2', U, D1dot qdot, xi2', M''^-1 h'', M''^-1 Cpp^T, w, W and C C^T of
-    # f0 = (C C^T)^-1 C w, B = (C C^T)^-1 C W
-    ("A", "n1 n1"), ("V", "m2 m2"), ("C2p", "m2 k1"), ("U", "m2 k"), ("D1dq", "n"), ("xi2p", "m2"),
-    ("y0", "k"), ("Y", "k l"), ("wv", "n"), ("Wm", "n l"), ("CCt", "m m"),
-    # an evaluation: f, f_mu, udot; friction directions (the mode's with the stuck contacts off, the
-    # base and trial directions of the Sect. 5 test, the scaled ones), static limits, ones
-    ("f", "m"), ("f_mu", "l"), ("udot", "k"), ("direction", "l"), ("base", "l"), ("trial", "l"),
-    ("scaled", "l"), ("limits", "l"), ("ones", "l"),
-    # the Newton iteration and the sign-pattern search
-    ("J", "l m"), ("J2", "l m"), ("f2", "m"), ("fmu2", "l"), ("Bf", "m"), ("Bf2", "m"), ("R", "m"),
-    ("R2", "m"), ("step", "m"), ("NA", "l l"), ("JR", "l"), ("start", "m"), ("root", "m"), ("root_mu", "l"),
-    # the stuck elimination (r = |S| <= l rows used): P, W, b0, lambda, f0 and B with lambda eliminated
-    ("P", "l l"), ("Wr", "l l"), ("b0", "l"), ("hold", "l"), ("f0s", "m"), ("Bs", "m l"),
-    # singular values (kappa of the coupled solve, cond(V)): the matrix rotated, its column norms
-    ("SV", "ms ls"), ("sv", "ls"),
-    # the mode decision: row norms of Cpp, friction directions (floats), QR with column pivoting (the
-    # matrix, its column norms and their downdates, |R_ii|), q moved off a kinematic zero and the velocity
-    # it moves along, the Gauss problem (A = L^-1 Cpp[Z]^T, b, lambda and its update, slip accelerations,
-    # static limits, the friction of Z fixed in the coupled solve, the box QP's scratch)
-    ("row_scale", "l"), ("dirf", "l"), ("QR", "mk cols"), ("vn1", "cols"), ("vn2", "cols"), ("rdiag", "cols"),
-    ("q_off", "k1"), ("u_off", "k"), ("GA", "k l"), ("gb", "k"), ("lam", "l"), ("lam_new", "l"),
-    ("accel", "l"), ("bound", "l"), ("fixed", "l"), ("qp", "kq l"),
-)
-IWORK_FIELDS = (  # pivots of A, V, the Newton matrix, W, the lock rows; static flags
-    ("piv", "n1"), ("vpiv", "m2"), ("npiv", "l"), ("wpiv", "l"), ("lpiv", "k"), ("static", "l"),
-    ("all_static", "l"),
-    # the mode decision: QR pivots, friction directions (new, old), the contacts at zero slip, Z, at a
-    # kinematic zero, stuck (old, new), independent rows, a partition, the box QP's scratch
-    ("qr_piv", "cols"), ("dir", "l"), ("old", "l"), ("zero", "l"), ("Z", "l"), ("kinematic", "l"),
-    ("stuck", "l"), ("new_stuck", "l"), ("rows", "l"), ("part", "k"), ("qpi", "iq l"),
-)
-
-
 # ======================================================================================================
-# Packing (Python)
+# Packing (the model as the flat arrays of the C packer)
 # ======================================================================================================
 
 def _law_row(law):
@@ -160,78 +117,29 @@ def pack(model, minimal, partition=None, regularised=False):
     """(fpar, ipar) of a PlanarModel and its MinimalForm (layout in the module docstring), or None
     if the model has a joint or friction law the kernels do not implement. partition: the mechanism's
     (the first k coordinates if None: a family without mode decisions); regularised: for a
-    RegularisedSystem."""
-    coords = minimal.coords
-    b, n, m, l = len(model.bodies), model.n, model.m, model.l
-    joint_i, joint_f, law_kinds, law_par = [], [], [], []
-    for joint, zs, ss in zip(model.joints, model.z_slices, model.s_slices):
+    RegularisedSystem. The arrays are packed in C (``native.pack_planar``: planar_pack.c, the family's one
+    packer) from the model described as flat arrays here."""
+    joint_types, joints, law_kinds, laws = [], [], [], []
+    for joint in model.joints:
         kind = {Revolute: REVOLUTE, Prismatic: PRISMATIC, PinInSlot: PIN_IN_SLOT}.get(type(joint))
         if kind is None:
             return None
         edge = getattr(joint, "edge_length", None)
-        joint_i.append([kind, joint.body_i, joint.body_j, zs.start, zs.stop - zs.start, ss.start,
-                        ss.stop - ss.start, int(edge is not None)])
-        e_j = getattr(joint, "e_j", (1.0, 0.0))
-        joint_f.append([*joint.p_i, *joint.p_j, *e_j, getattr(joint, "theta_0", 0.0), getattr(joint, "r", 0.0),
-                        0.0 if edge is None else edge])
+        joint_types.append([kind, joint.body_i, joint.body_j])
+        joints.append([*joint.p_i, *joint.p_j, *getattr(joint, "e_j", (1.0, 0.0)), getattr(joint, "theta_0", 0.0),
+                       getattr(joint, "r", 0.0), 0.0 if edge is None else edge])
         for law in joint.friction_laws():
             row = _law_row(law)
             if row is None:
                 return None
             law_kinds.append(row[0])
-            law_par.append(row[1])
-    contacts = np.flatnonzero(model.frictional)
-    tree = [[t, axis] for t, axis in zip(coords.tree, coords.axes)]
-
-    iblocks = [("joints", np.array(joint_i, dtype=np.int64).ravel()),
-               ("tree", np.array(tree, dtype=np.int64).ravel()),
-               ("rows1", np.asarray(coords.rows1, dtype=np.int64)),
-               ("rows2", np.asarray(coords.rows2, dtype=np.int64)),
-               ("contacts", contacts.astype(np.int64)),
-               ("laws", np.array(law_kinds, dtype=np.int64)),
-               ("xq", np.asarray(coords.q_index, dtype=np.int64)),
-               ("xo", np.array([i for i in range(n) if i not in set(coords.q_index.tolist())], dtype=np.int64))]
-    partition = np.arange(minimal.k) if partition is None else np.asarray(partition, dtype=np.int64)
-    fblocks = [("mass", np.diag(model.M)), ("hext", model.h_ext), ("H", model.H.ravel()),
-               ("grav", model.gravity), ("body_mass", model.masses), ("lip", model.lipschitz),
-               ("joints", np.array(joint_f, dtype=float).ravel()),
-               ("laws", np.array(law_par, dtype=float).ravel())]
-    sizes = dict(n=n, m=m, l=l, k1=minimal.k1, k=minimal.k, m2=minimal.m2, n1=n - minimal.k1,
-                 ms=max(m, minimal.m2), ls=max(l, minimal.m2))
-    width = max(sizes.values())
-    sizes.update(mk=max(minimal.m2, minimal.k), cols=max(minimal.k1, l), kq=minimal.k + 5, iq=3)  # rows only
-    work, work_rows = _workspace_layout(WORK_FIELDS, sizes)
-    iwork, iwork_rows = _workspace_layout(IWORK_FIELDS, sizes)
-    iblocks += [("work", work), ("iwork", iwork), ("partition", partition)]
-    header = np.zeros(HEADER, dtype=np.int64)
-    header[[I_N, I_M, I_L, I_K1, I_K, I_M2, I_NB, I_NJ, I_ND, I_NC, I_WORK_ROWS, I_IWORK_ROWS, I_WIDTH,
-            I_REGULARISED]] = (
-        n, m, l, minimal.k1, minimal.k, minimal.m2, b, len(model.joints), model.n_drives, len(contacts),
-        work_rows, iwork_rows, width, int(regularised))
-    offset = HEADER
-    for slot, (_, block) in zip((I_JOINTS, I_TREE, I_ROWS1, I_ROWS2, I_CONTACTS, I_LAWS, I_XQ, I_XO, I_WORK,
-                                 I_IWORK, I_PARTITION), iblocks):
-        header[slot] = offset
-        offset += block.size
-    ipar = np.concatenate([header] + [blk for _, blk in iblocks]).astype(np.int64)
-    offset = 0
-    for slot, (_, block) in zip((I_F_MASS, I_F_HEXT, I_F_H, I_F_GRAV, I_F_BODY_MASS, I_F_LIP, I_F_JOINTS,
-                                 I_F_LAWS), fblocks):
-        ipar[slot] = offset
-        offset += block.size
-    fpar = np.concatenate([np.asarray(blk, dtype=float).ravel() for _, blk in fblocks])
-    return np.ascontiguousarray(fpar), np.ascontiguousarray(ipar)
-
-
-def _workspace_layout(fields, sizes):
-    """(first row, rows, cols) of each field (a vector is one row), flat, and the number of rows."""
-    table, row = [], 0
-    for _, shape in fields:
-        dims = [sizes[d] for d in shape.split()]
-        rows, cols = (1, dims[0]) if len(dims) == 1 else dims
-        table += [row, rows, cols]
-        row += rows
-    return np.array(table, dtype=np.int64), row
+            laws.append(row[1])
+    coords = minimal.coords
+    bodies = [[body.m, body.J, *np.broadcast_to(body.force, 2), body.moment] for body in model.bodies]
+    return native.pack_planar(
+        bodies, joint_types, joints, law_kinds, laws, [d.body for d in model.drives],
+        [d.direction for d in model.drives], model.gravity, list(zip(coords.tree, coords.axes)),
+        np.arange(minimal.k) if partition is None else partition, regularised)
 
 
 def record_layout(model, minimal):

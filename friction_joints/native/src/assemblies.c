@@ -1,12 +1,20 @@
-/* assemblies.c: the models' assemblies by name (fj_assembly_find, fj_assembly.h), over every file of
- * assemblies (assembly_internal.h), for the Python binding. A native FMU is built without it: its model.c
- * finds the assembly in the one file that holds it (so the binary holds no other model's). */
+/* assemblies.c: every assembly of the engine by name (fj_assembly_find, fj_assembly.h), for the Python
+ * binding (friction_joints.native.Assembly). A native FMU leaves this file out: its model.c finds its one
+ * assembly, so that its binary holds no other model's code (as families.c for the families). */
 #include <stddef.h>
+#include <string.h>
 
-#include "assembly_internal.h"
+#include "fj_assembly.h"
+
+static const fj_assembly *const ASSEMBLIES[] = {
+    &fj_assembly_SingleMassFriction, &fj_assembly_TwoMassFriction, &fj_assembly_SingleTrackVehicle,
+    &fj_assembly_SteeringSystem,     &fj_assembly_SliderCrank,     &fj_assembly_OffsetSliderCrank,
+    &fj_assembly_DupontTwoMass,      &fj_assembly_RSRRRSystem,     &fj_assembly_RSRRRLinkage,
+};
 
 const fj_assembly *fj_assembly_find(const char *model) {
     if (model == NULL) return NULL;
-    const fj_assembly *found = fj_core_assembly_find(model);
-    return found != NULL ? found : fj_spatial_assembly_find(model);
+    for (size_t i = 0; i < sizeof ASSEMBLIES / sizeof ASSEMBLIES[0]; i++)
+        if (strcmp(ASSEMBLIES[i]->model, model) == 0) return ASSEMBLIES[i];
+    return NULL;
 }

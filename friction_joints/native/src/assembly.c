@@ -1,11 +1,12 @@
-/* assembly.c: the assemblies of the models whose packed arrays are a direct function of their
- * parameters (fj_assembly.h): the lumped luz/tar models (family "lumped": SingleMassFriction,
+/* assembly.c: the parameter checks every assembly uses (fj_assembly.h: errors.require's messages, Python's
+ * repr of a float) and the assemblies of the models whose packed arrays are a direct function of their
+ * parameters: the lumped luz/tar models (family "lumped": SingleMassFriction,
  * TwoMassFriction), the single-track vehicle (family "vehicle": SingleTrackVehicle) and the steering
  * system (family "steering": SteeringSystem). The layouts
  * of fpar and ipar are those lumped.c, vehicle.c and steering.c read (and lumped/packing.py,
  * vehicle/single_track_packing.py, vehicle/steering_packing.py document); the checks are those of the
  * Python parameter classes (SingleMassParameters, TwoMassParameters, VehicleParameters, SteeringParameters),
- * with their messages. It also defines the checks every file of assemblies uses (assembly_internal.h).
+ * with their messages.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -13,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "assembly_internal.h"
+#include "fj_assembly.h"
 
 #define GRAVITY 9.81 /* m/s^2, vehicle.single_track.G */
 
@@ -69,7 +70,9 @@ void fj_repr(double x, char *out, size_t n) {
     snprintf(out, n, "%s", text);
 }
 
-/* errors.require (assembly_internal.h) */
+/* errors.require: a problem unless low <= value <= high (each bound FJ_NO_BOUND, FJ_CLOSED or FJ_OPEN), NaN
+ * and infinite values are problems too. Its text: "name=repr(value) is outside the allowed range lo, hi"
+ * with the bounds as Python's format "g" writes them. */
 void fj_require(fj_problems *pr, const char *name, double value, int low_kind, double low, int high_kind,
                 double high) {
     int bad = isnan(value) || isinf(value);
@@ -94,13 +97,15 @@ void fj_require(fj_problems *pr, const char *name, double value, int low_kind, d
 void fj_problem(fj_problems *pr, const char *format, ...) {
     pr->count++;
     if (pr->error == NULL || pr->n_error == 0 || pr->used >= pr->n_error - 1) return;
-    if (pr->count > 1) pr->used += (size_t)snprintf(pr->error + pr->used, pr->n_error - pr->used, "; ");
-    if (pr->used >= pr->n_error) pr->used = pr->n_error - 1;
-    va_list args;
-    va_start(args, format);
-    int written = vsnprintf(pr->error + pr->used, pr->n_error - pr->used, format, args);
-    va_end(args);
+    int written = pr->count > 1 ? snprintf(pr->error + pr->used, pr->n_error - pr->used, "; ") : 0;
     if (written > 0) pr->used += (size_t)written;
+    if (pr->used < pr->n_error - 1) {
+        va_list args;
+        va_start(args, format);
+        written = vsnprintf(pr->error + pr->used, pr->n_error - pr->used, format, args);
+        va_end(args);
+        if (written > 0) pr->used += (size_t)written;
+    }
     if (pr->used >= pr->n_error) pr->used = pr->n_error - 1;
 }
 
@@ -112,6 +117,12 @@ fj_problems fj_no_problems(char *error, size_t n_error) {
 
 void fj_require_finite(fj_problems *pr, const char *name, double value) {
     fj_require(pr, name, value, FJ_NO_BOUND, 0.0, FJ_NO_BOUND, 0.0);
+}
+
+void fj_require_exact_friction(fj_problems *pr, double friction_model) {
+    if (friction_model != 0.0) /* not a Python check: the compiled engine has the exact model only */
+        fj_problem(pr, "friction_model=%g: the native FMU has the exact friction model (0) only; the bristle laws "
+                       "(1-4) run in the pythonfmu FMU", friction_model);
 }
 
 /* ==================================================================================================
@@ -217,9 +228,7 @@ static int64_t steering_assemble(const double *p, double *fpar, int64_t *ipar, d
         fj_require(&pr, STEERING_NAMES[non_negative[i]], p[non_negative[i]], FJ_CLOSED, 0.0, FJ_NO_BOUND, 0.0);
     fj_require(&pr, "static_factor", p[S_STATIC], FJ_CLOSED, 1.0, FJ_NO_BOUND, 0.0);
     fj_require_finite(&pr, "delta_sw_start", p[S_DELTA_SW]);
-    if (p[S_FRICTION_MODEL] != 0.0) /* not a Python check: the compiled engine has the exact model only */
-        fj_problem(&pr, "friction_model=%g: the native FMU has the exact friction model (0) only; the bristle laws "
-                        "(1-4) run in the pythonfmu FMU", p[S_FRICTION_MODEL]);
+    fj_require_exact_friction(&pr, p[S_FRICTION_MODEL]);
     if (pr.count) return pr.count;
     for (int i = 0; i < N_STEERING; i++) fpar[i] = p[i];
     double kingpin = p[S_MU_K] * p[S_R_K];
@@ -235,22 +244,15 @@ static int64_t steering_assemble(const double *p, double *fpar, int64_t *ipar, d
 }
 
 /* ==================================================================================================
- * The assemblies by name
+ * The assemblies (fj_assembly_find, assemblies.c, finds them by name)
  * ================================================================================================== */
 
-#define COUNT(array) ((int64_t)(sizeof array / sizeof array[0]))
-
-static const fj_assembly ASSEMBLIES[] = {
-    /* model, family, parameters, n_fpar, n_ipar, n_y, n_tau, n_record (lumped.c, vehicle.c), assemble */
-    {"SingleMassFriction", "lumped", COUNT(SINGLE_NAMES), SINGLE_NAMES, 6, 3, 4, 1, 10, single_assemble},
-    {"TwoMassFriction", "lumped", COUNT(TWO_NAMES), TWO_NAMES, 8, 3, 6, 2, 17, two_assemble},
-    {"SingleTrackVehicle", "vehicle", COUNT(VEHICLE_NAMES), VEHICLE_NAMES, 13, 1, 5, 2, 10, vehicle_assemble},
-    {"SteeringSystem", "steering", COUNT(STEERING_NAMES), STEERING_NAMES, N_STEERING + 6, 4, 14, 5, 35,
-     steering_assemble},
-};
-
-const fj_assembly *fj_core_assembly_find(const char *model) {
-    for (size_t i = 0; i < sizeof ASSEMBLIES / sizeof ASSEMBLIES[0]; i++)
-        if (strcmp(ASSEMBLIES[i].model, model) == 0) return &ASSEMBLIES[i];
-    return NULL;
-}
+/* model, family, parameters, n_fpar, n_ipar, n_y, n_tau, n_record (lumped.c, vehicle.c, steering.c), assemble */
+const fj_assembly fj_assembly_SingleMassFriction = {"SingleMassFriction", "lumped", FJ_COUNT(SINGLE_NAMES),
+                                                    SINGLE_NAMES, 6, 3, 4, 1, 10, single_assemble};
+const fj_assembly fj_assembly_TwoMassFriction = {"TwoMassFriction", "lumped", FJ_COUNT(TWO_NAMES), TWO_NAMES, 8, 3, 6,
+                                                 2, 17, two_assemble};
+const fj_assembly fj_assembly_SingleTrackVehicle = {"SingleTrackVehicle", "vehicle", FJ_COUNT(VEHICLE_NAMES),
+                                                    VEHICLE_NAMES, 13, 1, 5, 2, 10, vehicle_assemble};
+const fj_assembly fj_assembly_SteeringSystem = {"SteeringSystem", "steering", FJ_COUNT(STEERING_NAMES), STEERING_NAMES,
+                                                N_STEERING + 6, 4, 14, 5, 35, steering_assemble};

@@ -26,7 +26,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "assembly_internal.h"
+#include "fj_assembly.h"
 #include "fj_kernel.h"
 #include "spatial_internal.h"
 
@@ -269,9 +269,7 @@ static int64_t linkage_assemble(const double *p, double *fpar, int64_t *ipar, do
                 {0.03, 0.01, 0.01, 0.015, mu, mu, mu, 3.0, 0.01, mu_s}},
                0, p[LK_STICTION] != 0.0, p[LK_C] > 0.0, p[LK_T0], p[LK_PSID0], p[LK_C]};
     /* not Python checks: the features of seed 003 run in the pythonfmu FMU only */
-    if (p[LK_FRICTION_MODEL] != 0.0)
-        fj_problem(&pr, "friction_model=%g: the native FMU has the exact friction model (0) only; the bristle laws "
-                        "(1-4) run in the pythonfmu FMU", p[LK_FRICTION_MODEL]);
+    fj_require_exact_friction(&pr, p[LK_FRICTION_MODEL]);
     if (p[LK_CLEARANCE] != 0.0) {
         char shown[40];
         fj_repr(p[LK_CLEARANCE], shown, sizeof shown);
@@ -289,20 +287,11 @@ static int64_t linkage_assemble(const double *p, double *fpar, int64_t *ipar, do
 }
 
 /* ==================================================================================================
- * The assemblies by name
+ * The assemblies (fj_assembly_find, assemblies.c, finds them by name)
  * ================================================================================================== */
 
-#define COUNT(array) ((int64_t)(sizeof array / sizeof array[0]))
-
-static const fj_assembly SPATIAL_ASSEMBLIES[] = {
-    /* model, family, parameters, n_fpar, n_ipar, n_y, n_tau (tau, tau_res), n_record, assemble */
-    {"RSRRRSystem", "spatial", COUNT(SYSTEM_NAMES), SYSTEM_NAMES, N_FPAR, N_IPAR, N_Y, 2, N_RECORD, system_assemble},
-    {"RSRRRLinkage", "spatial", COUNT(LINKAGE_NAMES), LINKAGE_NAMES, N_FPAR, N_IPAR, N_Y, 2, N_RECORD,
-     linkage_assemble},
-};
-
-const fj_assembly *fj_spatial_assembly_find(const char *model) {
-    for (size_t i = 0; i < sizeof SPATIAL_ASSEMBLIES / sizeof SPATIAL_ASSEMBLIES[0]; i++)
-        if (strcmp(SPATIAL_ASSEMBLIES[i].model, model) == 0) return &SPATIAL_ASSEMBLIES[i];
-    return NULL;
-}
+/* model, family, parameters, n_fpar, n_ipar, n_y, n_tau (tau, tau_res), n_record, assemble */
+const fj_assembly fj_assembly_RSRRRSystem = {"RSRRRSystem", "spatial", FJ_COUNT(SYSTEM_NAMES), SYSTEM_NAMES, N_FPAR,
+                                             N_IPAR, N_Y, 2, N_RECORD, system_assemble};
+const fj_assembly fj_assembly_RSRRRLinkage = {"RSRRRLinkage", "spatial", FJ_COUNT(LINKAGE_NAMES), LINKAGE_NAMES, N_FPAR,
+                                              N_IPAR, N_Y, 2, N_RECORD, linkage_assemble};

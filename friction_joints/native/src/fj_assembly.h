@@ -1,13 +1,11 @@
 /* fj_assembly.h: the assembly of a model's packed arrays from its parameters, in C (C99, libm only).
  *
- * A model whose packed model (fpar, ipar: fj_kernel.h) is a function of its parameters has an assembly
- * (assembly.c: the lumped models, the vehicle, the steering system; assembly_spatial.c: the RSRRR
- * linkage): its parameters (physical ones and the initial state, by name, in a fixed order) are checked
- * as the Python model's parameter class checks them (the same messages, errors.require), then packed
- * into fpar and ipar, with the initial state y0 (a closed loop's solved in C). It is the models' one
- * packer: the Python packers (lumped/packing.py, vehicle/single_track_packing.py, spatial/packing.py) call
- * it through the binding, and the native FMUs (native/fmi) call it at initialisation, so every parameter
- * of an FMU stays tunable.
+ * A model whose packed model (fpar, ipar: fj_kernel.h) is a direct function of its parameters has an
+ * assembly here: its parameters (physical ones and the initial state, by name, in a fixed order) are
+ * checked as the Python model's parameter class checks them (the same messages, errors.require), then
+ * packed into fpar and ipar, with the initial state y0. It is the models' one packer: the Python
+ * packers (lumped/packing.py, vehicle/single_track_packing.py) call it through the binding, and the native
+ * FMUs (native/fmi) call it at initialisation, so every parameter of an FMU stays tunable.
  *
  *   const fj_assembly *asm_ = fj_assembly_find("TwoMassFriction");
  *   double p[asm_->n_param] = {...};   (in the order of asm_->names)
@@ -34,12 +32,43 @@ typedef struct fj_assembly {
     int64_t (*assemble)(const double *p, double *fpar, int64_t *ipar, double *y0, char *error, size_t n_error);
 } fj_assembly;
 
-/* The assembly of the model `model`, NULL for a model that has none (or a NULL name) (assemblies.c; a
- * native FMU's model.c defines it for its one model). */
+/* The assembly of the model `model`, NULL for a model that has none (or a NULL name): assemblies.c, every
+ * assembly below; a native FMU's model.c defines it for its one assembly (so its binary holds no other). */
 const fj_assembly *fj_assembly_find(const char *model);
+
+/* The assemblies: assembly.c (lumped, vehicle, steering), assembly_planar.c (the planar mechanisms),
+ * assembly_spatial.c (the RSRRR linkage). */
+extern const fj_assembly fj_assembly_SingleMassFriction, fj_assembly_TwoMassFriction, fj_assembly_SingleTrackVehicle,
+    fj_assembly_SteeringSystem;
+extern const fj_assembly fj_assembly_SliderCrank, fj_assembly_OffsetSliderCrank, fj_assembly_DupontTwoMass;
+extern const fj_assembly fj_assembly_RSRRRSystem, fj_assembly_RSRRRLinkage;
 
 /* The shortest decimal text that reads back as x, as Python's repr(float) writes it ("0.0", "1e-05",
  * "2.5", "inf", "nan"), into out (n bytes). Whatever the C locale. */
 void fj_repr(double x, char *out, size_t n);
+
+/* The parameter checks of an assembly (errors.require, errors.check_parameters): the problems found so far,
+ * counted and "; "-joined into error (n_error bytes; may be NULL). */
+typedef struct fj_problems {
+    char *error;
+    size_t n_error, used;
+    int64_t count;
+} fj_problems;
+enum { FJ_NO_BOUND, FJ_CLOSED, FJ_OPEN }; /* the kinds of a bound */
+
+/* No problem yet; error emptied. */
+fj_problems fj_no_problems(char *error, size_t n_error);
+/* A problem unless low <= value <= high (each bound FJ_NO_BOUND, FJ_CLOSED or FJ_OPEN), or if value is NaN or
+ * infinite, with errors.require's text "name=repr(value) is outside the allowed range lo, hi". */
+void fj_require(fj_problems *pr, const char *name, double value, int low_kind, double low, int high_kind,
+                double high);
+/* A value of no Python class (an initial state) that must be finite. */
+void fj_require_finite(fj_problems *pr, const char *name, double value);
+/* The parameter friction_model must be 0: the native FMUs have the exact friction model only. */
+void fj_require_exact_friction(fj_problems *pr, double friction_model);
+/* A problem in words (printf's format). */
+void fj_problem(fj_problems *pr, const char *format, ...);
+
+#define FJ_COUNT(array) ((int64_t)(sizeof array / sizeof array[0]))
 
 #endif

@@ -5,6 +5,8 @@
 #include "planar_internal.h"
 #include "planar_joints.h"
 
+static void values(const fj_joint_frame *j, double *z) { z[0] = fj_slide_value(j); }
+
 static void jacobians(const fj_joint_frame *j, double *Cz, double *Ms, int64_t ld) {
     fj_slide_rows(j, Cz, Ms);
     Ms[ld + j->ci + 2] = 1.0; /* second free coordinate theta_i - theta_j */
@@ -27,4 +29,4 @@ static void friction(const double *par, int64_t edge, const double *f, const dou
     J[ld] = coef[1] * factor * fj_sign(fn);
 }
 
-const fj_planar_joint_type fj_pin_in_slot = {NULL, jacobians, xi, friction};
+const fj_planar_joint_type fj_pin_in_slot = {NULL, values, jacobians, xi, friction};

@@ -5,6 +5,12 @@
 #include "planar_internal.h"
 #include "planar_joints.h"
 
+double fj_slide_value(const fj_joint_frame *j) {
+    double dx = j->ri[0] + j->ai[0] - j->rj[0] - j->aj[0], dy = j->ri[1] + j->ai[1] - j->rj[1] - j->aj[1], ex, ey;
+    fj_rotate(j->rj[2], j->par[JF_EJ], j->par[JF_EJ + 1], &ex, &ey);
+    return -ey * dx + ex * dy; /* n = perp(e), e = R_j e_j */
+}
+
 void fj_slide_rows(const fj_joint_frame *j, double *Cz, double *Ms) {
     const double *par = j->par;
     double aix = j->ai[0], aiy = j->ai[1], ajx = j->aj[0], ajy = j->aj[1];
@@ -50,6 +56,11 @@ static int64_t place(const double *par, int64_t axis, double q, const double rj[
     return FJ_OK;
 }
 
+static void values(const fj_joint_frame *j, double *z) {
+    z[0] = fj_slide_value(j);
+    z[1] = j->ri[2] - j->rj[2] - j->par[JF_THETA0];
+}
+
 static void jacobians(const fj_joint_frame *j, double *Cz, double *Ms, int64_t ld) {
     fj_slide_rows(j, Cz, Ms);
     Cz[ld + j->ci + 2] = 1.0; /* lock row theta_i - theta_j - theta_0 */
@@ -78,4 +89,4 @@ static void friction(const double *par, int64_t edge, const double *f, const dou
     }
 }
 
-const fj_planar_joint_type fj_prismatic = {place, jacobians, xi, friction};
+const fj_planar_joint_type fj_prismatic = {place, values, jacobians, xi, friction};

@@ -16,6 +16,12 @@ static int64_t place(const double *par, int64_t axis, double q, const double rj[
     return FJ_OK;
 }
 
+/* z = d = r_i + R_i p_i - r_j - R_j p_j */
+static void values(const fj_joint_frame *j, double *z) {
+    z[0] = j->ri[0] + j->ai[0] - j->rj[0] - j->aj[0];
+    z[1] = j->ri[1] + j->ai[1] - j->rj[1] - j->aj[1];
+}
+
 static void jacobians(const fj_joint_frame *j, double *Cz, double *Ms, int64_t ld) {
     double *Cz1 = Cz + ld;
     int64_t ci = j->ci, cj = j->cj;
@@ -53,4 +59,4 @@ static void friction(const double *par, int64_t edge, const double *f, const dou
     }
 }
 
-const fj_planar_joint_type fj_revolute = {place, jacobians, xi, friction};
+const fj_planar_joint_type fj_revolute = {place, values, jacobians, xi, friction};

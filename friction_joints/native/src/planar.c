@@ -8,7 +8,7 @@
  * decisions (mode_layout, mode_events, decide: MechanismSystem.events and .update, RegularisedSystem's
  * single mode) follow update branch by branch and reuse the kernels' evaluations.
  *
- * Workspace: a->work is the float matrix of planar.packing.WORK_FIELDS (ipar[I_WORK_ROWS] rows of
+ * Workspace: a->work is the float matrix of planar_pack.c's WORK_FIELDS (ipar[I_WORK_ROWS] rows of
  * ipar[I_WIDTH] columns), a->iwork the int matrix of IWORK_FIELDS; a field is a block of their rows
  * (field(), ifield()), every matrix with the row stride ipar[I_WIDTH] (`ld` below). A function's comment
  * names the function of the Python engine it follows, where there is one.
@@ -27,9 +27,6 @@
 #define MAX_CONDITION_V 1e12      /* planar.minimal._D2: cond(V) beyond which the configuration is singular */
 #define MAX_BOUND_ITERATIONS 50   /* planar.system.MAX_BOUND_ITERATIONS (secant of _shared_holding) */
 
-/* per joint in ipar */
-enum { JI_TYPE, JI_BODY_I, JI_BODY_J, JI_Z, JI_NZ, JI_S, JI_NS, JI_EDGE, JI_WIDTH };
-#define LAW_WIDTH 4 /* mu_s and three parameters */
 /* imode header */
 enum { IM_NSTUCK, IM_NLOCK, IM_SIGN, IM_HEADER };
 /* decide's change report per free coordinate (planar.packing.CHANGE_*) */
@@ -532,6 +529,58 @@ static int64_t closing_jacobian(const fj_args *a, const double *q) {
             C2p[r * ld + c] = s;
         }
     return FJ_OK;
+}
+
+/* z = Phi(x) (m) (model.constraints; seed 000 eq. 2.1). */
+static void constraint_values(const fj_args *a, const double *x, double *z) {
+    const int64_t *ip = a->ipar;
+    for (int64_t j = 0; j < ip[I_NJ]; j++) {
+        fj_joint_frame fr;
+        frame_of(a, j, x, &fr);
+        joint_type(a, j)->values(&fr, z + ip[ip[I_JOINTS] + JI_WIDTH * j + JI_Z]);
+    }
+}
+
+/* |Phi2'(q)| = |z[rows2]| at x = g(q) (MinimalForm.closure), phi (m2) the closing rows; z (m) scratch. */
+static double closure_norm(const fj_args *a, const double *x, double *z, double *phi) {
+    const int64_t *ip = a->ipar, *rows2 = ip + ip[I_ROWS2];
+    constraint_values(a, x, z);
+    for (int64_t r = 0; r < ip[I_M2]; r++) phi[r] = z[rows2[r]];
+    return norm(phi, ip[I_M2]);
+}
+
+#define PROJECTION_TOLERANCE 1e-12 /* planar.minimal.PROJECTION_TOLERANCE */
+#define PROJECTION_ITERATIONS 20   /* MinimalForm.project's max_iterations */
+
+int64_t fj_planar_project(const fj_args *a, double *q, double *residual) {
+    const int64_t *ip = a->ipar;
+    int64_t k1 = ip[I_K1], k = ip[I_K], m2 = ip[I_M2], ld = ip[I_WIDTH];
+    const int64_t *part = ip + ip[I_PARTITION];
+    double *x = field(a, W_X), *z = field(a, W_F), *phi = field(a, W_XI2P), *V = field(a, W_V);
+    int64_t *vidx = ifield(a, WI_PART), *vpiv = ifield(a, WI_VPIV), n_v = 0;
+    *residual = 0.0;
+    if (!m2) return FJ_OK;
+    for (int64_t i = 0; i < k1; i++) { /* the dependent coordinates v: the others of q, ascending */
+        int64_t held = 0;
+        for (int64_t j = 0; j < k; j++) held |= part[j] == i;
+        if (!held) vidx[n_v++] = i;
+    }
+    for (int64_t iteration = 0; iteration < PROJECTION_ITERATIONS; iteration++) {
+        int64_t st = place(a, q, x);
+        if (st) return st;
+        *residual = closure_norm(a, x, z, phi);
+        if (*residual <= PROJECTION_TOLERANCE * (1.0 + norm(q, k1))) return FJ_OK;
+        st = closing_jacobian(a, q);
+        if (st) return st;
+        const double *C2p = field(a, W_C2P);
+        for (int64_t r = 0; r < m2; r++)
+            for (int64_t c = 0; c < m2; c++) V[r * ld + c] = C2p[r * ld + vidx[c]];
+        if (fj_lu_factor(V, m2, ld, vpiv)) break; /* singular: numpy's LinAlgError */
+        fj_lu_solve(V, m2, ld, vpiv, phi);
+        for (int64_t r = 0; r < m2; r++) q[vidx[r]] -= phi[r]; /* q[v] -= C2'[:, v]^-1 Phi2' */
+    }
+    if (place(a, q, x) == FJ_OK) *residual = closure_norm(a, x, z, phi);
+    return ST_NOT_ASSEMBLED;
 }
 
 /* C2' = [U, V] (seed 000 eq. 5.1) for the partition of the mode, after closing_jacobian; D2 = [I; -V^-1 U]
@@ -1629,7 +1678,7 @@ static void mode_layout(const double *fpar, int64_t n_fpar, const int64_t *ipar,
     layout->n_change = l;
 }
 
-/* one float and one int matrix of ipar[I_WIDTH] columns (planar.packing.WORK_FIELDS, IWORK_FIELDS) */
+/* one float and one int matrix of ipar[I_WIDTH] columns (planar_pack.c's WORK_FIELDS, IWORK_FIELDS) */
 static void work_size(const double *fpar, int64_t n_fpar, const int64_t *ipar, int64_t n_ipar, int64_t *n_work,
                       int64_t *n_iwork) {
     (void)fpar, (void)n_fpar, (void)n_ipar;
@@ -1656,6 +1705,8 @@ static const char *message(int64_t status) {
         return "contacts stick with dependent slip rows while others move: their holding forces are indeterminate "
                "(not supported)";
     case ST_BREAKAWAY_SLIPPING: return "the contact breaking away is not at zero slip";
+    case ST_NOT_ASSEMBLED:
+        return "the closing constraints cannot be satisfied (unassemblable geometry or dead centre)";
     default: return "unknown status";
     }
 }

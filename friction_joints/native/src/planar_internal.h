@@ -1,10 +1,12 @@
-/* planar_internal.h: the packed layout of the planar family (friction_joints/planar/packing.py, whose
- * module docstring describes it and whose pack builds it) and the few planar helpers the absolute family
- * (absolute.c) reuses. The header offsets and status codes have the names and values of the constants
- * of planar/packing.py; the workspace fields are in the order of its WORK_FIELDS and IWORK_FIELDS. */
+/* planar_internal.h: the packed layout of the planar family (friction_joints/planar/packing.py's module
+ * docstring describes it; planar_pack.c packs it), the few planar helpers the absolute family (absolute.c)
+ * reuses and the projection the mechanism assemblies (assembly_planar.c) use. The header offsets and status
+ * codes have the names and values of the constants of planar/packing.py; the workspace fields are in the
+ * order of planar_pack.c's WORK_FIELDS and IWORK_FIELDS. */
 #ifndef FJ_PLANAR_INTERNAL_H
 #define FJ_PLANAR_INTERNAL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "fj_kernel.h"
@@ -14,7 +16,9 @@ enum {
     ST_GUIDE_AXIS = 1, ST_TREE_SINGULAR, ST_V_SINGULAR, ST_M2_NOT_PD, ST_CCT_SINGULAR, ST_NO_CONVERGENCE,
     ST_INCONSISTENT, ST_INDETERMINATE, ST_HOLDING_SINGULAR, ST_LOCK_SINGULAR, ST_SHARED_NO_SETTLE,
     /* the mode decision (12 and 13 are planar.absolute_packing's) */
-    ST_GAUSS_NO_SETTLE = 14, ST_DEPENDENT_STUCK, ST_BREAKAWAY_SLIPPING
+    ST_GAUSS_NO_SETTLE = 14, ST_DEPENDENT_STUCK, ST_BREAKAWAY_SLIPPING,
+    /* the projection onto the closing constraints (fj_planar_project) */
+    ST_NOT_ASSEMBLED
 };
 
 /* the codes of the joint types and friction laws (planar/packing.py's) */
@@ -29,7 +33,7 @@ enum {
     I_WORK_ROWS, I_IWORK_ROWS, I_WIDTH, I_PARTITION, I_REGULARISED, HEADER
 };
 
-/* the fields of the workspace (planar.packing.WORK_FIELDS, IWORK_FIELDS), in their order */
+/* the fields of the workspace (planar_pack.c's WORK_FIELDS, IWORK_FIELDS), in their order */
 enum {
     W_X, W_XD, W_QD, W_C, W_CMU, W_XI, W_D1, W_D2, W_NU2, W_D, W_GAMMA, W_SD, W_H, W_L2, W_H2, W_CPP, W_F0, W_B,
     W_A, W_V, W_C2P, W_U, W_D1DQ, W_XI2P, W_Y0, W_Y, W_WV, W_WM, W_CCT,
@@ -47,7 +51,43 @@ enum {
  * workspace field `fixed` with zero derivative (the static friction of the Gauss problem) */
 enum { STAT_KINETIC, STAT_STATIC, STAT_FIXED };
 
-/* Field `field` of WORK_FIELDS: its first row in a->work (the row that planar.packing.pack's table
+/* per joint in ipar (its row in fpar and in fj_planar_model.joints: planar_joints.h's JF_*) */
+enum { JI_TYPE, JI_BODY_I, JI_BODY_J, JI_Z, JI_NZ, JI_S, JI_NS, JI_EDGE, JI_WIDTH };
+#define LAW_WIDTH 4 /* mu_s and three parameters, per free coordinate in fpar (and fj_planar_model.laws) */
+
+/* A planar model as flat arrays (row-major): what fj_planar_pack packs, the one packer of the family's model
+ * arrays (planar/packing.py describes a PlanarModel and its MinimalForm so; the assemblies of the
+ * mechanism FMUs, assembly_planar.c, describe theirs from the FMU parameters). Free coordinates (laws) in
+ * joint order, n_s of them per joint (Revolute, Prismatic 1, PinInSlot 2). Validated by the caller
+ * (planar.model, planar.tree); fj_planar_pack checks only what it indexes. */
+typedef struct fj_planar_model {
+    int64_t n_bodies, n_joints, n_drives, n_tree, regularised;
+    const double *bodies;       /* n_bodies x 5: m, J, force (x, y), moment (bodies.Body) */
+    const int64_t *joint_types; /* n_joints x 3: type, body_i, body_j (0: the ground) */
+    const double *joints;       /* n_joints x 9: p_i (2), p_j (2), e_j (2, a unit vector), theta_0, r, edge_length
+                                   (0: none) */
+    const int64_t *law_kinds;   /* per free coordinate: NO_LAW (frictionless), COULOMB ... TANH */
+    const double *laws;         /* per free coordinate x 4: mu_s, then Coulomb mu_k | Stribeck mu_k, v_s, delta |
+                                   Exponential mu_0, k, v_k | Tanh mu_k, v_eps */
+    const int64_t *drive_bodies; /* n_drives: the body of each input (bodies.BodyLoad) */
+    const double *drives;       /* n_drives x 3: its generalized force (Fx, Fy, M) per unit input */
+    const double *gravity;      /* 2: (gx, gy) */
+    const int64_t *tree;        /* n_tree x 2: joint index, axis (0 x, 1 y, 2 theta) of each tree joint */
+    const int64_t *partition;   /* k = n_tree - m2: the indices of q of the independent velocities */
+} fj_planar_model;
+
+/* The packed model (fpar, ipar) of d (layout: planar/packing.py's docstring). With fpar or ipar NULL, only
+ * their sizes into *n_fpar, *n_ipar; else they are filled, and *n_fpar, *n_ipar must be those sizes.
+ * Returns 0, or 1 with a message naming what does not fit in error (n_error bytes). */
+int64_t fj_planar_pack(const fj_planar_model *d, double *fpar, int64_t *n_fpar, int64_t *ipar, int64_t *n_ipar,
+                       char *error, size_t n_error);
+/* q (k1) moved onto the closing constraints Phi2'(q) = 0 by Newton on its dependent coordinates, those of
+ * the partition ipar[I_PARTITION] held (MinimalForm.project); a->work and a->iwork the workspace, no mode.
+ * Returns FJ_OK, a status of the tree map, or ST_NOT_ASSEMBLED (no convergence, *residual its
+ * |Phi2'(q)|). */
+int64_t fj_planar_project(const fj_args *a, double *q, double *residual);
+
+/* Field `field` of WORK_FIELDS: its first row in a->work (the row that fj_planar_pack's table
  * at ipar[I_WORK] gives); every field has the row stride ipar[I_WIDTH]. */
 double *fj_planar_field(const fj_args *a, int64_t field);
 /* Field `field` of IWORK_FIELDS in a->iwork (its table at ipar[I_IWORK]). */

@@ -28,6 +28,8 @@ typedef struct fj_planar_joint_type {
     /* Body i's pose ri from body j's pose rj and the tree coordinate q along axis (0 x, 1 y, 2 theta)
      * (tree.JointCoordinates.g, seed 000 eq. 4.2): FJ_OK or ST_GUIDE_AXIS. NULL: not a tree joint. */
     int64_t (*place)(const double *par, int64_t axis, double q, const double rj[3], double ri[3]);
+    /* Its entries of z = Phi(x) (seed 000 eq. 2.1; the projection onto the closing constraints). */
+    void (*values)(const fj_joint_frame *j, double *z);
     /* Its rows of C = dPhi/dx from Cz and of C_mu = dPsi/dx from Ms (row stride ld), in the columns of
      * its bodies (seed 000 eqs 2.1-2.2); the rows hold zeros on entry. */
     void (*jacobians)(const fj_joint_frame *j, double *Cz, double *Ms, int64_t ld);
@@ -46,6 +48,7 @@ extern const fj_planar_joint_type fj_revolute, fj_prismatic, fj_pin_in_slot;
  * n = perp(e), d = P_i - P_j) into Cz and Ms, and the xi of the normal row (joints.Prismatic._slide_terms,
  * _slide_xi). */
 void fj_slide_rows(const fj_joint_frame *j, double *Cz, double *Ms);
+double fj_slide_value(const fj_joint_frame *j); /* n . d, the normal row's z */
 double fj_slide_xi(const fj_joint_frame *j, const double *pi, const double *pj);
 
 /* The friction coefficient mu >= 0 of a law (friction.laws) at the slip speed sd: its static mu_s if
