@@ -29,7 +29,7 @@ from pathlib import Path
 import pytest
 
 from friction_joints.native import LIBRARY_VARIABLE
-from friction_joints.native.build import c_compiler, compile_library
+from friction_joints.native.build import c_compiler, compile_library, sources
 
 UNDEFINED = ("-fsanitize=undefined", "-fno-sanitize-recover=all")  # abort at the first report
 ADDRESS = ("-fsanitize=address", "-fno-omit-frame-pointer")
@@ -50,7 +50,10 @@ def sanitized_library(tmp_path, flags=UNDEFINED, srcs=None) -> Path:
     reason = _why_not(flags)
     if reason is not None:
         pytest.skip(reason)
-    name = "engine" if srcs is None else "-".join(Path(s).stem for s in srcs)
+    # named after its sources, every source of the engine as "engine" (their stems: too long a file name)
+    engine, srcs = set(sources()), None if srcs is None else [Path(s) for s in srcs]
+    whole = srcs is None or engine <= set(srcs)
+    name = "-".join([*(["engine"] if whole else []), *(s.stem for s in srcs or () if not (whole and s in engine))])
     return compile_library(Path(tmp_path) / f"{name}.so", srcs, extra_flags=flags)
 
 

@@ -42,6 +42,8 @@ DIPS = (0.01, 1e-4, 1e-6)  # how deep x + 1 dips below zero: the step's samples 
 #                             of the parabola through them the third, which lies between them
 
 DIP_FAMILY = r"""
+#include <math.h>
+
 #include "fj_kernel.h"
 
 /* fpar = [dip, s, direction]; imode = [events in the mode (1 or 0)]; y = [x, v]; record: x, v */
