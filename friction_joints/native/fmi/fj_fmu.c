@@ -462,16 +462,16 @@ static size_t doubles_of(const fj_fmu *f, int64_t n_engine) {
     return S_HEADER + 2 * (size_t)f->model->n_variables + 3 * (size_t)f->n_tau + (size_t)n_engine;
 }
 
-size_t fj_fmu_state_size(const fj_fmu *f) {
+static size_t state_size(const fj_fmu *f) {
     int64_t n_engine = f->engine && f->initialized ? fj_instance_state_size(f->engine) : 0;
     return doubles_of(f, n_engine) * sizeof(double) + error_bytes(f->failed ? strlen(f->error) : 0);
 }
 
-void fj_fmu_get_state(const fj_fmu *f, int phase, void *buffer) {
+static void get_state(const fj_fmu *f, int phase, void *buffer) {
     size_t nv = (size_t)f->model->n_variables, nt = (size_t)f->n_tau, d = sizeof(double);
     int64_t n_engine = f->engine && f->initialized ? fj_instance_state_size(f->engine) : 0;
     size_t length = f->failed ? strlen(f->error) : 0;
-    double header[S_HEADER] = {STATE_MAGIC, (double)fj_fmu_state_size(f), model_number(f->model), (double)nv,
+    double header[S_HEADER] = {STATE_MAGIC, (double)state_size(f), model_number(f->model), (double)nv,
                                (double)nt, (double)phase, f->initialized, f->terminated, f->t_start, f->held_t0,
                                (double)n_engine, (double)length};
     double *s = buffer;
@@ -488,7 +488,7 @@ void fj_fmu_get_state(const fj_fmu *f, int phase, void *buffer) {
     if (length) memcpy(text, f->error, length);
 }
 
-fj_fmu_status fj_fmu_check_state(fj_fmu *f, const char *where, const void *buffer, size_t size) {
+static fj_fmu_status check_state(fj_fmu *f, const char *where, const void *buffer, size_t size) {
     double header[S_HEADER];
     if (buffer == NULL || size < sizeof header)
         return fj_fmu_fail(f, where, "not a state of this FMU (%lu bytes)", (unsigned long)(buffer ? size : 0));
@@ -506,8 +506,8 @@ fj_fmu_status fj_fmu_check_state(fj_fmu *f, const char *where, const void *buffe
     return FJ_FMU_OK;
 }
 
-fj_fmu_status fj_fmu_set_state(fj_fmu *f, const char *where, const void *buffer, size_t size, int *phase) {
-    if (fj_fmu_check_state(f, where, buffer, size) != FJ_FMU_OK) return FJ_FMU_ERROR;
+static fj_fmu_status set_state(fj_fmu *f, const char *where, const void *buffer, size_t size, int *phase) {
+    if (check_state(f, where, buffer, size) != FJ_FMU_OK) return FJ_FMU_ERROR;
     size_t nv = (size_t)f->model->n_variables, nt = (size_t)f->n_tau, d = sizeof(double);
     const double *header = buffer, *s = header + S_HEADER;
     const double *values = s;
@@ -538,5 +538,69 @@ fj_fmu_status fj_fmu_set_state(fj_fmu *f, const char *where, const void *buffer,
     f->failed = length > 0;
     memcpy(f->error, s, length);
     f->error[length] = '\0';
+    return FJ_FMU_OK;
+}
+
+struct fj_fmu_saved {
+    size_t size;   /* bytes of data */
+    double data[]; /* get_state's buffer */
+};
+
+/* *saved resized to size bytes of data (made if NULL); NULL without memory (*saved freed) */
+static fj_fmu_saved *saved_of_size(fj_fmu_saved **saved, size_t size) {
+    fj_fmu_saved *s = realloc(*saved, sizeof(fj_fmu_saved) + size);
+    if (s == NULL) free(*saved);
+    *saved = s;
+    if (s) s->size = size;
+    return s;
+}
+
+fj_fmu_status fj_fmu_save(fj_fmu *f, const char *where, const char *name, int phase, fj_fmu_saved **saved) {
+    if (saved == NULL) return fj_fmu_fail(f, where, "%s is NULL", name);
+    if (saved_of_size(saved, state_size(f)) == NULL) return fj_fmu_fail(f, where, "out of memory");
+    get_state(f, phase, (*saved)->data);
+    return FJ_FMU_OK;
+}
+
+fj_fmu_status fj_fmu_restore(fj_fmu *f, const char *where, const char *name, const fj_fmu_saved *saved, int *phase) {
+    if (saved == NULL) return fj_fmu_fail(f, where, "%s is NULL", name);
+    return set_state(f, where, saved->data, saved->size, phase);
+}
+
+void fj_fmu_saved_free(fj_fmu_saved **saved) {
+    if (saved == NULL) return;
+    free(*saved);
+    *saved = NULL;
+}
+
+fj_fmu_status fj_fmu_serialized_size(fj_fmu *f, const char *where, const char *name, const fj_fmu_saved *saved,
+                                     size_t *size) {
+    if (saved == NULL || size == NULL) return fj_fmu_fail(f, where, "%s or size is NULL", name);
+    *size = saved->size;
+    return FJ_FMU_OK;
+}
+
+fj_fmu_status fj_fmu_serialize(fj_fmu *f, const char *where, const char *name, const fj_fmu_saved *saved,
+                               void *bytes, size_t size) {
+    if (saved == NULL || bytes == NULL) return fj_fmu_fail(f, where, "%s or serializedState is NULL", name);
+    if (size < saved->size)
+        return fj_fmu_fail(f, where, "size = %lu is smaller than the state's %lu bytes (the serialized size)",
+                           (unsigned long)size, (unsigned long)saved->size);
+    memcpy(bytes, saved->data, saved->size);
+    return FJ_FMU_OK;
+}
+
+fj_fmu_status fj_fmu_deserialize(fj_fmu *f, const char *where, const char *name, const void *bytes, size_t size,
+                                 fj_fmu_saved **saved) {
+    if (bytes == NULL || saved == NULL) return fj_fmu_fail(f, where, "serializedState or %s is NULL", name);
+    fj_fmu_saved *copy = NULL;
+    if (saved_of_size(&copy, size) == NULL) return fj_fmu_fail(f, where, "out of memory");
+    memcpy(copy->data, bytes, size);
+    if (check_state(f, where, copy->data, size) != FJ_FMU_OK) {
+        free(copy);
+        return FJ_FMU_ERROR;
+    }
+    free(*saved);
+    *saved = copy;
     return FJ_FMU_OK;
 }

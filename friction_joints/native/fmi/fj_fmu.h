@@ -61,14 +61,23 @@ void fj_fmu_terminate(fj_fmu *f);
 double fj_fmu_time(const fj_fmu *f);
 
 /* The FMU state: everything that determines the future (values, inputs held, engine state, the FMI
- * layer's state `phase`, the first failure) as a flat buffer of fj_fmu_state_size bytes (the current
- * size: it grows with the engine, made at initialisation). Restoring it into an instance of the same
- * model continues bit-identically, in this process or another (serialised: the same bytes). */
-size_t fj_fmu_state_size(const fj_fmu *f);
-void fj_fmu_get_state(const fj_fmu *f, int phase, void *buffer);
-/* Checks the buffer (size, model, values) without changing the instance. */
-fj_fmu_status fj_fmu_check_state(fj_fmu *f, const char *where, const void *buffer, size_t size);
-/* Restores a state (checked); *phase: the FMI layer's state saved in it. */
-fj_fmu_status fj_fmu_set_state(fj_fmu *f, const char *where, const void *buffer, size_t size, int *phase);
+ * layer's state `phase`, the first failure), saved into an object the host holds (fmi2FMUstate,
+ * fmi3FMUState): a flat buffer whose size grows with the engine (made at initialisation). Restoring it
+ * into an instance of the same model continues bit-identically, in this process or another (serialised:
+ * the buffer's bytes). `name` is the FMI version's name of the object in messages ("FMUstate"). */
+typedef struct fj_fmu_saved fj_fmu_saved;
+/* The state into *saved (resized, or made if *saved is NULL; freed and NULL without memory). */
+fj_fmu_status fj_fmu_save(fj_fmu *f, const char *where, const char *name, int phase, fj_fmu_saved **saved);
+/* Restores a saved state (checked: a state of another model fails); *phase: the FMI layer's state in it. */
+fj_fmu_status fj_fmu_restore(fj_fmu *f, const char *where, const char *name, const fj_fmu_saved *saved, int *phase);
+void fj_fmu_saved_free(fj_fmu_saved **saved);
+fj_fmu_status fj_fmu_serialized_size(fj_fmu *f, const char *where, const char *name, const fj_fmu_saved *saved,
+                                     size_t *size);
+/* Its bytes into `bytes` (size at least fj_fmu_serialized_size's). */
+fj_fmu_status fj_fmu_serialize(fj_fmu *f, const char *where, const char *name, const fj_fmu_saved *saved,
+                               void *bytes, size_t size);
+/* A saved state from serialised bytes, checked; replaces *saved (freed) only on success. */
+fj_fmu_status fj_fmu_deserialize(fj_fmu *f, const char *where, const char *name, const void *bytes, size_t size,
+                                 fj_fmu_saved **saved);
 
 #endif

@@ -283,84 +283,41 @@ fmi2Status fmi2SetString(fmi2Component c, const fmi2ValueReference vr[], size_t 
  * FMU state
  * ================================================================================================== */
 
-typedef struct State {
-    size_t size;    /* bytes of data */
-    double data[];  /* fj_fmu_get_state's buffer */
-} State;
-
-/* *state resized to size bytes of data (a new one if NULL); NULL without memory (*state freed) */
-static State *state_of_size(State **state, size_t size) {
-    State *s = realloc(*state, sizeof(State) + size);
-    if (s == NULL) free(*state);
-    *state = s;
-    if (s) s->size = size;
-    return s;
-}
-
 fmi2Status fmi2GetFMUstate(fmi2Component c, fmi2FMUstate *FMUstate) {
     BEGIN("fmi2GetFMUstate", ANY_STATE);
-    if (FMUstate == NULL) return done(inst, fj_fmu_fail(inst->fmu, "fmi2GetFMUstate", "FMUstate is NULL"));
-    State *s = state_of_size((State **)FMUstate, fj_fmu_state_size(inst->fmu));
-    if (s == NULL) return done(inst, fj_fmu_fail(inst->fmu, "fmi2GetFMUstate", "out of memory"));
-    fj_fmu_get_state(inst->fmu, inst->state, s->data);
-    return fmi2OK;
+    return done(inst, fj_fmu_save(inst->fmu, "fmi2GetFMUstate", "FMUstate", inst->state, (fj_fmu_saved **)FMUstate));
 }
 
 fmi2Status fmi2SetFMUstate(fmi2Component c, fmi2FMUstate FMUstate) {
     BEGIN("fmi2SetFMUstate", ANY_STATE);
-    const State *s = FMUstate;
     int state = INSTANTIATED;
-    fj_fmu_status status = s == NULL ? fj_fmu_fail(inst->fmu, "fmi2SetFMUstate", "FMUstate is NULL")
-                                     : fj_fmu_set_state(inst->fmu, "fmi2SetFMUstate", s->data, s->size, &state);
+    fj_fmu_status status = fj_fmu_restore(inst->fmu, "fmi2SetFMUstate", "FMUstate", FMUstate, &state);
     if (status != FJ_FMU_ERROR) inst->state = state;
     return done(inst, status);
 }
 
 fmi2Status fmi2FreeFMUstate(fmi2Component c, fmi2FMUstate *FMUstate) {
     BEGIN("fmi2FreeFMUstate", ANY_STATE);
-    if (FMUstate != NULL) {
-        free(*FMUstate);
-        *FMUstate = NULL;
-    }
+    fj_fmu_saved_free((fj_fmu_saved **)FMUstate);
     return fmi2OK;
 }
 
 fmi2Status fmi2SerializedFMUstateSize(fmi2Component c, fmi2FMUstate FMUstate, size_t *size) {
     BEGIN("fmi2SerializedFMUstateSize", ANY_STATE);
-    if (FMUstate == NULL || size == NULL)
-        return done(inst, fj_fmu_fail(inst->fmu, "fmi2SerializedFMUstateSize", "FMUstate or size is NULL"));
-    *size = ((const State *)FMUstate)->size;
-    return fmi2OK;
+    return done(inst, fj_fmu_serialized_size(inst->fmu, "fmi2SerializedFMUstateSize", "FMUstate", FMUstate, size));
 }
 
 fmi2Status fmi2SerializeFMUstate(fmi2Component c, fmi2FMUstate FMUstate, fmi2Byte serializedState[], size_t size) {
     BEGIN("fmi2SerializeFMUstate", ANY_STATE);
-    const State *s = FMUstate;
-    if (s == NULL || serializedState == NULL)
-        return done(inst, fj_fmu_fail(inst->fmu, "fmi2SerializeFMUstate", "FMUstate or serializedState is NULL"));
-    if (size < s->size)
-        return done(inst, fj_fmu_fail(inst->fmu, "fmi2SerializeFMUstate", "size = %lu is smaller than the state's %lu "
-                                      "bytes (fmi2SerializedFMUstateSize)", (unsigned long)size, (unsigned long)s->size));
-    memcpy(serializedState, s->data, s->size);
-    return fmi2OK;
+    return done(inst, fj_fmu_serialize(inst->fmu, "fmi2SerializeFMUstate",
+                                       "FMUstate", FMUstate, serializedState, size));
 }
 
 fmi2Status fmi2DeSerializeFMUstate(fmi2Component c, const fmi2Byte serializedState[], size_t size,
                                    fmi2FMUstate *FMUstate) {
     BEGIN("fmi2DeSerializeFMUstate", ANY_STATE);
-    if (serializedState == NULL || FMUstate == NULL)
-        return done(inst, fj_fmu_fail(inst->fmu, "fmi2DeSerializeFMUstate", "serializedState or FMUstate is NULL"));
-    State *copy = NULL;
-    if (state_of_size(&copy, size) == NULL)
-        return done(inst, fj_fmu_fail(inst->fmu, "fmi2DeSerializeFMUstate", "out of memory"));
-    memcpy(copy->data, serializedState, size);
-    if (fj_fmu_check_state(inst->fmu, "fmi2DeSerializeFMUstate", copy->data, size) != FJ_FMU_OK) {
-        free(copy);
-        return done(inst, FJ_FMU_ERROR);
-    }
-    free(*FMUstate);
-    *FMUstate = copy;
-    return fmi2OK;
+    return done(inst, fj_fmu_deserialize(inst->fmu, "fmi2DeSerializeFMUstate", "FMUstate", serializedState, size,
+                                         (fj_fmu_saved **)FMUstate));
 }
 
 fmi2Status fmi2GetDirectionalDerivative(fmi2Component c, const fmi2ValueReference vUnknown_ref[], size_t nUnknown,

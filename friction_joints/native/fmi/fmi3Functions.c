@@ -417,84 +417,42 @@ fmi3Status fmi3GetVariableDependencies(fmi3Instance instance, fmi3ValueReference
  * FMU state
  * ================================================================================================== */
 
-typedef struct State {
-    size_t size;   /* bytes of data */
-    double data[]; /* fj_fmu_get_state's buffer */
-} State;
-
-static State *state_of_size(State **state, size_t size) {
-    State *s = realloc(*state, sizeof(State) + size);
-    if (s == NULL) free(*state);
-    *state = s;
-    if (s) s->size = size;
-    return s;
-}
-
 fmi3Status fmi3GetFMUState(fmi3Instance instance, fmi3FMUState *FMUState) {
     BEGIN("fmi3GetFMUState", ANY_STATE);
-    if (FMUState == NULL) return done(inst, fj_fmu_fail(inst->fmu, "fmi3GetFMUState", "FMUState is NULL"));
-    State *s = state_of_size((State **)FMUState, fj_fmu_state_size(inst->fmu));
-    if (s == NULL) return done(inst, fj_fmu_fail(inst->fmu, "fmi3GetFMUState", "out of memory"));
-    fj_fmu_get_state(inst->fmu, inst->state, s->data);
-    return fmi3OK;
+    return done(inst, fj_fmu_save(inst->fmu, "fmi3GetFMUState", "FMUState", inst->state, (fj_fmu_saved **)FMUState));
 }
 
 fmi3Status fmi3SetFMUState(fmi3Instance instance, fmi3FMUState FMUState) {
     BEGIN("fmi3SetFMUState", ANY_STATE);
-    const State *s = FMUState;
     int state = INSTANTIATED;
-    fj_fmu_status status = s == NULL ? fj_fmu_fail(inst->fmu, "fmi3SetFMUState", "FMUState is NULL")
-                                     : fj_fmu_set_state(inst->fmu, "fmi3SetFMUState", s->data, s->size, &state);
+    fj_fmu_status status = fj_fmu_restore(inst->fmu, "fmi3SetFMUState", "FMUState", FMUState, &state);
     if (status != FJ_FMU_ERROR) inst->state = state;
     return done(inst, status);
 }
 
 fmi3Status fmi3FreeFMUState(fmi3Instance instance, fmi3FMUState *FMUState) {
     BEGIN("fmi3FreeFMUState", ANY_STATE);
-    if (FMUState != NULL) {
-        free(*FMUState);
-        *FMUState = NULL;
-    }
+    fj_fmu_saved_free((fj_fmu_saved **)FMUState);
     return fmi3OK;
 }
 
 fmi3Status fmi3SerializedFMUStateSize(fmi3Instance instance, fmi3FMUState FMUState, size_t *size) {
     BEGIN("fmi3SerializedFMUStateSize", ANY_STATE);
-    if (FMUState == NULL || size == NULL)
-        return done(inst, fj_fmu_fail(inst->fmu, "fmi3SerializedFMUStateSize", "FMUState or size is NULL"));
-    *size = ((const State *)FMUState)->size;
-    return fmi3OK;
+    return done(inst, fj_fmu_serialized_size(inst->fmu, "fmi3SerializedFMUStateSize", "FMUState", FMUState, size));
 }
 
 fmi3Status fmi3SerializeFMUState(fmi3Instance instance, fmi3FMUState FMUState, fmi3Byte serializedState[],
                                  size_t size) {
     BEGIN("fmi3SerializeFMUState", ANY_STATE);
-    const State *s = FMUState;
-    if (s == NULL || serializedState == NULL)
-        return done(inst, fj_fmu_fail(inst->fmu, "fmi3SerializeFMUState", "FMUState or serializedState is NULL"));
-    if (size < s->size)
-        return done(inst, fj_fmu_fail(inst->fmu, "fmi3SerializeFMUState", "size = %lu is smaller than the state's %lu "
-                                      "bytes (fmi3SerializedFMUStateSize)", (unsigned long)size, (unsigned long)s->size));
-    memcpy(serializedState, s->data, s->size);
-    return fmi3OK;
+    return done(inst, fj_fmu_serialize(inst->fmu, "fmi3SerializeFMUState",
+                                       "FMUState", FMUState, serializedState, size));
 }
 
 fmi3Status fmi3DeserializeFMUState(fmi3Instance instance, const fmi3Byte serializedState[], size_t size,
                                    fmi3FMUState *FMUState) {
     BEGIN("fmi3DeserializeFMUState", ANY_STATE);
-    if (serializedState == NULL || FMUState == NULL)
-        return done(inst, fj_fmu_fail(inst->fmu, "fmi3DeserializeFMUState", "serializedState or FMUState is NULL"));
-    State *copy = NULL;
-    if (state_of_size(&copy, size) == NULL)
-        return done(inst, fj_fmu_fail(inst->fmu, "fmi3DeserializeFMUState", "out of memory"));
-    memcpy(copy->data, serializedState, size);
-    if (fj_fmu_check_state(inst->fmu, "fmi3DeserializeFMUState", copy->data, size) != FJ_FMU_OK) {
-        free(copy);
-        return done(inst, FJ_FMU_ERROR);
-    }
-    free(*FMUState);
-    *FMUState = copy;
-    return fmi3OK;
+    return done(inst, fj_fmu_deserialize(inst->fmu, "fmi3DeserializeFMUState", "FMUState", serializedState, size,
+                                         (fj_fmu_saved **)FMUState));
 }
 
 /* ==================================================================================================
