@@ -20,6 +20,7 @@ to convergence and reports the number of iterations (seed 002 Sect. 6 reports th
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -33,6 +34,7 @@ from .reactions import newton_euler
 
 STEEL_DENSITY = 7850.0  # kg/m^3
 JOINTS = ("(1,1)", "(2,1)", "(2,2)", "(2,3)")
+CONTINUATION_STEP = 0.1  # rad: the largest step of psi11 between two closures of the initial pose
 
 
 def table1_journals(mu_scale=1.0, mu_s_factor=1.0):
@@ -137,8 +139,19 @@ class RSRRR:
         self.joints = np.arange(4)  # the loop coordinates of joints (1,1), (2,1), (2,2), (2,3)
 
     def initial_position(self, psi11=np.pi / 2) -> np.ndarray:
-        """q (4,) assembled from the driving angle psi11 (rad); at pi/2 every link is in the yz plane."""
-        q = self.loop.assemble([psi11, 0.0, -0.7, -2.3])
+        """q (4,) assembled from the driving angle psi11 (rad) on the branch of the reference pose (psi11 =
+        pi/2, every link in the yz plane): closed there from a guess, then followed to psi11 (modulo a turn)
+        in steps of at most CONTINUATION_STEP, each closed by Newton from the last. So psi11 gives the pose
+        the linkage reaches by turning its driving link; Newton from one guess lands on chain 2's other
+        branch for most angles more than about 1 rad from pi/2."""
+        if not math.isfinite(psi11):
+            raise ValueError(f"psi11={float(psi11)!r} is outside the allowed range (-inf, inf)")
+        q = self.loop.assemble([np.pi / 2, 0.0, -0.7, -2.3])
+        turn = math.remainder(float(psi11) - np.pi / 2, 2.0 * np.pi)
+        n = math.ceil(abs(turn) / CONTINUATION_STEP)
+        for k in range(1, n + 1):
+            q[0] = np.pi / 2 + turn * k / n
+            q = self.loop.assemble(q)
         return (q + np.pi) % (2.0 * np.pi) - np.pi
 
     def reactions(self, q, qd, qdd, f_S):

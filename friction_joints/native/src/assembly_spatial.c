@@ -36,6 +36,7 @@
 #define MAX_COUPLING 50    /* RSRRR.MAX_ITERATIONS */
 #define HOLD_TOL 1e-12     /* RSRRRSystem.HOLD_TOL */
 #define MAX_HOLD 100       /* RSRRRSystem.MAX_HOLD_ITERATIONS */
+#define CONTINUATION_STEP 0.1 /* rad: rsrrr.CONTINUATION_STEP */
 #define N_FPAR (N_JOINTS * LINK_WIDTH + 2 * CHAIN_WIDTH + 4 + N_JOINTS * JOURNAL_WIDTH + 3)
 #define N_IPAR (HEADER + N_JOINTS)
 #define N_Y (2 * N_JOINTS + 3) /* q, qd, W_drive, W_res, W_friction (RSRRRSystem) */
@@ -176,9 +177,10 @@ static double remainder_of(double x, double m) {
     return (m < 0.0) != (r < 0.0) ? r + m : r;
 }
 
-/* y (N_Y): q closed from RSRRR.initial_position's guess [psi11, 0, -0.7, -2.3] and wrapped by (q + pi) %
- * 2 pi - pi, qd its dependent rates of psid11, no work done; a problem naming psi1_start if the loop does
- * not close there. */
+/* y (N_Y): q as RSRRR.initial_position closes it, on the branch of the reference pose: closed at psi11 =
+ * pi/2 from the guess [pi/2, 0, -0.7, -2.3], then followed to psi11 (modulo a turn) in steps of at most
+ * CONTINUATION_STEP, each closed by Newton from the last, and wrapped by (q + pi) % 2 pi - pi; qd its
+ * dependent rates of psid11, no work done; a problem naming psi1_start if the loop does not close. */
 static void initial_state(double psi11, double psid11, const double *fpar, const int64_t *ipar, double *y,
                           fj_problems *pr) {
     double scratch[SCRATCH], q[N_JOINTS];
@@ -189,8 +191,15 @@ static void initial_state(double psi11, double psid11, const double *fpar, const
                    (long long)n_work, (long long)n_iwork, SCRATCH, ISCRATCH);
         return;
     }
-    const double guess[N_JOINTS] = {psi11, 0.0, -0.7, -2.3};
+    double guess[N_JOINTS] = {PI / 2.0, 0.0, -0.7, -2.3};
     int64_t status = fj_spatial_close(fpar, N_FPAR, ipar, N_IPAR, guess, scratch, iscratch, q);
+    double turn = remainder(psi11 - PI / 2.0, 2.0 * PI);
+    int n = (int)ceil(fabs(turn) / CONTINUATION_STEP);
+    for (int k = 1; k <= n && !status; k++) {
+        for (int i = 0; i < N_JOINTS; i++) guess[i] = q[i];
+        guess[0] = PI / 2.0 + turn * k / n;
+        status = fj_spatial_close(fpar, N_FPAR, ipar, N_IPAR, guess, scratch, iscratch, q);
+    }
     for (int i = 0; i < N_JOINTS && !status; i++) y[i] = remainder_of(q[i] + PI, 2.0 * PI) - PI;
     if (!status)
         status = fj_spatial_dependent_velocities(fpar, N_FPAR, ipar, N_IPAR, y, &psid11, scratch, iscratch,
