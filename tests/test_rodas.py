@@ -21,14 +21,13 @@ from friction_joints.engine import make_integrator
 from friction_joints.engine import run as run_python
 from friction_joints.lumped.bristle_packing import RECORD, pack
 from friction_joints.native import Family, library
-from friction_joints.native.build import SOURCE_DIR, compile_library
+from friction_joints.native.build import compile_library, sources
 from friction_joints.native.rodas import (EVENT, KERNEL_FAILED, MATRIX_SINGULAR, NOT_QUIET, REACHED_END,
                                          STEP_TOO_SMALL, Rodas, held)
 
 from native_build import TESTS_DIR, run_against, sanitized_library, sanitizers
 
-SOURCES = [SOURCE_DIR / name for name in ("rodas.c", "stepping.c", "fj_linalg.c", "fj_kernel.c", "bristle.c",
-                                          "bristle_laws.c")] + [TESTS_DIR / "c_rodas" / "problems.c"]
+SOURCES = [*sources(), TESTS_DIR / "c_rodas" / "problems.c"]  # the engine (the bristle family's assembly) and them
 MU = 1000.0  # Van der Pol's
 # a damped oscillator (eigenvalues -1 +- 2i) driving a stiff state (eigenvalue -1e4)
 STIFF_LINEAR = np.array([[-1.0, 2.0, 0.0], [-2.0, -1.0, 0.0], [1.0, 1.0, -1e4]])

@@ -2,9 +2,10 @@
 friction of ``lumped.bristle.BristleOscillator``, which the engine steps with its stiff integrator RODAS
 (``engine="compiled"``: ``native.instance.CompiledIntegrator``).
 
-Arrays (``pack``): fpar = [m, k, law (``pack_law``)], ipar = [0] (unused). Law row (fj_bristle_laws.h):
-model (friction.bristle.LAWS), sigma0, sigma1, sigma2, mu_c, mu_s (Dahl: mu_c), v_s, delta, z_ba_ratio
-(the fields a law lacks are 1, never read). Inputs x_d, v_belt, F_n; state [x, v, zeta, W_friction]
+Arrays (``pack``, by the C assembly BristleOscillator of the FMU's parameters ``PARAMETERS``): fpar =
+[m, k, law], ipar = [0] (unused). Law row (fj_bristle_laws.h): model (friction.bristle.LAWS), sigma0,
+sigma1, sigma2, mu_c, mu_s (Dahl: mu_c), v_s, delta, z_ba_ratio (the fields a law lacks are 1, never
+read). Inputs x_d, v_belt, F_n; state [x, v, zeta, W_friction]
 (BristleOscillator's). Mode arrays: the single mode, fmode = [0.0], imode = [0]. Record: ``RECORD``.
 """
 
@@ -12,22 +13,30 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..friction.bristle import LAWS, BristleLaw, ElastoPlastic
+from .. import native
+from ..friction.bristle import LAWS
 from ..native.model import CompiledModel
 
+PARAMETERS = ("model", "m", "k", "sigma0", "sigma1", "sigma2", "mu_c", "mu_s", "v_s", "delta", "z_ba_ratio")
 RECORD = ("x", "v", "a", "z", "zdot", "F", "N", "v_r", "W_friction", "E_kin", "E_spring")
 
 
-def pack_law(law: BristleLaw) -> list[float]:
-    """The row of a bristle law (module docstring)."""
+def parameters(params) -> dict:
+    """The parameters of the C assembly (those of the FMU BristleOscillator, ``PARAMETERS``) of
+    BristleOscillatorParameters; the fields its law lacks are 1 (never read)."""
+    law = params.law
     model = next(number for number, kind in LAWS.items() if type(law) is kind)
-    return [float(model), law.sigma0, law.sigma1, law.sigma2, law.mu_c, law.mu_s, getattr(law, "v_s", 1.0),
-            getattr(law, "delta", 1.0), law.z_ba_ratio if isinstance(law, ElastoPlastic) else 1.0]
+    values = dict(model=float(model), m=params.m, k=params.k, sigma0=law.sigma0, sigma1=law.sigma1,
+                  sigma2=law.sigma2, mu_c=law.mu_c, mu_s=law.mu_s, v_s=getattr(law, "v_s", 1.0),
+                  delta=getattr(law, "delta", 1.0), z_ba_ratio=getattr(law, "z_ba_ratio", 1.0))
+    return {name: float(values[name]) for name in PARAMETERS}
 
 
 def pack(params) -> tuple[np.ndarray, np.ndarray]:
-    """(fpar, ipar) of BristleOscillatorParameters."""
-    return np.array([params.m, params.k, *pack_law(params.law)]), np.zeros(1, dtype=np.int64)
+    """(fpar, ipar) of BristleOscillatorParameters (module docstring), by the C assembly
+    (native/src/assembly_bristle.c: the one packer of this model)."""
+    fpar, ipar, _ = native.Assembly("BristleOscillator")(parameters(params))
+    return fpar, ipar
 
 
 def compile_system(system):
