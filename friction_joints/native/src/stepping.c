@@ -1,6 +1,7 @@
 /* What the engine's integrators share (fj_stepping.h): kernels with the inputs of a call, events
- * located on a step's dense output, output times recorded. The conventions are the Python engine's
- * (SciPy's solve_ivp: find_active_events, brentq; hybrid.integrator.unfired). */
+ * located on a step's dense output (also one crossing zero and back within the step: the rule of
+ * hybrid.integrator.EventWatch), output times recorded. The conventions are the Python engine's
+ * (SciPy's solve_ivp: find_active_events, brentq; hybrid.integrator.unfired, near_zero, EventWatch). */
 #include <float.h>
 #include <math.h>
 #include <string.h>
