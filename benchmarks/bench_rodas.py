@@ -7,7 +7,7 @@ stepped at h = 1 ms with the inputs held over each step (an FMU's way):
   C          family "bristle" and fj_rodas_advance called from C (rodas_step.c): the integrator's own cost
   instance   the same family on the engine's instance (fj.h, engine_step.c), whose step integrates the
              stiff family with RODAS: the integrator and the instance's loop
-  explicit   the same on the instance with the family's stiff flag cleared: DOP853 or RK45 (engine_step.c)
+  explicit   the same on the instance with the family's integrator cleared: DOP853 or RK45 (engine_step.c)
   compiled   the instance from Python (engine="compiled": CompiledIntegrator.advance_to, ctypes)
   python     the Python engine (LSODA) over the whole run in one call, for scale
 

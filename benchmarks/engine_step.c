@@ -54,7 +54,7 @@ int main(void) {
     int explicit_pairs = strncmp(family, "explicit:", 9) == 0;
     const fj_family *found = fj_family_find(explicit_pairs ? family + 9 : family);
     fj_family copy = {0};
-    if (found != NULL) copy = *found, copy.stiff = explicit_pairs ? 0 : copy.stiff;
+    if (found != NULL) copy = *found, copy.integrator = explicit_pairs ? NULL : copy.integrator;
     fj_instance *inst = fj_instance_new_of(found ? &copy : NULL, fpar, n_fpar, ipar, n_ipar, n_y, n_tau, n_record,
                                            &options, error, sizeof error);
     if (inst == NULL) {

@@ -43,8 +43,10 @@ DIPS = (0.01, 1e-4, 1e-6)  # how deep x + 1 dips below zero: the step's samples 
 
 DIP_FAMILY = r"""
 #include <math.h>
+#include <stddef.h>
 
 #include "fj_kernel.h"
+#include "fj_rodas.h"
 
 /* fpar = [dip, s, direction]; imode = [events in the mode (1 or 0)]; y = [x, v]; record: x, v */
 static int64_t rhs(const fj_args *a, double t, const double *y, const double *tau, double *dy, int64_t n) {
@@ -98,10 +100,10 @@ static int64_t decide(const fj_args *a, double t, double *y, const double *tau, 
     return FJ_OK;
 }
 
-const fj_family fj_family_dip = {"dip", rhs, events, record, work_size, message, mode_layout, mode_events, decide, 0};
-/* the same integrated with RODAS (the flag of a stiff family) */
+const fj_family fj_family_dip = {"dip", rhs, events, record, work_size, message, mode_layout, mode_events, decide, NULL};
+/* the same integrated with RODAS (a stiff family's integrator) */
 const fj_family fj_family_stiff_dip = {"stiff_dip", rhs, events, record, work_size, message, mode_layout, mode_events,
-                                       decide, 1};
+                                       decide, &fj_rodas};
 """
 
 RETURN_FAMILY = r"""
@@ -144,7 +146,7 @@ static int64_t return_decide(const fj_args *a, double t, double *y, const double
 }
 
 const fj_family fj_family_return = {"return", rhs, return_events, record, work_size, message, return_layout,
-                                    return_mode_events, return_decide, 0};
+                                    return_mode_events, return_decide, NULL};
 """
 
 

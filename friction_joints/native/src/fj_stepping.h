@@ -56,6 +56,16 @@ typedef int64_t (*fj_advance_fn)(const fj_family *fam, fj_args *a, double *scrat
                                  const double *grid, int64_t n_grid, double *records, int64_t n_record,
                                  double *info, double quiet);
 
+/* An integrator a family brings besides the explicit pairs (fj_family.integrator): its advance, the
+ * doubles of scratch it needs for n_y states, n_events events and n_tau inputs, the length of its info
+ * array (at least FJ_INFO_SIZE), the message of any status it returns. */
+typedef struct fj_integrator {
+    fj_advance_fn advance;
+    int64_t (*scratch_size)(int64_t n_y, int64_t n_events, int64_t n_tau);
+    int64_t info_size;
+    const char *(*message)(int64_t status);
+} fj_integrator;
+
 /* tau at t */
 void fj_eval_inputs(const fj_eval *e, double t);
 /* The family's right-hand side dy (n) at (t, y); returns its status. */

@@ -1,8 +1,8 @@
 /* hybrid.c: the instance of fj.h, the event loop and the settling of the mode decisions, in C.
  *
  * The loop of the Python engine's HybridIntegrator (hybrid/integrator.py): integrate the current mode
- * with DOP853 or RK45 (rk_driver.c; segment_method chooses), or with RODAS (rodas.c) for a stiff family
- * (fj_family's flag), to the end or to the first located event;
+ * with DOP853 or RK45 (rk_driver.c; segment_method chooses), or with the family's own integrator
+ * (fj_family.integrator: RODAS, rodas.c, for a stiff family), to the end or to the first located event;
  * at an event record the state before it, let the family decide the mode again and again until it no
  * longer changes (FMPy's event loop, at most FJ_MAX_EVENTS_AT_ONE_TIME passes), record the state after
  * it; more than FJ_MAX_EVENTS_AT_ONE_TIME events in a row at one time is chattering (Zeno) and an error
@@ -19,7 +19,6 @@
 
 #include "fj.h"
 #include "fj_rk.h"
-#include "fj_rodas.h"
 #include "fj_kernel.h"
 
 #define QUIET_MARGIN 1e-6   /* hybrid.integrator.QUIET_MARGIN */
@@ -138,7 +137,8 @@ fj_instance *fj_instance_new_of(const fj_family *fam, const double *fpar, int64_
     inst->ipar = zeroed((size_t)n_ipar, i64, &ok);
     inst->work = zeroed((size_t)n_work, d, &ok);
     inst->iwork = zeroed((size_t)n_iwork, i64, &ok);
-    int64_t n_scratch = fam->stiff ? fj_rodas_scratch_size(n_y, L.max_events, n_tau)
+    const fj_integrator *integrator = fam->integrator;
+    int64_t n_scratch = integrator ? integrator->scratch_size(n_y, L.max_events, n_tau)
                                    : fj_rk_scratch_size(n_y, L.max_events, n_tau);
     inst->scratch = zeroed((size_t)n_scratch, d, &ok);
     inst->y = zeroed((size_t)n_y, d, &ok);
@@ -152,7 +152,7 @@ fj_instance *fj_instance_new_of(const fj_family *fam, const double *fpar, int64_
     inst->forms = zeroed((size_t)(5 * n_tau), d, &ok);
     inst->forms_now = zeroed((size_t)(5 * n_tau), d, &ok);
     inst->tau = zeroed((size_t)n_tau, d, &ok);
-    inst->info = zeroed(FJ_RODAS_INFO_SIZE, d, &ok);
+    inst->info = zeroed((size_t)(integrator ? integrator->info_size : FJ_INFO_SIZE), d, &ok);
     inst->report_fmodes = zeroed(passes * (size_t)L.n_fmode, d, &ok);
     inst->report_imodes = zeroed(passes * (size_t)L.n_imode, i64, &ok);
     inst->report_changes = zeroed(passes * (size_t)L.n_change, i64, &ok);
@@ -326,16 +326,16 @@ static const fj_rk_method *segment_method(double length, double max_step, double
 }
 
 /* One call of the family's integrator from the current time to t_end or the first event (fj_stepping.h's
- * statuses, inst->info filled): RODAS for a stiff family, from the carried step size; else the pair
+ * statuses, inst->info filled): the family's own (RODAS for a stiff one), from the carried step size; else the pair
  * segment_method chooses. */
 static int64_t integrate(fj_instance *inst, double t_end, double max_step, const double *grid, int64_t n_grid,
                          double *rows) {
     const fj_options *o = &inst->options;
     const double *forms = forms_from(inst, inst->t);
-    if (inst->fam->stiff)
-        return fj_rodas_advance(inst->fam, &inst->a, inst->scratch, inst->t, inst->y, t_end, inst->h, o->rtol,
-                                o->atol, max_step, forms, inst->directions, inst->n_events, grid, n_grid, rows,
-                                inst->n_record, inst->info, 0.0);
+    if (inst->fam->integrator)
+        return inst->fam->integrator->advance(inst->fam, &inst->a, inst->scratch, inst->t, inst->y, t_end, inst->h,
+                                              o->rtol, o->atol, max_step, forms, inst->directions, inst->n_events,
+                                              grid, n_grid, rows, inst->n_record, inst->info, 0.0);
     double h = inst->h;
     const fj_rk_method *method = segment_method(t_end - inst->t, max_step, &h);
     return fj_rk_advance(method, inst->fam, &inst->a, inst->scratch, inst->t, inst->y, t_end, h, o->rtol, o->atol,
@@ -385,9 +385,9 @@ static int run(fj_instance *inst, double t_end, const double *grid, int64_t n_gr
             return fail(inst, FJ_STATUS_STEP_TOO_SMALL,
                         "integration failed at t=%.9g: required step size is less than spacing between numbers",
                         inst->t);
-        if (result == FJ_MATRIX_SINGULAR)
+        if (result != FJ_REACHED_END && result != FJ_EVENT) /* a status of the family's own integrator */
             return fail(inst, FJ_STATUS_KERNEL_FAILED, "integration failed at t=%.9g: %s", inst->t,
-                        fj_rodas_message(result));
+                        inst->fam->integrator ? inst->fam->integrator->message(result) : "unknown status");
         if (result == FJ_EVENT) {
             status = at_event(inst, inst->t, (int64_t)info[FJ_INFO_EVENT]);
             if (status != FJ_STATUS_OK) return status;

@@ -145,6 +145,8 @@ const char *fj_rodas_message(int64_t status) {
     }
 }
 
+const fj_integrator fj_rodas = {fj_rodas_advance, fj_rodas_scratch_size, FJ_RODAS_INFO_SIZE, fj_rodas_message};
+
 int64_t fj_rodas_advance(const fj_family *fam, fj_args *a, double *scratch, double t, double *y, double t_end,
                          double h_abs, double rtol, double atol, double max_step, const double *forms,
                          const int64_t *directions, int64_t n_events, const double *grid, int64_t n_grid,
