@@ -3,11 +3,8 @@ elasto-plastic, Gonthier)."""
 
 import math
 
-from pythonfmu.enums import Fmi2Status
-
 from friction_joints.fmi.slave import Experiment, SystemSlave, Var
 from friction_joints.friction import make_law
-from friction_joints.stepping import Stepper
 from friction_joints.lumped import BristleOscillator as Model
 from friction_joints.lumped import BristleOscillatorParameters
 
@@ -27,8 +24,9 @@ class BristleOscillator(SystemSlave):
                  "2004 (as reconstructed, see friction_joints.friction.bristle): F = N [s (&sigma;<sub>0</sub> z + "
                  "&sigma;<sub>1</sub> z') + (1 - s) &mu;<sub>c</sub> sgn v<sub>r</sub>] + &sigma;<sub>2</sub> v<sub>r</sub>, "
                  "s = exp(-|v<sub>r</sub>/v<sub>s</sub>|<sup>&delta;</sup>), z' = v<sub>r</sub> - &sigma;<sub>0</sub> "
-                 "|v<sub>r</sub>| z / &mu;<sub>s</sub>. No stick events: the stiff smooth system is integrated by LSODA "
-                 "with error control; inputs are held over each communication step.")
+                 "|v<sub>r</sub>| z / &mu;<sub>s</sub>. No stick events: the stiff smooth system is integrated with error "
+                 "control by RODAS (Rosenbrock, order 4) on the compiled engine, by LSODA on the Python engine; inputs "
+                 "are held over each communication step.")
     inputs = ("x_d", "v_belt", "F_n")
     experiment = Experiment(3.0, 0.01, ("x", "v", "z", "F_f"),
                             {"x_d": lambda t: 0.0 * t, "v_belt": lambda t: 0.1 + 0.0 * t,
@@ -67,13 +65,6 @@ class BristleOscillator(SystemSlave):
                        mu_s=p["mu_s"], v_s=p["v_s"], delta=p["delta"], z_ba_ratio=p["z_ba_ratio"])
         params = BristleOscillatorParameters(law, m=p["m"], k=p["k"])
         return (lambda inputs: Model(params, inputs), lambda s: s.initial_state(0.0, 0.0, 0.0, law.sigma0), p["rtol"])
-
-    def make_stepper(self, built, inputs0):
-        make_system, y0_of, rtol = built
-        return Stepper(make_system, y0_of, inputs0, rtol, self.t_start, "python")
-
-    def _log_engine(self):
-        self.log("bristle friction runs on the Python engine with LSODA (it has no compiled form)", Fmi2Status.ok)
 
     def publish(self, rec):
         return dict(x=rec["x"], v=rec["v"], a=rec["a"], z=rec["z"], F_f=rec["F"], W_friction=rec["W_friction"])

@@ -3,16 +3,23 @@ lumped.bristle_packing) against the Python BristleOscillator and friction.bristl
 random states: rhs and record (key by key, RECORD's order) agree to 1e-10 of each quantity's scale for
 every law, sliding both ways, at zero slip, and for the elasto-plastic law in each part of alpha(z, v)
 (elastic, the half-sine transition, plastic, sgn z != sgn v); a negative or NaN load fails with its
-message as the Python model raises."""
+message as the Python model raises. The C assembly (native/src/assembly_bristle.c, the one packer)
+packs the law row of fj_bristle_laws.h and refuses what make_law and BristleOscillatorParameters refuse,
+with their messages. Whole runs: the compiled engine (RODAS, the family being stiff)
+against the Python engine (LSODA) under a varying load, every law."""
+
+import math
 
 import numpy as np
 import pytest
 
+from friction_joints.engine import run
 from friction_joints.errors import FrictionJointsError
 from friction_joints.friction import make_law
+from friction_joints.hybrid import Sine
 from friction_joints.lumped import BristleOscillator, BristleOscillatorParameters
-from friction_joints.lumped.bristle_packing import RECORD, pack
-from friction_joints.native import Family, Kernel
+from friction_joints.lumped.bristle_packing import PARAMETERS, RECORD, pack, parameters
+from friction_joints.native import Assembly, Family, Kernel
 
 TOL = 1e-10  # of each quantity's scale
 LAW = dict(sigma0=1e5, sigma1=5.0, sigma2=0.2, mu_c=0.3, mu_s=0.4, v_s=1e-3, delta=2.0, z_ba_ratio=0.7)
@@ -75,3 +82,65 @@ def test_a_load_outside_its_range_fails(load):
     if load < 0.0:  # (a NaN input is refused before: a constant input must be finite)
         with pytest.raises(FrictionJointsError, match="F_n"):
             BristleOscillator(params, [0.0, 0.0, load]).rhs(0.0, y, None)
+
+
+@pytest.mark.parametrize("model", [1, 2, 3, 4])
+def test_runs_agree_with_the_python_engine(model):
+    """The FMU's default experiment (belt at 0.1 m/s, F_n = 10 (1 + 0.3 sin 3t) N, from rest) over 1 s at
+    rtol 1e-10 on both engines: x, v, z, F and W_friction to 1e-5 of their ranges, at every 10 ms."""
+    law = make_law(model, **LAW)
+    system = BristleOscillator(BristleOscillatorParameters(law, m=1.0, k=100.0), [0.0, 0.1, Sine(3.0, 3.0, 0.0, 10.0)])
+    y0 = system.initial_state(sigma0=law.sigma0)
+    runs = {engine: run(system, y0, 1.0, dt_out=0.01, rtol=1e-10, atol=1e-12, engine=engine)
+            for engine in ("python", "compiled")}
+    assert type(system).ode_method == "LSODA" and system.compiled().family_name == "bristle"
+    for key in ("x", "v", "z", "F", "W_friction"):
+        want, got = np.asarray(runs["python"][key], float), np.asarray(runs["compiled"][key], float)
+        assert got.shape == want.shape and np.max(np.abs(got - want)) < 1e-5 * np.ptp(want), key
+
+
+def documented(params) -> list:
+    """fpar of the module docstring of lumped.bristle_packing: [m, k, model, sigma0, sigma1, sigma2, mu_c, mu_s
+    (Dahl: mu_c), v_s, delta, z_ba_ratio (the fields a law lacks: 1)]."""
+    law = params.law
+    model = {"Dahl": 1, "LuGre": 2, "ElastoPlastic": 3, "Gonthier": 4}[type(law).__name__]
+    return [params.m, params.k, model, law.sigma0, law.sigma1, law.sigma2, law.mu_c, law.mu_c if model == 1 else law.mu_s,
+            1.0 if model == 1 else law.v_s, 1.0 if model == 1 else law.delta, law.z_ba_ratio if model == 3 else 1.0]
+
+
+def python_parameters(values):
+    """BristleOscillatorParameters of the FMU's parameter values, as the pythonfmu FMU builds them."""
+    law = make_law(int(values["model"]), **{n: values[n] for n in PARAMETERS[3:]})
+    return BristleOscillatorParameters(law, m=values["m"], k=values["k"])
+
+
+@pytest.mark.parametrize("model", [1, 2, 3, 4])
+def test_the_c_assembly_packs_and_checks_as_python(model):
+    assembly, rng = Assembly("BristleOscillator"), np.random.default_rng(model)
+    assert assembly.names == PARAMETERS and (assembly.family, assembly.n_y, assembly.n_tau) == ("bristle", 4, 3)
+    for _ in range(20):
+        values = {n: float(rng.uniform(0.1, 3.0)) for n in PARAMETERS}
+        values.update(model=float(model), mu_s=values["mu_c"] + values["mu_s"], z_ba_ratio=float(rng.uniform(0, 1)))
+        params = python_parameters(values)
+        fpar, ipar, y0 = assembly(values)
+        assert fpar.tolist() == documented(params) and ipar.tolist() == [0] and y0.tolist() == [0.0] * 4
+        assert pack(params)[0].tolist() == fpar.tolist() and parameters(params)["model"] == model
+    base = dict(model=float(model), m=1.0, k=100.0, **LAW)
+    cases = [("model", bad) for bad in (0.0, 5.0)] + [(n, bad) for n in PARAMETERS[1:]
+                                                       for bad in (0.0, -1.0, math.nan, math.inf, 1.5)]
+    refused = 0
+    for name, bad in cases:
+        values = dict(base, **{name: bad})
+        try:
+            python_parameters(values)
+            python = None
+        except ValueError as error:
+            python = str(error)
+        if python is None:  # a value the law does not read, or within its range
+            assert assembly(values)[0].tolist() == documented(python_parameters(values)), (name, bad)
+            continue
+        refused += 1
+        with pytest.raises(ValueError) as c:
+            assembly(values)
+        assert str(c.value) == python, (name, bad)
+    assert refused >= 20

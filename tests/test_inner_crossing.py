@@ -43,8 +43,10 @@ DIPS = (0.01, 1e-4, 1e-6)  # how deep x + 1 dips below zero: the step's samples 
 
 DIP_FAMILY = r"""
 #include <math.h>
+#include <stddef.h>
 
 #include "fj_kernel.h"
+#include "fj_rodas.h"
 
 /* fpar = [dip, s, direction]; imode = [events in the mode (1 or 0)]; y = [x, v]; record: x, v */
 static int64_t rhs(const fj_args *a, double t, const double *y, const double *tau, double *dy, int64_t n) {
@@ -98,7 +100,10 @@ static int64_t decide(const fj_args *a, double t, double *y, const double *tau, 
     return FJ_OK;
 }
 
-const fj_family fj_family_dip = {"dip", rhs, events, record, work_size, message, mode_layout, mode_events, decide};
+const fj_family fj_family_dip = {"dip", rhs, events, record, work_size, message, mode_layout, mode_events, decide, NULL};
+/* the same integrated with RODAS (a stiff family's integrator) */
+const fj_family fj_family_stiff_dip = {"stiff_dip", rhs, events, record, work_size, message, mode_layout, mode_events,
+                                       decide, &fj_rodas};
 """
 
 RETURN_FAMILY = r"""
@@ -141,7 +146,7 @@ static int64_t return_decide(const fj_args *a, double t, double *y, const double
 }
 
 const fj_family fj_family_return = {"return", rhs, return_events, record, work_size, message, return_layout,
-                                    return_mode_events, return_decide};
+                                    return_mode_events, return_decide, NULL};
 """
 
 
@@ -160,9 +165,9 @@ class DipModel(CompiledModel):
 class DipSystem(DrivenSystem):
     """The oscillator of the module docstring; modes 0 (watching the dip) and 1 (after it, no events)."""
 
-    def __init__(self, dip, direction, library_path=None):
+    def __init__(self, dip, direction, library_path=None, family="dip"):
         super().__init__([], 0)
-        self.dip, self.direction = dip, direction
+        self.dip, self.direction, self.family = dip, direction, family
         self.sign = -1.0 if direction > 0 else 1.0
         self.library_path = library_path
 
@@ -187,7 +192,7 @@ class DipSystem(DrivenSystem):
         if self.library_path is None:
             return None
         fpar, ipar = np.array([self.dip, self.sign, self.direction]), np.zeros(1, dtype=np.int64)
-        return DipModel("dip", fpar, ipar, 2, str(self.library_path))
+        return DipModel(self.family, fpar, ipar, 2, str(self.library_path))
 
     def encode_mode(self, mode):
         return np.zeros(0), np.array([mode], dtype=np.int64)
@@ -229,12 +234,14 @@ def test_the_ends_of_a_step_do_not_show_the_dip(dip):
     assert any(t0 < math.pi - a and math.pi + a < t1 for t0, t1 in zip(sol.t[:-1], sol.t[1:]))
 
 
-def dip_time(engine, dip, direction, library_path=None):
+def dip_time(engine, dip, direction, library_path=None, family="dip"):
     """The time at which the dip fires on the engine (HybridIntegrator or CompiledIntegrator), checked:
     it fires once, on the integrated trajectory (x there is -1 + dip to rounding), whose x is within 1e-8
     of cos t (DOP853's global error at rtol 1e-8 over half a period is about 1e-9), so at pi - a within
-    1e-8 / |dx/dt| (|dx/dt| = sin a there); the rows before and after it are recorded."""
-    integrator = engine(DipSystem(dip, direction, library_path), 0.0, [1.0, 0.0], rtol=RTOL, atol=RTOL / 100)
+    1e-8 / |dx/dt| (|dx/dt| = sin a there); the rows before and after it are recorded. family: the C
+    engine's ("stiff_dip": integrated by RODAS)."""
+    system = DipSystem(dip, direction, library_path, family)
+    integrator = engine(system, 0.0, [1.0, 0.0], rtol=RTOL, atol=RTOL / 100)
     results = integrator.advance(5.0, [2.0, 5.0])
     assert [kind for _, kind in results.events] == ["dipped"]
     t_event = results.events[0][0]
@@ -258,6 +265,16 @@ def test_the_compiled_engine_finds_the_dip_at_the_same_time(direction, dip, dip_
     (test_compiled_engine.py's tolerance)."""
     t_compiled = dip_time(CompiledIntegrator, dip, direction, dip_library)
     assert abs(t_compiled - dip_time(HybridIntegrator, dip, direction)) < 1e-9
+
+
+@pytest.mark.parametrize("direction", [-1, 1, 0])
+@pytest.mark.parametrize("dip", DIPS)
+def test_rodas_finds_the_dip_at_the_same_time(direction, dip, dip_library):
+    """The C engine's stiff path (rodas.c, a family flagged stiff) shares the search inside a step
+    (stepping.c's fj_step_events): it fires at the dip's first crossing too, steps of RODAS (order 4, a
+    dense output of degree 3) being as long as DOP853's here (the oscillator is not stiff)."""
+    t_rodas = dip_time(CompiledIntegrator, dip, direction, dip_library, "stiff_dip")
+    assert abs(t_rodas - dip_time(HybridIntegrator, dip, direction)) < 1e-8 / math.sin(math.acos(1.0 - dip))
 
 
 class ReturnSystem(DipSystem):
@@ -341,12 +358,14 @@ print(json.dumps(compiled_times(sys.argv[1])))
 
 def compiled_times(library_path) -> list:
     """The dip's and the return's times of every case above on the C engine built as library_path."""
-    times = [dip_time(CompiledIntegrator, dip, d, library_path) for dip in DIPS for d in (-1, 1, 0)]
+    times = [dip_time(CompiledIntegrator, dip, d, library_path, family) for dip in DIPS for d in (-1, 1, 0)
+             for family in ("dip", "stiff_dip")]
     return times + [t for dip, B in RETURNS for t in return_times(CompiledIntegrator, dip, B, library_path)]
 
 
 def test_the_inner_crossings_under_sanitizers(tmp_path, dip_library):
-    """rk_driver.c's search inside a step (the samples, the brackets split at a turn) on a build with
+    """stepping.c's search inside a step (the samples, the brackets split at a turn; rk_driver.c's and
+    rodas.c's) on a build with
     sanitizers() (tests/native_build.py): the same times as the build without them."""
     library = families_library(tmp_path, sanitizers())
     assert json.loads(run_against(library, SANITIZED)) == compiled_times(dip_library)

@@ -17,16 +17,17 @@ from scipy.optimize import brentq
 from friction_joints.friction import make_law
 from friction_joints.hybrid import Sine
 from friction_joints.lumped import BristleOscillator, BristleOscillatorParameters
-from friction_joints.lumped.bristle_packing import RECORD, CompiledBristleOscillator, pack
+from friction_joints.engine import make_integrator
+from friction_joints.engine import run as run_python
+from friction_joints.lumped.bristle_packing import RECORD, pack
 from friction_joints.native import Family, library
-from friction_joints.native.build import SOURCE_DIR, compile_library
+from friction_joints.native.build import compile_library, sources
 from friction_joints.native.rodas import (EVENT, KERNEL_FAILED, MATRIX_SINGULAR, NOT_QUIET, REACHED_END,
                                          STEP_TOO_SMALL, Rodas, held)
 
 from native_build import TESTS_DIR, run_against, sanitized_library, sanitizers
 
-SOURCES = [SOURCE_DIR / name for name in ("rodas.c", "stepping.c", "fj_linalg.c", "fj_kernel.c", "bristle.c",
-                                          "bristle_laws.c")] + [TESTS_DIR / "c_rodas" / "problems.c"]
+SOURCES = [*sources(), TESTS_DIR / "c_rodas" / "problems.c"]  # the engine (the bristle family's assembly) and them
 MU = 1000.0  # Van der Pol's
 # a damped oscillator (eigenvalues -1 +- 2i) driving a stiff state (eigenvalue -1e4)
 STIFF_LINEAR = np.array([[-1.0, 2.0, 0.0], [-2.0, -1.0, 0.0], [1.0, 1.0, -1e4]])
@@ -224,20 +225,43 @@ def test_lugre_oscillator_agrees_with_the_python_model():
     assert slip.max() > 0.05 and slip.min() < 1e-3  # the mass slid and stuck
 
 
+def stepped(system, y0, engine, steps, h=1e-3, **options):
+    """The records of ``system`` advanced from (0, y0) in ``steps`` communication steps of h (s) on the engine
+    (the inputs held over each, an FMU's way), and the integrator."""
+    integrator = make_integrator(system, 0.0, y0, engine=engine, **options)
+    return [integrator.advance_to((k + 1) * h) for k in range(steps)], integrator
+
+
 @pytest.mark.parametrize("model", [1, 2, 3, 4])
 def test_every_bristle_law_follows_the_python_model_at_fixed_inputs(model):
-    """The oscillator stepped at 1 ms with held inputs (an FMU's way) against the Python engine
-    (LSODA) from rest, belt at 0.1 m/s, F_n = 10 N: the record (x, v, z, F, W_friction) over 1 s."""
+    """The oscillator on the compiled engine (an instance of fj.h, whose step integrates the stiff family
+    with RODAS) stepped at 1 ms against the Python engine (LSODA) from rest, belt at 0.1 m/s, F_n = 10 N:
+    the record (x, v, z, F, W_friction) over 1 s; every step is RODAS's, n + 2 right-hand sides a step
+    (f, the Jacobian, df/dt) and 5 an attempt (DOP853's would be 12 a step)."""
     params, _, y0 = bristle_system(model)
     system = BristleOscillator(params, [0.0, 0.1, 10.0])
-    from friction_joints.engine import run as run_python
     ref = run_python(system, y0, 1.0, dt_out=0.01, rtol=1e-11, atol=1e-13, engine="python")
-    compiled = CompiledBristleOscillator(params, y0, rtol=1e-10, atol=1e-12)
-    rows = [compiled.step([0.0, 0.1, 10.0], 1e-3) for _ in range(1000)]
+    rows, integrator = stepped(system, y0, "compiled", 1000, rtol=1e-10, atol=1e-12)
     for key in ("x", "v", "z", "F", "W_friction"):
         got = np.array([row[key] for row in rows[9::10]])
         want = np.asarray(ref[key])[1:]
         assert np.max(np.abs(got - want)) < 1e-5 * np.ptp(want), key
+    rhs_calls, steps, _ = integrator.instance.counters
+    assert steps >= 1000 and (rhs_calls - 6 * steps) % 5 == 0 and rhs_calls >= 11 * steps
+
+
+def test_a_saved_state_of_the_stiff_path_continues_bit_identically():
+    """get_state / set_state on the RODAS path (the carried step size restored): a fresh integrator from a
+    state saved after 0.2 s continues bit-identically under a sinusoidal load."""
+    params, _, y0 = bristle_system(2)
+    system = BristleOscillator(params, [0.0, 0.1, Sine(3.0, 3.0, 0.0, 10.0)])
+    _, integrator = stepped(system, y0, "compiled", 200, rtol=1e-8, atol=1e-10)
+    saved = integrator.get_state()
+    first = [integrator.advance_to(0.2 + (k + 1) * 1e-3) for k in range(200)]
+    fresh = make_integrator(system, 0.0, y0, engine="compiled", rtol=1e-8, atol=1e-10)
+    fresh.set_state(saved)
+    again = [fresh.advance_to(0.2 + (k + 1) * 1e-3) for k in range(200)]
+    assert [row["F"] for row in again] == [row["F"] for row in first] and np.ptp([row["F"] for row in first]) > 0
 
 
 def sanitizer_runs(lib) -> dict:

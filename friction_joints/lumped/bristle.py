@@ -20,8 +20,8 @@ sigma1 = 5 s/m and more as sigma0 and sigma1 grow. An exact-in-step
 update of z (Dahl and LuGre are linear in z for a frozen v_r) was not chosen: it freezes v_r over a
 step, which loses the order of the coupled motion, and does not cover the elasto-plastic alpha(z).
 benchmarks/bench_bristle.py measures LSODA, Radau and DOP853 against the exact Coulomb model. The C
-engine has the oscillator as the family "bristle" (lumped.bristle_packing), integrated by its
-Rosenbrock method RODAS (benchmarks/bench_rodas.py); runs and FMUs do not use it yet.
+engine has the oscillator as the family "bristle" (lumped.bristle_packing), a stiff family that it
+integrates with its Rosenbrock method RODAS (``engine="compiled"``; benchmarks/bench_rodas.py).
 """
 
 from __future__ import annotations
@@ -62,8 +62,8 @@ class BristleOscillatorParameters:
 
 
 class BristleOscillator(DrivenSystem):
-    """The oscillator as a HybridSystem with one mode and no events, integrated by LSODA.
-    inputs: three signals x_d (m), v_belt (m/s), F_n (N)."""
+    """The oscillator as a HybridSystem with one mode and no events, integrated by LSODA on the Python
+    engine, by RODAS on the compiled one. inputs: three signals x_d (m), v_belt (m/s), F_n (N)."""
 
     ode_method = "LSODA"
 
@@ -103,6 +103,38 @@ class BristleOscillator(DrivenSystem):
         return dict(x=y[0], v=y[1], a=self.acceleration(t, y, F), z=z, zdot=zd, F=F, N=N, v_r=v_r,
                     W_friction=y[3], E_kin=0.5 * self.p.m * y[1] ** 2,
                     E_spring=0.5 * self.p.k * (self.input_values(t)[0] - y[0]) ** 2)
+
+    # --- compiled engine (friction_joints.lumped.bristle_packing) -----------------------------------
+    def _build_compiled(self):
+        """The CompiledModel of this system (the C family "bristle"), None for a subclass that changes the
+        equations."""
+        cls = type(self)
+        for name in ("rhs", "events", "record", "update", "contact", "acceleration", "input_values"):
+            if getattr(cls, name) is not getattr(BristleOscillator, name):
+                return None
+        from . import bristle_packing
+
+        return bristle_packing.compile_system(self)
+
+    def encode_mode(self, mode):
+        """(fmode float64, imode int64) of the single mode for the compiled kernels."""
+        from . import bristle_packing
+
+        return bristle_packing.encode_mode(mode)
+
+    def decode_mode(self, fmode, imode):
+        """The mode of the C engine's arrays: the single mode (None, as ``update`` gives it)."""
+        return None
+
+    def change_kind(self, mode, new, event, change):
+        """The kind of the C engine's mode decision: none (the single mode never changes)."""
+        return None
+
+    def decode_record(self, out):
+        """The dict of ``record`` from the flat output of the compiled record kernel."""
+        from . import bristle_packing
+
+        return bristle_packing.decode_record(out)
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
 """The C engine's stiff integrator RODAS (``native/src/fj_rodas.h``: Hairer & Wanner's Rosenbrock method
 of order 4(3) with dense output and event location) over a family's packed model in one mode, through
-ctypes: the integration alone, without mode decisions (a driver of a smooth model, the tests).
+ctypes: the integration alone, without mode decisions, for the tests of the integrator on problems of
+their own (a model runs on RODAS through the engine's instance, fj.h, when its family is stiff).
 
     rodas = Rodas(Family("bristle"), fpar, ipar, n_y=4, n_tau=3, n_record=11, rtol=1e-8, atol=1e-10)
     status = rodas.advance(t, y, t_end, forms, grid)   # y in place; rodas.t, rodas.records, rodas.info

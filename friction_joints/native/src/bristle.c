@@ -5,12 +5,14 @@
  *     m a = k (x_d - x) - F,   v_r = v - v_belt,   F = F(z, v_r, N)   (fj_bristle_laws.h)
  *
  * inputs tau = [x_d (m), v_belt (m/s), F_n = N (N)], state y = [x, v, zeta, W_friction] with
- * zeta = sigma0 z. One smooth mode, no events; stiff, for the Rosenbrock integrator (fj_rodas.h).
+ * zeta = sigma0 z. One smooth mode, no events; stiff (its integrator: an instance integrates it with RODAS,
+ * fj_rodas.h).
  * fpar = [m, k, the law (FJ_BRISTLE_LAW_SIZE)] (lumped.bristle_packing); ipar unused. The record:
  * x, v, a, z, zdot, F, N, v_r, W_friction, E_kin, E_spring (BristleOscillator.record's order).
  */
 #include "fj_bristle_laws.h"
 #include "fj_kernel.h"
+#include "fj_rodas.h"
 
 enum { F_M, F_K, F_LAW };
 enum { ST_BAD_LOAD = 1 };
@@ -65,4 +67,5 @@ static const char *message(int64_t status) {
 }
 
 const fj_family fj_family_bristle = {"bristle", rhs, events, record, fj_no_scratch, message,
-                                     fj_single_mode_layout, fj_single_mode_events, fj_single_mode_decide};
+                                     fj_single_mode_layout, fj_single_mode_events, fj_single_mode_decide,
+                                     &fj_rodas};

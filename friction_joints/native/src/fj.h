@@ -43,7 +43,8 @@ enum { FJ_ADVANCED_TO_END = 0, FJ_ADVANCED_TO_EVENT = 100 };
 
 /* the integrator's options */
 typedef struct fj_options {
-    double rtol, atol;  /* DOP853's tolerances: 0 < rtol < 1, atol > 0 */
+    double rtol, atol;  /* the integrator's tolerances (DOP853, RK45; RODAS for a stiff family): 0 < rtol < 1,
+                         * atol > 0 */
     double max_step;    /* bound on the step size (s), > 0 (INFINITY: none) */
     double hold_step;   /* bound on the step size (s) while an input-driven event is armed, > 0 */
 } fj_options;

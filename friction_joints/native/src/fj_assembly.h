@@ -37,11 +37,12 @@ typedef struct fj_assembly {
 const fj_assembly *fj_assembly_find(const char *model);
 
 /* The assemblies: assembly.c (lumped, vehicle, steering), assembly_planar.c (the planar mechanisms),
- * assembly_spatial.c (the RSRRR linkage). */
+ * assembly_spatial.c (the RSRRR linkage), assembly_bristle.c (the oscillator with bristle friction). */
 extern const fj_assembly fj_assembly_SingleMassFriction, fj_assembly_TwoMassFriction, fj_assembly_SingleTrackVehicle,
     fj_assembly_SteeringSystem;
 extern const fj_assembly fj_assembly_SliderCrank, fj_assembly_OffsetSliderCrank, fj_assembly_DupontTwoMass;
 extern const fj_assembly fj_assembly_RSRRRSystem, fj_assembly_RSRRRLinkage;
+extern const fj_assembly fj_assembly_BristleOscillator;
 
 /* The shortest decimal text that reads back as x, as Python's repr(float) writes it ("0.0", "1e-05",
  * "2.5", "inf", "nan"), into out (n bytes). Whatever the C locale. */

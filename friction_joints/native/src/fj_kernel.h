@@ -90,6 +90,10 @@ typedef struct fj_family {
     fj_mode_layout_fn mode_layout;
     fj_mode_events_fn mode_events;
     fj_decide_fn decide;
+    /* the integrator of a family whose states include stiff ones (bristle deflections: their rates
+     * sigma0 |v_r| / mu and N sigma1 / m are far above the motion's): fj_rodas (fj_rodas.h); NULL: the
+     * explicit pairs (fj_rk.h). Only the binaries of such a family carry it. */
+    const struct fj_integrator *integrator;
 } fj_family;
 
 /* work_size and message of a family whose kernels need no scratch and cannot fail (fj_kernel.c). */

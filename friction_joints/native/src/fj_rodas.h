@@ -47,4 +47,7 @@ int64_t fj_rodas_advance(const fj_family *fam, fj_args *a, double *scratch, doub
 /* The message of a status fj_rodas_advance returned (never NULL). */
 const char *fj_rodas_message(int64_t status);
 
+/* RODAS as a family's integrator (fj_family.integrator) */
+extern const fj_integrator fj_rodas;
+
 #endif

@@ -3,10 +3,12 @@
  * cross zero in the step located on its dense output, the output times inside it recorded.
  *
  * An integrator's advance (fj_rodas.h; fj_rk.h's takes the same arguments after its pair) integrates
- * from t to t_end or to the first event; after each accepted step [t_old, t_new] it calls
- * fj_step_output with the step's dense output (RODAS; the Runge-Kutta driver brackets events by its own
- * rule, rk_driver.c, then calls fj_event_root and fj_step_record), then continues from t_new, or stops
- * at the event's time. Their statuses and info slots are defined here. */
+ * from t to t_end or to the first event; after each accepted step [t_old, t_new] it locates the events
+ * on the step's dense output with fj_step_events (the Python engine's EventWatch: a crossing and back
+ * within the step is found too) and records the output times with fj_step_record (RODAS: both through
+ * fj_step_output; the Runge-Kutta driver estimates the events at the step's middle by its own rule),
+ * then continues from t_new, or stops at the event's time. Their statuses and info slots are defined
+ * here. */
 #ifndef FJ_STEPPING_H
 #define FJ_STEPPING_H
 
@@ -26,6 +28,15 @@ enum {
     FJ_INFO_SIZE
 };
 
+/* min and max with Python's semantics where a NaN may appear (the second argument wins only if it
+ * compares so), so that a step whose right-hand side is not finite is rejected and shrunk as in SciPy */
+static inline double py_min(double a, double b) { return b < a ? b : a; }
+static inline double py_max(double a, double b) { return b > a ? b : a; }
+
+/* The times inside a step where an event function that may cross zero is sampled on the dense output
+ * (stepping.c's SAMPLES). */
+#define FJ_EVENT_SAMPLES 3
+
 /* The kernels, their arguments and the inputs over a call. forms (n_tau x 5): per input a row (kind,
  * a, b, c, d): kind 0 is a + b (t - t0), kind 1 is a + b sin(c t + d). */
 typedef struct fj_eval {
@@ -44,6 +55,16 @@ typedef int64_t (*fj_advance_fn)(const fj_family *fam, fj_args *a, double *scrat
                                  const double *forms, const int64_t *directions, int64_t n_events,
                                  const double *grid, int64_t n_grid, double *records, int64_t n_record,
                                  double *info, double quiet);
+
+/* An integrator a family brings besides the explicit pairs (fj_family.integrator): its advance, the
+ * doubles of scratch it needs for n_y states, n_events events and n_tau inputs, the length of its info
+ * array (at least FJ_INFO_SIZE), the message of any status it returns. */
+typedef struct fj_integrator {
+    fj_advance_fn advance;
+    int64_t (*scratch_size)(int64_t n_y, int64_t n_events, int64_t n_tau);
+    int64_t info_size;
+    const char *(*message)(int64_t status);
+} fj_integrator;
 
 /* tau at t */
 void fj_eval_inputs(const fj_eval *e, double t);
@@ -103,14 +124,24 @@ int64_t fj_stop_at_event(const fj_eval *e, const fj_dense *d, int64_t fired, dou
 void fj_advance_info(double *info, double t, double h_abs, int64_t steps, int64_t records, int64_t calls,
                      int64_t kernel);
 
-/* After the accepted step d: the events (directions, n_events) whose functions cross zero from g_old
- * to g_new (the values at t_new, computed here) located by Brent's method on the dense output to
- * 4 machine epsilons (SciPy's brentq); the first of them fires: *fired its index and *t_stop its time
- * (*fired -1 and *t_stop = t_new if none). The output times of out before the event (up to and
- * including t_new if none fired) recorded by the family's record kernel. ys (n), g (n_events):
- * scratch. Returns the first failing kernel's status, else FJ_OK. */
+/* The first event that fires in the accepted step d, from its functions at the step's ends (g_old, g_new)
+ * and an estimate at its middle (g_mid; n_events each, directions): where the parabola through the
+ * three may cross zero (near_zero), the functions are sampled at FJ_EVENT_SAMPLES inner times on the
+ * dense output, a bracket of the first crossing on which the function is monotone chosen (bracket:
+ * hybrid.integrator.EventWatch), its root located by fj_event_root; the earliest root fires: *fired its
+ * index and *t_stop its time (*fired -1 and *t_stop = t_new if none). ys (n), g (n_events), g_samples
+ * (FJ_EVENT_SAMPLES x n_events): scratch. Returns the first failing kernel's status, else FJ_OK. */
+int64_t fj_step_events(const fj_eval *e, const fj_dense *d, const double *g_old, const double *g_new,
+                       const double *g_mid, const int64_t *directions, int64_t n_events, double *ys, double *g,
+                       double *g_samples, int64_t *fired, double *t_stop);
+
+/* After the accepted step d: the event functions at t_new (into g_new) and at the step's middle on the
+ * dense output, the first event that fires (fj_step_events: *fired, *t_stop), the output times of out
+ * before it (up to and including t_new if none fired) recorded by the family's record kernel. ys (n),
+ * g (n_events), g_samples ((FJ_EVENT_SAMPLES + 1) x n_events): scratch. Returns the first failing
+ * kernel's status, else FJ_OK. */
 int64_t fj_step_output(const fj_eval *e, const fj_dense *d, const double *g_old, double *g_new,
                        const int64_t *directions, int64_t n_events, fj_grid *out, double *ys, double *g,
-                       int64_t *fired, double *t_stop);
+                       double *g_samples, int64_t *fired, double *t_stop);
 
 #endif

@@ -1,7 +1,8 @@
 /* hybrid.c: the instance of fj.h, the event loop and the settling of the mode decisions, in C.
  *
  * The loop of the Python engine's HybridIntegrator (hybrid/integrator.py): integrate the current mode
- * with DOP853 or RK45 (rk_driver.c; segment_method chooses) to the end or to the first located event;
+ * with DOP853 or RK45 (rk_driver.c; segment_method chooses), or with the family's own integrator
+ * (fj_family.integrator: RODAS, rodas.c, for a stiff family), to the end or to the first located event;
  * at an event record the state before it, let the family decide the mode again and again until it no
  * longer changes (FMPy's event loop, at most FJ_MAX_EVENTS_AT_ONE_TIME passes), record the state after
  * it; more than FJ_MAX_EVENTS_AT_ONE_TIME events in a row at one time is chattering (Zeno) and an error
@@ -136,7 +137,10 @@ fj_instance *fj_instance_new_of(const fj_family *fam, const double *fpar, int64_
     inst->ipar = zeroed((size_t)n_ipar, i64, &ok);
     inst->work = zeroed((size_t)n_work, d, &ok);
     inst->iwork = zeroed((size_t)n_iwork, i64, &ok);
-    inst->scratch = zeroed((size_t)fj_rk_scratch_size(n_y, L.max_events, n_tau), d, &ok);
+    const fj_integrator *integrator = fam->integrator;
+    int64_t n_scratch = integrator ? integrator->scratch_size(n_y, L.max_events, n_tau)
+                                   : fj_rk_scratch_size(n_y, L.max_events, n_tau);
+    inst->scratch = zeroed((size_t)n_scratch, d, &ok);
     inst->y = zeroed((size_t)n_y, d, &ok);
     inst->fmode = zeroed((size_t)L.n_fmode, d, &ok);
     inst->fmode_new = zeroed((size_t)L.n_fmode, d, &ok);
@@ -148,7 +152,7 @@ fj_instance *fj_instance_new_of(const fj_family *fam, const double *fpar, int64_
     inst->forms = zeroed((size_t)(5 * n_tau), d, &ok);
     inst->forms_now = zeroed((size_t)(5 * n_tau), d, &ok);
     inst->tau = zeroed((size_t)n_tau, d, &ok);
-    inst->info = zeroed(FJ_INFO_SIZE, d, &ok);
+    inst->info = zeroed((size_t)(integrator ? integrator->info_size : FJ_INFO_SIZE), d, &ok);
     inst->report_fmodes = zeroed(passes * (size_t)L.n_fmode, d, &ok);
     inst->report_imodes = zeroed(passes * (size_t)L.n_imode, i64, &ok);
     inst->report_changes = zeroed(passes * (size_t)L.n_change, i64, &ok);
@@ -321,6 +325,24 @@ static const fj_rk_method *segment_method(double length, double max_step, double
     return &fj_rk_dop853;
 }
 
+/* One call of the family's integrator from the current time to t_end or the first event (fj_stepping.h's
+ * statuses, inst->info filled): the family's own (RODAS for a stiff one), from the carried step size; else the pair
+ * segment_method chooses. */
+static int64_t integrate(fj_instance *inst, double t_end, double max_step, const double *grid, int64_t n_grid,
+                         double *rows) {
+    const fj_options *o = &inst->options;
+    const double *forms = forms_from(inst, inst->t);
+    if (inst->fam->integrator)
+        return inst->fam->integrator->advance(inst->fam, &inst->a, inst->scratch, inst->t, inst->y, t_end, inst->h,
+                                              o->rtol, o->atol, max_step, forms, inst->directions, inst->n_events,
+                                              grid, n_grid, rows, inst->n_record, inst->info, 0.0);
+    double h = inst->h;
+    const fj_rk_method *method = segment_method(t_end - inst->t, max_step, &h);
+    return fj_rk_advance(method, inst->fam, &inst->a, inst->scratch, inst->t, inst->y, t_end, h, o->rtol, o->atol,
+                         max_step, forms, inst->directions, inst->n_events, grid, n_grid, rows, inst->n_record,
+                         inst->info, 0.0);
+}
+
 /* The loop of fj_instance_step (stop 0) and fj_instance_advance (stop 1). */
 static int run(fj_instance *inst, double t_end, const double *grid, int64_t n_grid, double *rows, int64_t *n_rows,
                int stop) {
@@ -345,12 +367,8 @@ static int run(fj_instance *inst, double t_end, const double *grid, int64_t n_gr
         while (i_grid < n_grid && grid[i_grid] <= inst->t) i_grid++; /* times of an event: its rows stand */
         double max_step = inst->options.max_step;
         if (inst->input_driven && inst->options.hold_step < max_step) max_step = inst->options.hold_step;
-        double h = inst->h;
-        const fj_rk_method *method = segment_method(t_end - inst->t, max_step, &h);
-        int64_t result = fj_rk_advance(method, inst->fam, &inst->a, inst->scratch, inst->t, inst->y, t_end, h,
-                                       inst->options.rtol, inst->options.atol, max_step, forms_from(inst, inst->t),
-                                       inst->directions, inst->n_events, grid + i_grid, n_grid - i_grid,
-                                       rows + written * inst->n_record, inst->n_record, inst->info, 0.0);
+        int64_t result = integrate(inst, t_end, max_step, grid + i_grid, n_grid - i_grid,
+                                   rows + written * inst->n_record);
         double *info = inst->info;
         inst->rhs_calls += (int64_t)info[FJ_INFO_RHS_CALLS];
         inst->steps += (int64_t)info[FJ_INFO_STEPS];
@@ -367,6 +385,9 @@ static int run(fj_instance *inst, double t_end, const double *grid, int64_t n_gr
             return fail(inst, FJ_STATUS_STEP_TOO_SMALL,
                         "integration failed at t=%.9g: required step size is less than spacing between numbers",
                         inst->t);
+        if (result != FJ_REACHED_END && result != FJ_EVENT) /* a status of the family's own integrator */
+            return fail(inst, FJ_STATUS_KERNEL_FAILED, "integration failed at t=%.9g: %s", inst->t,
+                        inst->fam->integrator ? inst->fam->integrator->message(result) : "unknown status");
         if (result == FJ_EVENT) {
             status = at_event(inst, inst->t, (int64_t)info[FJ_INFO_EVENT]);
             if (status != FJ_STATUS_OK) return status;

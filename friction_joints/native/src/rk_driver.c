@@ -5,11 +5,11 @@
  * The methods of the Python engine's integrator (SciPy's DOP853 and RK45: their coefficients, error
  * norms and step-size control, their dense output), with event roots located by Brent's method on the
  * dense output to 4 machine epsilons (SciPy's brentq, stepping.c's fj_event_root), also where an event
- * function crosses zero and back within one step (near_zero, bracket: the rule of the Python engine's
- * hybrid.integrator.EventWatch); the output times recorded by stepping.c's fj_step_record. The step size
+ * function crosses zero and back within one step (stepping.c's fj_step_events: the rule of the Python
+ * engine's hybrid.integrator.EventWatch); the output times recorded by stepping.c's fj_step_record. The step size
  * the controller proposes is returned (info), so that the next call (the next co-simulation step)
  * continues with it. min and max follow Python's semantics where a NaN may appear (py_min, py_max of
- * rk_method.h), so that a step whose right-hand side is not finite is rejected and shrunk as in SciPy.
+ * fj_stepping.h), so that a step whose right-hand side is not finite is rejected and shrunk as in SciPy.
  */
 #include <math.h>
 #include <string.h>
@@ -19,12 +19,6 @@
 #define SAFETY 0.9
 #define MIN_FACTOR 0.2
 #define MAX_FACTOR 10.0
-#define N_SAMPLES 3
-/* where in a step an event function that may cross zero is sampled on the dense output */
-static const double SAMPLES[N_SAMPLES] = {0.25, 0.5, 0.75};
-
-
-
 static double rms(const double *v, const double *scale, int64_t n) {
     double acc = 0.0;
     for (int64_t i = 0; i < n; i++) acc += (v[i] / scale[i]) * (v[i] / scale[i]);
@@ -65,14 +59,6 @@ static int64_t interpolant_at(void *self, double t, double *out) {
     return FJ_OK;
 }
 
-/* What evaluating an event on a step's dense output needs (fj_event_value): ys (n), g (n_events) scratch. */
-typedef struct {
-    const fj_eval *e;
-    fj_dense d;
-    int64_t n_events;
-    double *ys, *g;
-} probe;
-
 /* SciPy's select_initial_step (Hairer, Norsett, Wanner II.4) for an error estimator of order
  * error_order. ys, fs, scale: n of scratch each. Returns the kernel status; *h the step. */
 static int64_t initial_step(const fj_eval *s, int error_order, double t, const double *y, const double *f,
@@ -94,101 +80,7 @@ static int64_t initial_step(const fj_eval *s, int error_order, double t, const d
 }
 
 int64_t fj_rk_scratch_size(int64_t n_y, int64_t n_events, int64_t n_tau) {
-    return (FJ_RK_MAX_K + FJ_RK_MAX_F + 5) * n_y + (4 + N_SAMPLES) * n_events + n_tau;
-}
-
-/* Where the parabola through (0, g0), (1/2, gm), (1, g1) turns, if inside (0, 1): returns 1 and *x, *value
- * there, else 0 (hybrid.integrator.turn). */
-static int turn(double g0, double gm, double g1, double *x, double *value) {
-    double c = 2.0 * (g0 - 2.0 * gm + g1), b = 4.0 * gm - 3.0 * g0 - g1;
-    if (c == 0.0) return 0;
-    *x = -b / (2.0 * c);
-    if (!(0.0 < *x && *x < 1.0)) return 0;
-    *value = g0 + *x * (b + c * *x);
-    return 1;
-}
-
-/* Whether an event function sampled at the start, middle and end of an interval (g0, gm, g1) may cross
- * zero inside it: the parabola through the three values comes within its own bend |gm - (g0 + g1) / 2|
- * of zero on the interval (always so where g0 and g1 differ in sign). Inside an accepted step this
- * suffices: a pair accepts a step only where a polynomial in time (of degree 8 for DOP853, 5 for RK45)
- * represents the solution to rtol, so an event function along the step is dominated by its first terms
- * in time; crossing zero and back needs the quadratic term (the bend) to pull it through zero, and the
- * higher terms are smaller than the bend by about the step size over the solution's time scale
- * (hybrid.integrator.near_zero). */
-static int near_zero(double g0, double gm, double g1) {
-    double x, value, lo = py_min(g0, g1), hi = py_max(g0, g1), bend = fabs(gm - 0.5 * (g0 + g1));
-    if (turn(g0, gm, g1, &x, &value)) {
-        lo = py_min(lo, value);
-        hi = py_max(hi, value);
-    }
-    return lo - bend <= 0.0 && 0.0 <= hi + bend;
-}
-
-/* Of [t_a, t_turn] and [t_turn, t_b] (event k's values g_a, g_b at t_a, t_b), the first over which it crosses
- * zero in its direction: *found 1 and that bracket in *t_lo, *t_hi, else *found 0 (its value at t_turn is
- * evaluated). Returns the kernel status (hybrid.integrator.EventWatch._split). */
-static int64_t split(const probe *p, int64_t k, int64_t direction, double t_a, double g_a,
-                     double t_turn, double t_b, double g_b, int *found, double *t_lo, double *t_hi) {
-    double g;
-    int64_t status = fj_event_value(p->e, &p->d, k, direction, p->n_events, t_turn, p->ys, p->g, &g);
-    if (status != FJ_OK) return status;
-    *found = 1;
-    if (fj_crosses(g_a, g, direction)) {
-        *t_lo = t_a;
-        *t_hi = t_turn;
-    } else if (fj_crosses(g, g_b, direction)) {
-        *t_lo = t_turn;
-        *t_hi = t_b;
-    } else {
-        *found = 0;
-    }
-    return FJ_OK;
-}
-
-/* A bracket of event k's first crossing in its direction on which its function is monotone (to its
- * samples, values samples at times: N_SAMPLES + 2, the step's ends included, and the parabolas through
- * them). Take the first pair of consecutive samples between which it crosses: where the parabola through
- * that pair and its neighbour turns between them, the pair split at the turn; else, where the samples move
- * towards zero up to that pair and change sign there only, the whole step (a single crossing, the bracket
- * before inner crossings were looked for: its root as then, to the last bit); else the pair. Where no
- * pair crosses, the turn of the parabola through the inner sample nearest zero and its neighbours splits
- * those three, if that parabola may cross zero. Monotone, because Brent's method finds a root of its
- * bracket, the first crossing only where the function is monotone on it: a function that starts on zero
- * to rounding (a mode started at the root of another event on the same function) and moves away first has
- * sign changes of its rounding around the start, where Brent's first secant steps land (hybrid.integrator.
- * EventWatch._bracket says more). Returns the kernel status; *found 1 and the bracket in *t_a, *t_b if it
- * crosses. */
-static int64_t bracket(const probe *p, int64_t k, int64_t direction, const double *times,
-                       const double *samples, int *found, double *t_a, double *t_b) {
-    double x, value, t_turn;
-    int j = 0;
-    while (j < N_SAMPLES + 1 && !fj_crosses(samples[j], samples[j + 1], direction)) j++;
-    if (j == N_SAMPLES + 1) {
-        *found = 0;
-        j = 1; /* the inner sample nearest zero (the first of equals) */
-        for (int i = 2; i < N_SAMPLES + 1; i++)
-            if (fabs(samples[i]) < fabs(samples[j])) j = i;
-        double a = samples[j - 1], m = samples[j], b = samples[j + 1];
-        if (!turn(a, m, b, &x, &value) || !near_zero(a, m, b)) return FJ_OK;
-        t_turn = times[j - 1] + x * (times[j + 1] - times[j - 1]);
-        return split(p, k, direction, times[j - 1], a, t_turn, times[j + 1], b, found, t_a, t_b);
-    }
-    int i = j < N_SAMPLES ? j : N_SAMPLES - 1; /* the parabola through samples i, i + 1, i + 2 spans the pair */
-    if (turn(samples[i], samples[i + 1], samples[i + 2], &x, &value)) {
-        t_turn = times[i] + x * (times[i + 2] - times[i]);
-        if (times[j] < t_turn && t_turn < times[j + 1])
-            return split(p, k, direction, times[j], samples[j], t_turn, times[j + 1], samples[j + 1], found, t_a,
-                         t_b);
-    }
-    int approaching = 1, changes = 0;
-    for (int n = 0; n < j; n++) approaching = approaching && fabs(samples[n + 1]) <= fabs(samples[n]);
-    for (int n = 0; n < N_SAMPLES + 1; n++) changes += fj_crosses(samples[n], samples[n + 1], 0);
-    int whole = approaching && changes == 1;
-    *found = 1;
-    *t_a = whole ? times[0] : times[j];
-    *t_b = whole ? times[N_SAMPLES + 1] : times[j + 1];
-    return FJ_OK;
+    return (FJ_RK_MAX_K + FJ_RK_MAX_F + 5) * n_y + (4 + FJ_EVENT_SAMPLES) * n_events + n_tau;
 }
 
 int64_t fj_rk_advance(const fj_rk_method *m, const fj_family *fam, fj_args *a, double *scratch, double t,
@@ -199,8 +91,8 @@ int64_t fj_rk_advance(const fj_rk_method *m, const fj_family *fam, fj_args *a, d
     double *K = scratch, *F = K + FJ_RK_MAX_K * n, *f = F + FJ_RK_MAX_F * n, *y_new = f + n, *f_new = y_new + n;
     double *ys = f_new + n;
     double *scale = ys + n, *g_old = scale + n, *g_new = g_old + n_events, *g_scratch = g_new + n_events;
-    double *g_mid = g_scratch + n_events, *g_samples = g_mid + n_events; /* N_SAMPLES rows of n_events */
-    fj_eval s = {fam, a, forms, t, g_samples + N_SAMPLES * n_events, n};
+    double *g_mid = g_scratch + n_events, *g_samples = g_mid + n_events; /* FJ_EVENT_SAMPLES rows of n_events */
+    fj_eval s = {fam, a, forms, t, g_samples + FJ_EVENT_SAMPLES * n_events, n};
     info[FJ_INFO_EVENT] = -1.0;
     info[FJ_INFO_RECORDS] = info[FJ_INFO_KERNEL_STATUS] = info[FJ_INFO_STEPS] = 0.0;
     int64_t calls = 1, st = fj_eval_rhs(&s, t, y, f);
@@ -262,49 +154,22 @@ int64_t fj_rk_advance(const fj_rk_method *m, const fj_family *fam, fj_args *a, d
         double t_stop = t_new;
         int64_t fired = -1;
         interpolant step = {m, &s, t, h, y, y_new, f_new, K, F, 0, 0};
-        probe p = {&s, {interpolant_at, &step, t, t_new, y_new}, n_events, ys, g_scratch};
-        if (n_events) { /* the first crossing in the step (hybrid.integrator.EventWatch) */
+        fj_dense d = {interpolant_at, &step, t, t_new, y_new};
+        if (n_events) { /* the first crossing in the step (stepping.c, hybrid.integrator.EventWatch) */
             st = fj_eval_events(&s, t_new, y_new, g_new, n_events);
             if (st == FJ_OK) { /* the events at the step's middle on the cubic Hermite interpolant of its ends */
                 for (int64_t i = 0; i < n; i++) ys[i] = 0.5 * (y[i] + y_new[i]) + 0.125 * h * (f[i] - f_new[i]);
                 st = fj_eval_events(&s, t + 0.5 * h, ys, g_mid, n_events);
             }
-            int sampled = 0;
-            double times[N_SAMPLES + 2], samples[N_SAMPLES + 2];
-            for (int64_t k = 0; k < n_events && st == FJ_OK; k++) {
-                int64_t direction = directions[k];
-                double g0 = fj_unfired(g_old[k], direction), g1 = fj_unfired(g_new[k], direction);
-                if (!near_zero(g0, fj_unfired(g_mid[k], direction), g1)) continue;
-                if (!sampled) { /* the events at SAMPLES on the dense output */
-                    times[0] = t;
-                    times[N_SAMPLES + 1] = t_new;
-                    for (int j = 0; j < N_SAMPLES && st == FJ_OK; j++) {
-                        times[j + 1] = t + SAMPLES[j] * h;
-                        st = interpolant_at(&step, times[j + 1], ys);
-                        if (st == FJ_OK) st = fj_eval_events(&s, times[j + 1], ys, g_samples + j * n_events, n_events);
-                    }
-                    sampled = 1;
-                    if (st != FJ_OK) break;
-                }
-                samples[0] = g0;
-                samples[N_SAMPLES + 1] = g1;
-                for (int j = 0; j < N_SAMPLES; j++) samples[j + 1] = fj_unfired(g_samples[j * n_events + k], direction);
-                int found;
-                double t_a, t_b, root;
-                st = bracket(&p, k, direction, times, samples, &found, &t_a, &t_b);
-                if (st != FJ_OK || !found) continue;
-                st = fj_event_root(&s, &p.d, k, direction, n_events, t_a, t_b, ys, g_scratch, &root);
-                if (st == FJ_OK && (fired < 0 || root < t_stop)) {
-                    fired = k;
-                    t_stop = root;
-                }
-            }
+            if (st == FJ_OK)
+                st = fj_step_events(&s, &d, g_old, g_new, g_mid, directions, n_events, ys, g_scratch, g_samples, &fired,
+                                    &t_stop);
         }
-        if (st == FJ_OK) st = fj_step_record(&s, &p.d, fired, t_stop, &out, ys);
+        if (st == FJ_OK) st = fj_step_record(&s, &d, fired, t_stop, &out, ys);
         calls += step.calls;
         if (st != FJ_OK) break;
         if (fired >= 0) {
-            status = fj_stop_at_event(&s, &p.d, fired, t_stop, &t, y, ys, info);
+            status = fj_stop_at_event(&s, &d, fired, t_stop, &t, y, ys, info);
             break;
         }
         t = t_new;

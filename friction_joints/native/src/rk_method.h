@@ -10,11 +10,6 @@
 #define FJ_RK_MAX_K 16
 #define FJ_RK_MAX_F 7
 
-/* min and max with Python's semantics where a NaN may appear (the second argument wins only if it
- * compares so), so that a step whose right-hand side is not finite is rejected and shrunk as in SciPy */
-static inline double py_min(double a, double b) { return b < a ? b : a; }
-static inline double py_max(double a, double b) { return b > a ? b : a; }
-
 /* out = y + h * sum_j coefficients[j] K[j] over the first `stages` stages (K: rows of n). */
 void fj_rk_combine(const double *y, double h, const double *coefficients, const double *K, int stages, int64_t n,
                    double *out);

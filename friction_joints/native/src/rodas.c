@@ -52,9 +52,6 @@ static const double DENSE[2][N_STAGES - 1] = {
     {10.12623508344586, -7.487995877610167, -34.80091861555747, -7.992771707568823, 1.025137723295662},
     {-0.6762803392801253, 6.087714651680015, 16.43084320892478, 24.76722511418386, -6.594389125716872}};
 
-static double py_min(double a, double b) { return b < a ? b : a; }
-static double py_max(double a, double b) { return b > a ? b : a; }
-
 /* The dense output of the step from (t_old, y_old) over h to y_new (fj_dense's at). */
 typedef struct {
     double t_old, h;
@@ -133,7 +130,7 @@ static double error_norm(const double *y, const double *y_new, const double *k6,
 }
 
 int64_t fj_rodas_scratch_size(int64_t n_y, int64_t n_events, int64_t n_tau) {
-    return 2 * n_y * n_y + 14 * n_y + 3 * n_events + n_tau; /* the pivots: n_y int64_t */
+    return 2 * n_y * n_y + 14 * n_y + (4 + FJ_EVENT_SAMPLES) * n_events + n_tau; /* the pivots: n_y int64_t */
 }
 
 const char *fj_rodas_message(int64_t status) {
@@ -148,6 +145,8 @@ const char *fj_rodas_message(int64_t status) {
     }
 }
 
+const fj_integrator fj_rodas = {fj_rodas_advance, fj_rodas_scratch_size, FJ_RODAS_INFO_SIZE, fj_rodas_message};
+
 int64_t fj_rodas_advance(const fj_family *fam, fj_args *a, double *scratch, double t, double *y, double t_end,
                          double h_abs, double rtol, double atol, double max_step, const double *forms,
                          const int64_t *directions, int64_t n_events, const double *grid, int64_t n_grid,
@@ -155,7 +154,8 @@ int64_t fj_rodas_advance(const fj_family *fam, fj_args *a, double *scratch, doub
     int64_t n = a->n_y;
     double *K = scratch, *y_new = K + N_STAGES * n, *f0 = y_new + n, *f_t = f0 + n, *dy = f_t + n, *ys = dy + n;
     double *D2 = ys + n, *D3 = D2 + n, *J = D3 + n, *LU = J + n * n, *g_old = LU + n * n, *g_new = g_old + n_events;
-    double *g_scratch = g_new + n_events, *tau = g_scratch + n_events;
+    double *g_scratch = g_new + n_events, *g_samples = g_scratch + n_events;
+    double *tau = g_samples + (FJ_EVENT_SAMPLES + 1) * n_events;
     int64_t *piv = (int64_t *)(tau + a->n_tau); /* allocated memory: its effective type is set here */
     fj_eval e = {fam, a, forms, t, tau, n};
     fj_grid out = {grid, n_grid, 0, records, n_record, 0};
@@ -229,7 +229,8 @@ int64_t fj_rodas_advance(const fj_family *fam, fj_args *a, double *scratch, doub
         rodas_dense dense = {t, h, y, y_new, D2, D3, n};
         fj_dense d = {dense_at, &dense, t, t_new, y_new};
         int64_t fired;
-        st = fj_step_output(&e, &d, g_old, g_new, directions, n_events, &out, ys, g_scratch, &fired, &t_stop);
+        st = fj_step_output(&e, &d, g_old, g_new, directions, n_events, &out, ys, g_scratch, g_samples, &fired,
+                            &t_stop);
         if (st != FJ_OK) break;
         /* rodas.f: after the last step, the step size the controller proposed before cutting it */
         h_abs = last ? h_opt : h_new;

@@ -102,4 +102,4 @@ static void mode_layout(const double *fpar, int64_t n_fpar, const int64_t *ipar,
 }
 
 const fj_family fj_family_vehicle = {"vehicle", rhs, events, record, fj_no_scratch, fj_no_failure, mode_layout,
-                                     fj_single_mode_events, fj_single_mode_decide};
+                                     fj_single_mode_events, fj_single_mode_decide, NULL};
