@@ -39,6 +39,8 @@ import numpy as np
 
 from .. import native
 from ..hybrid.signals import Held
+from ..mechanisms.expressions import c_double
+from ..mechanisms.files import MechanismFile
 from ..native.build import CFLAGS, c_compiler
 from ..planar import MechanismSystem
 from .slave import SystemSlave
@@ -116,13 +118,19 @@ class ModelTable:
 
 
 def model_table(cls) -> ModelTable:
-    """The table of the native FMU of the fmu_src slave class ``cls``; NotNative if it has none."""
+    """The table of the native FMU of the fmu_src slave class ``cls`` (or of a mechanism file's FileSlave
+    class: its assembly written by native_file); NotNative if it has none."""
     name = cls.__name__
-    try:
-        assembly = native.Assembly(name)
-    except ValueError:
-        raise NotNative("the C engine has no assembly of its parameters (native/src/assembly*.c: the models whose "
-                        "packed arrays are a function of their parameters)") from None
+    if isinstance(getattr(cls, "spec", None), MechanismFile):
+        from .native_file import FileAssembly
+
+        assembly = FileAssembly(cls.spec, name)
+    else:
+        try:
+            assembly = native.Assembly(name)
+        except ValueError:
+            raise NotNative("the C engine has no assembly of its parameters (native/src/assembly*.c: the models "
+                            "whose packed arrays are a function of their parameters)") from None
     if not native.Family(assembly.family).decides_modes:
         raise NotNative(f"the C engine's family {assembly.family} does not decide its modes in C yet")
     slave = object.__new__(cls)  # build and publish use only their arguments (no FMU instance here)
@@ -208,22 +216,19 @@ def _record_indices(cls, slave, system, n_record) -> dict:
     return indices
 
 
-def _c_double(x) -> str:
-    text = repr(float(x))
-    return text if any(c in text for c in ".en") else text + ".0"
-
-
 def model_source(table: ModelTable, token: str, script: str) -> str:
     """model.c of the table: the model of fj_fmu_model.h, and the lookups of its family and its assembly
-    (fj_family_find, fj_assembly_find)."""
+    (fj_family_find, fj_assembly_find): the engine's, or a mechanism file's written into model.c (its source)."""
     family, model = table.assembly.family, table.assembly.model
+    written = getattr(table.assembly, "source", "")
+    found = "&" + (FILE_ASSEMBLY if written else f"fj_assembly_{model}")
     lines = []
     for vr, (v, index) in enumerate(table.variables):
         start = v.start if v.start is not None else 0.0
         bounds = [v.min, v.max] if v.causality != "output" else [None, None]
         lines.append(f"    /* {vr} */ {{{json.dumps(v.name)}, {CAUSALITY[v.causality]}, {TYPE[v.kind]}, "
-                     f"{_c_double(float(start))}, {int(bounds[0] is not None)}, {int(bounds[1] is not None)}, "
-                     f"{_c_double(bounds[0] or 0.0)}, {_c_double(bounds[1] or 0.0)}, {index}, "
+                     f"{c_double(float(start))}, {int(bounds[0] is not None)}, {int(bounds[1] is not None)}, "
+                     f"{c_double(bounds[0] or 0.0)}, {c_double(bounds[1] or 0.0)}, {index}, "
                      f"{int(v.causality == 'parameter' and v.unit in INERTIA_UNITS)}}},")
     return (f"/* model.c: the model of the native FMU {table.name} (fj_fmu_model.h), written by build_fmu.py --native\n"
             f" * from {script} (its Var rows, in value-reference order); index: the C assembly's parameter\n"
@@ -231,7 +236,8 @@ def model_source(table: ModelTable, token: str, script: str) -> str:
             f" * place in tau, the output's in the record. */\n"
             "#include <stddef.h>\n#include <string.h>\n\n"
             '#include "fj_assembly.h"\n#include "fj_fmu_model.h"\n#include "fj_kernel.h"\n\n'
-            "static const fj_fmu_variable VARIABLES[] = {\n"
+            + (written + "\n" if written else "")
+            + "static const fj_fmu_variable VARIABLES[] = {\n"
             "    /* name, causality, type, start, has_min, has_max, min, max, index, inertia */\n"
             + "\n".join(lines) + "\n};\n\n"
             f"const fj_fmu_model fj_fmu_the_model = {{{json.dumps(table.name)}, {json.dumps(token)}, "
@@ -242,7 +248,7 @@ def model_source(table: ModelTable, token: str, script: str) -> str:
             f"}}\n\n"
             f"/* The assembly by name (assemblies.c's, for this FMU's one assembly). */\n"
             f"const fj_assembly *fj_assembly_find(const char *name) {{\n"
-            f"    return name != NULL && strcmp(name, {json.dumps(model)}) == 0 ? &fj_assembly_{model} : NULL;\n"
+            f"    return name != NULL && strcmp(name, {json.dumps(model)}) == 0 ? {found} : NULL;\n"
             f"}}\n")
 
 
@@ -254,13 +260,17 @@ def model_source(table: ModelTable, token: str, script: str) -> str:
 ENGINE_CORE = ("hybrid.c", "rk_driver.c", "method_dop853.c", "method_rk45.c", "stepping.c", "fj_kernel.c", "assembly.c")
 #: the lookups by name of every family and assembly, which model.c replaces by its own
 LOOKUPS = ("families.c", "assemblies.c")
+#: the engine's headers model.c includes, and the functions a mechanism file's assembly in it calls
+MODEL_INCLUDES = ("fj_assembly.h", "fj_kernel.h", "planar_internal.h")
+FILE_SYMBOLS = ("fj_planar_assemble", "fj_file_report", "fj_file_value")
+FILE_ASSEMBLY = "FILE_ASSEMBLY"  # the name of a file's assembly in model.c (its model may be a shipped one)
 
 
 @functools.cache
-def engine_sources(family: str, model: str) -> tuple[Path, ...]:
-    """The engine's C files the model (its assembly) of ``family`` needs: ENGINE_CORE, the family's own
-    (``<family>.c``), the file of the model's assembly and every file that defines a symbol they use, found
-    with nm on their objects (without nm: every file). LOOKUPS are left out: the FMU's model.c finds its one
+def engine_sources(family: str, uses: tuple) -> tuple[Path, ...]:
+    """The engine's C files the model of ``family`` needs: ENGINE_CORE, the family's own (``<family>.c``),
+    the files that define the symbols model.c ``uses`` (``assembly_symbols``) and every file that defines a
+    symbol they use, found with nm on their objects (without nm: every file). LOOKUPS are left out: the FMU's model.c finds its one
     family and assembly (so the binary holds no other)."""
     files = sorted(p for p in ENGINE_DIR.glob("*.c") if p.name not in LOOKUPS)
     nm = shutil.which("nm")
@@ -279,7 +289,7 @@ def engine_sources(family: str, model: str) -> tuple[Path, ...]:
                 if kind in "TDRB":
                     defined[name] = path.name
     lookups = {"fj_family_find", "fj_assembly_find"}
-    needed, todo = set(), [*ENGINE_CORE, f"{family}.c", defined[f"fj_assembly_{model}"]]
+    needed, todo = set(), [*ENGINE_CORE, f"{family}.c", *(defined[s] for s in uses)]
     while todo:
         name = todo.pop()
         if name not in needed:
@@ -288,15 +298,20 @@ def engine_sources(family: str, model: str) -> tuple[Path, ...]:
     return tuple(p for p in files if p.name in needed)
 
 
-def source_files(fmi_version: int, family: str, model: str) -> list[Path]:
+def assembly_symbols(assembly) -> tuple:
+    """The engine's symbols that model.c uses: the engine's assembly, or those a file's assembly calls."""
+    return FILE_SYMBOLS if getattr(assembly, "source", "") else (f"fj_assembly_{assembly.model}",)
+
+
+def source_files(fmi_version: int, family: str, uses: tuple) -> list[Path]:
     """The C sources and headers of a native FMU but model.c: the engine's that the model needs and the
     headers they and model.c include, the FMU core's, the FMI version's functions and headers (copied from
     FMPy, BSD-licensed, their licence headers kept)."""
     layer = ["fj_fmu.c", "fj_fmu.h", "fj_fmu_model.h", f"fmi{fmi_version}Functions.c"]
     headers = ([f"fmi2{n}.h" for n in ("Functions", "FunctionTypes", "TypesPlatform")] if fmi_version == 2 else
                [f"fmi3{n}.h" for n in ("Functions", "FunctionTypes", "PlatformTypes")])
-    sources = engine_sources(family, model)
-    included, todo = set(), [*sources, FMI_DIR / "fj_fmu.c", ENGINE_DIR / "fj_assembly.h", ENGINE_DIR / "fj_kernel.h"]
+    sources = engine_sources(family, uses)
+    included, todo = set(), [*sources, FMI_DIR / "fj_fmu.c", *(ENGINE_DIR / n for n in MODEL_INCLUDES)]
     while todo:  # the engine's headers, followed through their own includes (model.c: fj_assembly.h, fj_kernel.h)
         for name in re.findall(r'^#include "([^"]+)"', todo.pop().read_text(), re.MULTILINE):
             if (ENGINE_DIR / name).exists() and name not in included:
@@ -388,7 +403,7 @@ def build_native(cls, twin: Path, out: Path, script: str = "", targets=None) -> 
     targets = list(found) if targets is None else list(targets)
     notes = [f"{cls.__name__}: no {name} binary: {why}" for name, why in missing.items() if name in targets or
              targets == list(found)]
-    files = source_files(fmi_version, table.assembly.family, table.assembly.model)
+    files = source_files(fmi_version, table.assembly.family, assembly_symbols(table.assembly))
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "sources"
         src.mkdir()

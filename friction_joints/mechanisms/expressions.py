@@ -74,3 +74,54 @@ def evaluate(value, names: dict) -> float:
     if isinstance(result, complex) or not math.isfinite(result):
         raise ValueError(f"{value!r} evaluates to {result!r}, not a finite real number")
     return result
+
+
+#: the C99 (libm) form of each function: name, or a format of its arguments' C texts; radians and degrees
+#: multiply by math's constants as CPython's math module does, step is files' unit step
+_C_FUNCTIONS = {"sqrt": "sqrt", "sin": "sin", "cos": "cos", "tan": "tan", "asin": "asin", "acos": "acos",
+                "atan": "atan", "atan2": "atan2", "exp": "exp", "abs": "fabs", "min": "fmin", "max": "fmax",
+                "radians": "({0} * " + repr(math.pi / 180.0) + ")", "degrees": "({0} * " + repr(180.0 / math.pi) + ")",
+                "step": "({0} >= 0.0 ? 1.0 : 0.0)"}
+_C_OPERATORS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.UAdd: "+", ast.USub: "-"}
+
+
+def c_double(x: float) -> str:
+    """A C99 double literal of x, exact (Python's repr reads back as x)."""
+    text = repr(float(x))
+    return text if any(c in text for c in ".en") else text + ".0"
+
+
+def to_c(value, names: dict) -> str:
+    """The C99 expression (over libm) that computes what ``evaluate(value, ...)`` does, in the same IEEE
+    operations: ``names`` maps each parameter name to its C text ({"a1": "p[1]"}). A result ``evaluate``
+    refuses (a division by zero, a domain error) is not finite in C. ValueError for what ``evaluate`` refuses."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return c_double(value)
+    tree = ast.parse(str(value).strip(), mode="eval")
+
+    def c(node):
+        if isinstance(node, ast.Expression):
+            return c(node.body)
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+            return c_double(node.value)
+        if isinstance(node, ast.Name) and (node.id in names or node.id in CONSTANTS):
+            return names[node.id] if node.id in names else c_double(CONSTANTS[node.id])
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow):
+            return f"pow({c(node.left)}, {c(node.right)})"
+        if isinstance(node, ast.BinOp) and type(node.op) in _C_OPERATORS:
+            return f"({c(node.left)} {_C_OPERATORS[type(node.op)]} {c(node.right)})"
+        if isinstance(node, ast.UnaryOp) and type(node.op) in _C_OPERATORS:
+            return f"({_C_OPERATORS[type(node.op)]}{c(node.operand)})"
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _C_FUNCTIONS
+                and not node.keywords):
+            args, form = [c(a) for a in node.args], _C_FUNCTIONS[node.func.id]
+            if node.func.id in ("min", "max"):  # Python's min and max of any number of arguments
+                text = args[0]
+                for a in args[1:]:
+                    text = f"{form}({text}, {a})"
+                return text
+            return form.format(*args) if "{" in form else f"{form}({', '.join(args)})"
+        raise ValueError(f"{value!r}: {ast.unparse(node)!r} is not allowed (numbers, parameters, + - * / **, "
+                         f"{', '.join(FUNCTIONS)})")
+
+    return c(tree)
