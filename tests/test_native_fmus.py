@@ -436,12 +436,13 @@ def hosts(tmp_path_factory):
     return {v: compile_host(v, folder / f"fmi{v}_host") for v in (2, 3)}
 
 
-def host_arguments(folder, version, platform, steps, h=0.01):
-    """The C host's arguments for the extracted FMU: its binary, resources, token, its first input held at
-    a value that moves the model, the steps, every Real output."""
+def host_arguments(folder, version, platform, steps, h=0.01, cls=None):
+    """The C host's arguments for the extracted FMU of the slave class cls (default: fmu_src's of its model):
+    its binary, resources, token, its first input held at a value that moves the model, the steps, every
+    Real output."""
     md = read_model_description(str(folder / "modelDescription.xml"))
     name = md.coSimulation.modelIdentifier
-    cls = build_fmu.slave_class(build_fmu.SOURCES / f"{name}.py")
+    cls = cls or build_fmu.slave_class(build_fmu.SOURCES / f"{name}.py")
     first = cls.inputs[0]
     value = max(abs(float(cls.experiment.inputs[first](t))) for t in np.linspace(0, cls.experiment.stop_time, 101))
     suffix = ".dll" if "win" in platform else ".so"

@@ -75,8 +75,9 @@ class _Writer:
         raw = default if raw is None else raw
         self.arrays[target.split("[")[0]][_index(target)] = evaluate(raw, self.values)
         if isinstance(raw, str):  # files.py num(): an expression that evaluate refuses
-            where = self.spec._at(path, raw, "") + f"{raw!r} evaluates to "
-            self.lines.append(f"{target} = fj_file_value(&report, {c_string(where)}, {to_c(raw, self.p)});")
+            where = self.spec._at(path, raw, "") + f"{raw!r} "
+            self.lines.append(f"bad = 0, x = {to_c(raw, self.p)};")
+            self.lines.append(f"{target} = fj_file_value(&report, {c_string(where)}, bad, x);")
         else:
             self.lines.append(f"{target} = {c_double(raw)};")
 
@@ -231,6 +232,8 @@ class FileAssembly:
         file = Path(spec.source).name
         where = f"{file}: " + spec._at("initial.q", None, f"the mechanism cannot be assembled from this guess with "
                                                           f"{held} held: ")
+        motion = f"{file}: " + spec._at("bodies", None, "the equations of motion cannot be solved at the initial "
+                                                        "state: ")
 
         def ints(rows):
             rows = rows or [0]
@@ -262,10 +265,13 @@ static int64_t assemble(const double *p, double *fpar, int64_t *ipar, double *y0
     char text[2048];
     fj_problems report = fj_no_problems(text, sizeof text);
     report.separator = "\\n  "; /* files.py's report of several problems */
+    int bad; /* an expression's arithmetic that Python refuses (expressions.evaluate) */
+    double x;
 {body}
     const fj_planar_model d = {{{sizes}, 0, &body[0][0], &JOINT_TYPES[0][0], &joint[0][0], LAW_KINDS, &law[0][0],
                                DRIVE_BODIES, &drive[0][0], gravity, &TREE[0][0], PARTITION}};
-    fj_planar_assemble(&{FILE_ASSEMBLY}, &d, q, u, {c_string(where)}, fpar, ipar, y0, &pr);
+    fj_planar_assemble(&{FILE_ASSEMBLY}, &d, q, u, {c_string(where)},
+                       {c_string(motion)}, fpar, ipar, y0, &pr);
     return pr.count;
 }}
 

@@ -12,11 +12,32 @@
 
 enum { CHECKS = 400 }; /* bytes of one key's check messages */
 
-double fj_file_value(fj_problems *report, const char *where, double x) {
-    if (isfinite(x)) return x;
-    char shown[40];
-    fj_repr(x, shown, sizeof shown);
-    fj_problem(report, "%s%s, not a finite real number", where, shown); /* expressions.evaluate */
+double fj_file_div(int *bad, double a, double b) {
+    *bad |= b == 0.0; /* Python's ZeroDivisionError */
+    return a / b;
+}
+
+/* CPython's math module (and float's **): an error where a result is NaN of numbers or infinite of finite
+ * arguments (a ValueError for a domain error, an OverflowError for a range error). */
+static double checked(int *bad, double r, double a, double b) {
+    *bad |= (isnan(r) && !isnan(a) && !isnan(b)) || (isinf(r) && isfinite(a) && isfinite(b));
+    return r;
+}
+
+double fj_file_f1(int *bad, double (*f)(double), double a) { return checked(bad, f(a), a, 0.0); }
+
+double fj_file_f2(int *bad, double (*f)(double, double), double a, double b) { return checked(bad, f(a, b), a, b); }
+
+double fj_file_value(fj_problems *report, const char *where, int bad, double x) {
+    if (bad) {
+        fj_problem(report, "%scannot be evaluated (a division by zero, or a domain or range error)", where);
+    } else if (!isfinite(x)) {
+        char shown[40];
+        fj_repr(x, shown, sizeof shown);
+        fj_problem(report, "%sevaluates to %s, not a finite real number", where, shown); /* expressions.evaluate */
+    } else {
+        return x;
+    }
     return NAN; /* files.py's num() gives NaN for an expression it cannot evaluate */
 }
 

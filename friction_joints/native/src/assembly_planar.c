@@ -79,7 +79,7 @@ static void pack_and_project(const fj_assembly *self, const mechanism *mech, con
                                &mech->tree[0][0], mech->partition};
     char where[64];
     snprintf(where, sizeof where, "%s: ", self->model);
-    fj_planar_assemble(self, &d, q_guess, u, where, fpar, ipar, y0, pr);
+    fj_planar_assemble(self, &d, q_guess, u, where, NULL, fpar, ipar, y0, pr);
 }
 
 /* ==================================================================================================

@@ -10,8 +10,36 @@
 #include "fj_kernel.h"
 #include "planar_internal.h"
 
+/* The checks at the initial state y0 (fj_planar_assemble's motion_where). */
+static void check_initial_state(const fj_args *a, const double *y0, const char *where, const char *motion_where,
+                                fj_problems *pr) {
+    int64_t k1 = a->ipar[I_K1], k = a->ipar[I_K];
+    double *tau = calloc((size_t)(a->n_tau > 0 ? a->n_tau : 1), sizeof *tau);
+    int64_t *imode = calloc((size_t)(IM_HEADER + k1), sizeof *imode);
+    if (tau == NULL || imode == NULL) {
+        fj_problem(pr, "out of memory (the initial state's checks)");
+    } else {
+        int64_t status = fj_planar_initial_terms(a, y0, y0 + k1, tau, imode);
+        if (status == ST_V_SINGULAR) { /* MinimalForm.velocities' SingularConfigurationError */
+            char held[200] = "";
+            size_t used = 0;
+            for (int64_t j = 0; j < k && used < sizeof held; j++) {
+                int n = snprintf(held + used, sizeof held - used, j ? ", %lld" : "%lld",
+                                 (long long)a->ipar[a->ipar[I_PARTITION] + j]);
+                used += n > 0 ? (size_t)n : 0;
+            }
+            fj_problem(pr, "%sV is singular for the partition u = q[[%s]] (a dead-centre configuration)", where, held);
+        } else if (status) { /* MinimalForm.evaluate's FrictionJointsError */
+            fj_problem(pr, "%s%s", motion_where, fj_family_planar.message(status));
+        }
+    }
+    free(tau);
+    free(imode);
+}
+
 void fj_planar_assemble(const fj_assembly *self, const fj_planar_model *d, const double *q_guess, const double *u,
-                        const char *where, double *fpar, int64_t *ipar, double *y0, fj_problems *pr) {
+                        const char *where, const char *motion_where, double *fpar, int64_t *ipar, double *y0,
+                        fj_problems *pr) {
     int64_t n_fpar = self->n_fpar, n_ipar = self->n_ipar;
     char error[200];
     if (fj_planar_pack(d, fpar, &n_fpar, ipar, &n_ipar, error, sizeof error)) {
@@ -39,6 +67,8 @@ void fj_planar_assemble(const fj_assembly *self, const fj_planar_model *d, const
             }
             fj_problem(pr, "%sthe closing constraints cannot be satisfied near q = [%s] (unassemblable geometry or "
                            "dead centre); residual %.3g", where, q, residual);
+        } else if (motion_where != NULL) {
+            check_initial_state(&a, y0, where, motion_where, pr);
         }
     }
     free(work);

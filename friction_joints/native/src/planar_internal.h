@@ -22,6 +22,9 @@ enum {
     ST_NOT_ASSEMBLED
 };
 
+/* the imode header (planar/packing.py's IM_*), then the partition and the dependent coordinates */
+enum { IM_NSTUCK, IM_NLOCK, IM_SIGN, IM_HEADER };
+
 /* the codes of the joint types and friction laws (planar/packing.py's) */
 enum { REVOLUTE, PRISMATIC, PIN_IN_SLOT };
 enum { NO_LAW, COULOMB, STRIBECK, EXPONENTIAL, TANH };
@@ -88,19 +91,31 @@ int64_t fj_planar_pack(const fj_planar_model *d, double *fpar, int64_t *n_fpar, 
  * |Phi2'(q)|). */
 int64_t fj_planar_project(const fj_args *a, double *q, double *residual);
 
+/* The linear terms of the minimal form at (q, u, tau) for the partition ipar[I_PARTITION] (MinimalForm.linear_terms:
+ * the velocities' V, M'', C C^T); imode: scratch of IM_HEADER + k1 entries. FJ_OK or the status of the failure. */
+int64_t fj_planar_initial_terms(const fj_args *a, const double *q, const double *u, const double *tau, int64_t *imode);
 /* The mechanism assemblies' end (planar_assemble.c): fpar, ipar of d packed (sizes self->n_fpar, n_ipar) and
  * y0 = [q, u, 0, 0] (self->n_y) with q the guess q_guess (k1) projected onto the closing constraints holding the
  * partition's coordinates (Mechanism.assemble), u (k); a problem in pr where the packing or the projection
- * fails, the latter's text after `where` (MinimalForm.project's words). */
+ * fails, the latter's text after `where` (MinimalForm.project's words). With motion_where (else NULL), also the
+ * checks of a mechanism file's build at the initial state with tau = 0 (MechanismFile._assemble): V regular
+ * (after `where`, MinimalForm.velocities' words), M'' positive definite and C C^T regular (after motion_where). */
 void fj_planar_assemble(const fj_assembly *self, const fj_planar_model *d, const double *q_guess, const double *u,
-                        const char *where, double *fpar, int64_t *ipar, double *y0, fj_problems *pr);
+                        const char *where, const char *motion_where, double *fpar, int64_t *ipar, double *y0,
+                        fj_problems *pr);
 
 /* The checks of a mechanism file's assembly (assembly_file.c; mechanisms/files.py's MechanismFile.build and the
  * classes it builds, with their messages). Each adds its problems to report (whose separator is "\n  ") after
  * `where` ("<key path> (line N): "); fj_file_report closes the report as files.py does (into pr, "<file>: ..."),
  * returning pr's count. */
-/* x, or NaN and "<where><repr(x)>, not a finite real number" if x is not finite (expressions.evaluate). */
-double fj_file_value(fj_problems *report, const char *where, double x);
+/* The value x of an expression (where: "<key> = <text> (line N): '<text>' "), or NaN and a problem if its
+ * arithmetic failed (bad: Python raises) or x is not finite (expressions.evaluate). */
+double fj_file_value(fj_problems *report, const char *where, int bad, double x);
+/* a / b, *bad set where Python raises (b = 0); f(a) and f(a, b), *bad set where CPython's math module (and
+ * float's **) raises: a NaN of numbers, an infinity of finite arguments. */
+double fj_file_div(int *bad, double a, double b);
+double fj_file_f1(int *bad, double (*f)(double), double a);
+double fj_file_f2(int *bad, double (*f)(double, double), double a, double b);
 /* planar.Body `name` of the row body (m, J, force_x, force_y, moment). */
 void fj_file_body(fj_problems *report, const char *where, const char *name, const double *body);
 /* The friction law of kind (COULOMB ... TANH) with the row law (fj_planar_model.laws). */
