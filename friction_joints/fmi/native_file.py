@@ -45,10 +45,8 @@ STATIC_DEFAULT = {"exponential": "mu_0", "tanh": "mu_k"}
 
 def c_string(text: str) -> str:
     """A C string literal of text (UTF-8; quotes, backslashes and other bytes escaped)."""
-    out = []
-    for byte in text.encode():
-        char = chr(byte)
-        out.append({'"': '\\"', "\\": "\\\\", "\n": "\\n"}.get(char, char) if 32 <= byte < 127 else f"\\{byte:03o}")
+    escapes = {'"': '\\"', "\\": "\\\\", "\n": "\\n"}
+    out = [escapes.get(chr(b)) or (chr(b) if 32 <= b < 127 else f"\\{b:03o}") for b in text.encode()]
     return '"' + "".join(out) + '"'
 
 
@@ -220,7 +218,7 @@ class FileAssembly:
         joint_types, drive_bodies, tree = self._structure()
         fpar, ipar = native.pack_planar(a["body"], joint_types, a["joint"], w.law_kinds, a["law"], drive_bodies,
                                         a["drive"], a["gravity"], tree, mech.partition)
-        q = mech.minimal.project(a["q"], mech.partition)
+        q = self.spec.build(values).mechanism.minimal.project(a["q"], mech.partition)
         return fpar, ipar, np.concatenate([q, a["u"], [0.0, 0.0]])
 
     def _source(self) -> str:
