@@ -35,13 +35,18 @@ from friction_joints.planar.minimal import PROJECTION_TOLERANCE
 
 CATALOGUE = Path(__file__).resolve().parents[1] / "examples" / "mechanisms"
 #: a closed loop of revolute joints (FourBar), three inputs with force drives along directions (Ackermann),
-#: a loop closed by a prismatic guide with its parameters in the initial guess (SliderCrank)
-FILES = ("FourBar", "Ackermann", "SliderCrank")
+#: two loops, one closed by a pin-in-slot joint with both its frictions (its stuck_A true where one of its two
+#: contacts sticks) and a prismatic guide (QuickReturn)
+FILES = ("FourBar", "Ackermann", "QuickReturn")
+#: the files whose C assemblies are checked against their Python builds: FILES and a loop closed by a guide with
+#: parameters in its initial guess (SliderCrank)
+ASSEMBLIES = (*FILES, "SliderCrank")
 FMI3 = ("FourBar",)  # built for FMI 3.0 too
 #: non-default values of each file's parameters: geometry, masses, friction, gravity, initial state, rtol
 TUNED = {"FourBar": dict(d=0.82, a2=0.37, m2=1.5, r=0.025, mu_s=0.3, mu_k=0.2, g=9.0, rtol=1e-9),
          "Ackermann": dict(w=1.5, la=0.17, e=-0.04, m_w=18.0, J_w=0.7, r_k=0.025, mu_s=0.25, mu_tk=0.05),
-         "SliderCrank": dict(m1=3.0, a2=0.45, r=0.04, mu_rk=0.08, mu_ts=0.25, g=9.0, th1_start=0.3, u_start=0.5)}
+         "QuickReturn": dict(d=0.32, rc=0.14, lk=0.32, h=0.72, J_c=0.25, m_r=12.0, r=0.02, mu_s=0.2, mu_tk=0.06,
+                             g=9.0, rtol=1e-9)}
 
 
 def slave(name):
@@ -120,7 +125,7 @@ def python_message(name, values):
 
 
 #: per file: parameters out of the checks of its file's classes (its bounds in the modelDescription hold)
-BAD = {"FourBar": dict(mu_k=0.3), "Ackermann": dict(mu_ts=0.05, r_k=0.0), "SliderCrank": dict(a2=0.1, th1_start=1.5)}
+BAD = {"FourBar": dict(mu_k=0.3), "Ackermann": dict(mu_ts=0.05, r_k=0.0), "QuickReturn": dict(h=2.0)}
 
 
 @pytest.mark.parametrize("name", FILES)
@@ -167,14 +172,16 @@ def test_c_host_under_valgrind_has_no_error_and_no_leak(built, hosts, tmp_path):
         assert rows == plain.stdout.splitlines()
 
 
-def test_a_file_that_c_cannot_honour_is_refused_naming_why():
-    """independent = "auto" (a partition that depends on the parameters) is refused at build time."""
+def test_a_file_that_c_cannot_honour_is_refused_naming_why(tmp_path):
+    """independent = "auto" (a partition that depends on the parameters) is refused at build time, by
+    build_fmu.py with the file's name."""
     text = (CATALOGUE / "FourBar.toml").read_text().replace('independent = ["th1"]', 'independent = "auto"')
-    spec = read_text(text, "FourBar.toml")
+    assert text != (CATALOGUE / "FourBar.toml").read_text()
     with pytest.raises(NotNative, match='independent = "auto"'):
-        FileAssembly(spec, "FourBar")
-    with pytest.raises(SystemExit, match="QuickReturn.toml: no native FMU: its output stuck_A"):
-        build_fmu.build_mechanism_native(CATALOGUE / "QuickReturn.toml", Path("unused"))
+        FileAssembly(read_text(text, "FourBar.toml"), "FourBar")
+    (tmp_path / "Auto.toml").write_text(text)
+    with pytest.raises(SystemExit, match='Auto.toml: no native FMU: its file says independent = "auto"'):
+        build_fmu.build_mechanism_native(tmp_path / "Auto.toml", tmp_path)
 
 
 # ======================================================================================================
@@ -196,11 +203,11 @@ const fj_assembly *fj_assembly_find(const char *model) {{
 
 @pytest.fixture(scope="module")
 def file_library(build_once):
-    """The engine (but its assemblies.c) with the assemblies of FILES (as their native FMUs' model.c has
+    """The engine (but its assemblies.c) with the assemblies of ASSEMBLIES (as their native FMUs' model.c has
     them), built once with ``native_build.sanitizers()`` at -O0."""
     def build(folder):
         srcs = [p for p in sources() if p.name != "assemblies.c"]
-        for name in FILES:
+        for name in ASSEMBLIES:
             path = folder / f"file_{name}.c"
             path.write_text(model_table(slave(name)).assembly.source
                             + f"const fj_assembly *file_{name}(void);\n"
@@ -208,8 +215,8 @@ def file_library(build_once):
             srcs.append(path)
         lookup = folder / "file_lookup.c"
         lookup.write_text(LOOKUP.format(
-            declarations="\n".join(f"const fj_assembly *file_{n}(void);" for n in FILES),
-            lookups="\n".join(f'    if (strcmp(model, "{n}") == 0) return file_{n}();' for n in FILES)))
+            declarations="\n".join(f"const fj_assembly *file_{n}(void);" for n in ASSEMBLIES),
+            lookups="\n".join(f'    if (strcmp(model, "{n}") == 0) return file_{n}();' for n in ASSEMBLIES)))
         srcs.append(lookup)
         sanitized_library(folder, (*sanitizers(), "-O0"), srcs, name="engine-files")
     folder = build_once("native_file_assemblies", build)
@@ -241,7 +248,7 @@ def check_assemblies(seed=5, n=30):
     parameter in turn 0, -1, NaN, inf gives the Python message (an expression C cannot evaluate: C's words
     for it; the projection: up to the guess, which numpy prints its own way). Returns the counts."""
     rng, counts = np.random.default_rng(seed), {}
-    for name in FILES:
+    for name in ASSEMBLIES:
         assembly = native.Assembly(name)
         spec = read_file(CATALOGUE / f"{name}.toml")
         base = dict(spec.default_values(), friction_model=0.0)
@@ -294,5 +301,5 @@ counts = tests.check_assemblies()
 print(json.dumps({{f"{{k[0]}} {{k[1]}}": v for k, v in counts.items()}}))
 """)
     counts = json.loads(out.splitlines()[-1])
-    for name in FILES:
+    for name in ASSEMBLIES:
         assert counts.get(f"{name} ok", 0) >= 25 and counts.get(f"{name} error", 0) >= 5, counts

@@ -110,11 +110,12 @@ class NotNative(Exception):
 @dataclass(frozen=True)
 class ModelTable:
     """What model.c says of a slave class: its assembly and, per variable (in value-reference order), its
-    Var and index (the assembly's parameter, RTOL, tau or the record)."""
+    Var, index (the assembly's parameter, RTOL, tau or the record) and count (1; a Boolean output: the run of
+    the record's entries it is true for where one is not zero)."""
 
     name: str
     assembly: native.Assembly
-    variables: tuple  # ((Var, index), ...)
+    variables: tuple  # ((Var, index, count), ...): count, of an output, the record's entries it joins
 
 
 def model_table(cls) -> ModelTable:
@@ -164,8 +165,8 @@ def model_table(cls) -> ModelTable:
         elif v.causality == "input":
             index = inputs.index(v.name)
         else:
-            index = outputs[v.name]
-        rows.append((v, index))
+            index, count = outputs[v.name]
+        rows.append((v, index, count if v.causality == "output" else 1))
     missing = set(assembly.names) - {v.name for v in cls.variables}
     if missing:
         raise NotNative(f"the C assembly's parameters {sorted(missing)} are not its variables")
@@ -187,9 +188,11 @@ def _system(cls, slave, values, inputs):
 
 
 def _record_indices(cls, slave, system, n_record) -> dict:
-    """{output name: its index in the record}, found by publishing a record of distinct values (a Real
-    output is one of them) and, for the Boolean outputs, records with one entry zeroed; UNUSED for a Real
-    output that publish gives as 0 from any record (of a feature the assembly refuses)."""
+    """{output name: (its first index in the record, count)}, found by publishing a record of distinct values
+    (a Real output is one of them: count 1) and, for the Boolean outputs, records with entries zeroed (the
+    shortest run of entries that is false where all of them are zero and true where any one is not: count
+    its length); (UNUSED, 1) for a Real output that publish gives as 0 from any record (of a feature the
+    assembly refuses)."""
     row = np.arange(n_record, dtype=float) + 2.0
     published = slave.publish(system.decode_record(row.copy()))
     negated = slave.publish(system.decode_record(-row))
@@ -198,21 +201,25 @@ def _record_indices(cls, slave, system, n_record) -> dict:
         if v.causality != "output":
             continue
         if v.kind == "Real" and published[v.name] == 0.0 == negated[v.name]:
-            indices[v.name] = UNUSED
+            indices[v.name] = (UNUSED, 1)
             continue
+        count, found = 1, [i for i in range(n_record) if published[v.name] == row[i]]
         if v.kind == "Boolean":
-            zeroed = []
-            for i in range(n_record):
+            def true(zero):  # the output of the record with the entries zero zeroed
                 probe = row.copy()
-                probe[i] = 0.0
-                if not slave.publish(system.decode_record(probe))[v.name]:
-                    zeroed.append(i)
-            found = zeroed
-        else:
-            found = [i for i in range(n_record) if published[v.name] == row[i]]
+                probe[list(zero)] = 0.0
+                return slave.publish(system.decode_record(probe))[v.name]
+
+            for count in range(1, n_record + 1):
+                runs = [range(i, i + count) for i in range(n_record - count + 1)]
+                found = [run[0] for run in runs if not true(run) and all(true(set(run) - {j}) for j in run)]
+                if found:
+                    break
         if len(found) != 1:
-            raise NotNative(f"its output {v.name} is not one entry of the record (publish computes it)")
-        indices[v.name] = found[0]
+            raise NotNative(f"its output {v.name} is not one entry of the record (publish computes it)"
+                            if v.kind == "Real" else
+                            f"its output {v.name} is not true where one of a run of the record's entries is")
+        indices[v.name] = (found[0], count)
     return indices
 
 
@@ -223,13 +230,13 @@ def model_source(table: ModelTable, token: str, script: str) -> str:
     written = getattr(table.assembly, "source", "")
     found = "&" + (FILE_ASSEMBLY if written else f"fj_assembly_{model}")
     lines = []
-    for vr, (v, index) in enumerate(table.variables):
+    for vr, (v, index, count) in enumerate(table.variables):
         start = v.start if v.start is not None else 0.0
         bounds = [v.min, v.max] if v.causality != "output" else [None, None]
         lines.append(f"    /* {vr} */ {{{json.dumps(v.name)}, {CAUSALITY[v.causality]}, {TYPE[v.kind]}, "
                      f"{c_double(float(start))}, {int(bounds[0] is not None)}, {int(bounds[1] is not None)}, "
                      f"{c_double(bounds[0] or 0.0)}, {c_double(bounds[1] or 0.0)}, {index}, "
-                     f"{int(v.causality == 'parameter' and v.unit in INERTIA_UNITS)}}},")
+                     f"{int(v.causality == 'parameter' and v.unit in INERTIA_UNITS)}, {count}}},")
     return (f"/* model.c: the model of the native FMU {table.name} (fj_fmu_model.h), written by build_fmu.py --native\n"
             f" * from {script} (its Var rows, in value-reference order); index: the C assembly's parameter\n"
             f" * ({table.assembly.model}, family {table.assembly.family}; {RTOL}: rtol, {UNUSED}: unused), the input's\n"
@@ -238,7 +245,7 @@ def model_source(table: ModelTable, token: str, script: str) -> str:
             '#include "fj_assembly.h"\n#include "fj_fmu_model.h"\n#include "fj_kernel.h"\n\n'
             + (written + "\n" if written else "")
             + "static const fj_fmu_variable VARIABLES[] = {\n"
-            "    /* name, causality, type, start, has_min, has_max, min, max, index, inertia */\n"
+            "    /* name, causality, type, start, has_min, has_max, min, max, index, inertia, count */\n"
             + "\n".join(lines) + "\n};\n\n"
             f"const fj_fmu_model fj_fmu_the_model = {{{json.dumps(table.name)}, {json.dumps(token)}, "
             f"{json.dumps(table.assembly.model)}, {len(table.variables)}, VARIABLES}};\n\n"

@@ -62,7 +62,7 @@ class _Writer:
     def __init__(self, spec: MechanismFile, values: dict):
         self.spec, self.values = spec, values
         self.p = {q.name: f"p[{i}]" for i, q in enumerate(spec.parameters)}
-        self.lines, self.arrays = [], {}
+        self.lines, self.arrays, self.law_kinds = [], {}, []  # law_kinds: per free coordinate (NO_LAW ... TANH)
 
     def array(self, name: str, shape: tuple):
         self.arrays[name] = np.zeros(shape)
@@ -94,7 +94,7 @@ class _Writer:
         self.lines.append(f"fj_file_{call.replace('WHERE', c_string(self.spec._at(path, value, '')))};")
 
     def unit(self, name: str, index: int, at: int):
-        """arrays[name][index][at:at + 2] made a unit vector, as C's check does (the checks hold: Python's)."""
+        """arrays[name][index][at:at + 2] made a unit vector, as C's check does (at values the checks take)."""
         row = self.arrays[name][index]
         row[at:at + 2] /= math.hypot(*row[at:at + 2])
 
@@ -131,7 +131,6 @@ class FileAssembly:
                             ("drive", (len(drives), 3)), ("gravity", (2,)), ("q", (len(mech.q_names),)),
                             ("u", (len(mech.partition),))):
             w.array(name, shape)
-        w.law_kinds = []
         for k, b in enumerate(bodies):  # planar.Body(name, m, J, force, moment)
             path = f"bodies[{k}]"
             w.num(f"{path}.m", b.get("m"), f"body[{k}][0]")
