@@ -54,7 +54,8 @@ def sanitized_library(tmp_path, flags=UNDEFINED, srcs=None, name=None) -> Path:
     # named after its sources, every source of the engine as "engine" (their stems: too long a file name)
     engine, srcs = set(sources()), None if srcs is None else [Path(s) for s in srcs]
     whole = srcs is None or engine <= set(srcs)
-    name = name or "-".join([*(["engine"] if whole else []), *(s.stem for s in srcs or () if not (whole and s in engine))])
+    name = name or "-".join([*(["engine"] if whole else []),
+                             *(s.stem for s in srcs or () if not (whole and s in engine))])
     return compile_library(Path(tmp_path) / f"{name}.so", srcs, extra_flags=flags)
 
 

@@ -18,8 +18,9 @@ from fmpy import read_model_description, simulate_fmu
 from fmpy.fmi1 import FMICallException
 from fmpy.validation import validate_fmu
 from native_build import run_against, sanitized_library, sanitizers
-from test_native_fmus import (Instance, assert_close, description_without_build, drive, host_arguments, hosts,  # noqa: F401
-                              outputs_of)
+from test_native_fmus import (INSTALL_WINE, MINGW, WINE, Instance, assert_close,  # noqa: F401 (hosts: a fixture)
+                              assert_win64_reproduces_linux64, description_without_build, drive, host_arguments,
+                              hosts, outputs_of)
 from valgrind import valgrind_errors
 
 import build_fmu
@@ -61,8 +62,8 @@ def built(build_once):
     pythonfmu twins (twins/, twins/fmi3/), built once."""
     def build(folder):
         for name in FILES:
-            build_fmu.build_mechanism_native(CATALOGUE / f"{name}.toml", folder, versions=(2, 3) if name in FMI3 else (2,),
-                                             twins=folder / "twins")
+            build_fmu.build_mechanism_native(CATALOGUE / f"{name}.toml", folder,
+                                             versions=(2, 3) if name in FMI3 else (2,), twins=folder / "twins")
     return build_once("native_mechanism_fmus", build)
 
 
@@ -170,6 +171,17 @@ def test_c_host_under_valgrind_has_no_error_and_no_leak(built, hosts, tmp_path):
         assert checked.returncode == 0 and valgrind_errors(checked.stderr) == [], checked.stderr[-3000:]
         rows = [line for line in checked.stdout.splitlines() if not line.startswith("cycle")]
         assert rows == plain.stdout.splitlines()
+
+
+@pytest.mark.skipif(WINE is None or MINGW is None, reason=INSTALL_WINE)
+def test_win64_binaries_under_wine64_reproduce_the_linux64_results(built, hosts, tmp_path):  # noqa: F811
+    """Each native FMU of a file (FMI 2.0): its win64 binary under wine64 gives the linux64 binary's outputs
+    within 1e-9 of their ranges (test_native_fmus: mingw-w64's libm rounds sin, cos, asin otherwise)."""
+    for name in FILES:
+        folder = tmp_path / name
+        with zipfile.ZipFile(fmu(built, name)) as z:
+            z.extractall(folder)
+        assert_win64_reproduces_linux64(folder, 2, hosts, tmp_path, 1e-9, cls=slave(name))
 
 
 def test_a_file_that_c_cannot_honour_is_refused_naming_why(tmp_path):

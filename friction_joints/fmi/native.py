@@ -277,8 +277,8 @@ FILE_ASSEMBLY = "FILE_ASSEMBLY"  # the name of a file's assembly in model.c (its
 def engine_sources(family: str, uses: tuple) -> tuple[Path, ...]:
     """The engine's C files the model of ``family`` needs: ENGINE_CORE, the family's own (``<family>.c``),
     the files that define the symbols model.c ``uses`` (``assembly_symbols``) and every file that defines a
-    symbol they use, found with nm on their objects (without nm: every file). LOOKUPS are left out: the FMU's model.c finds its one
-    family and assembly (so the binary holds no other)."""
+    symbol they use, found with nm on their objects (without nm: every file). LOOKUPS are left out: the
+    FMU's model.c finds its one family and assembly (so the binary holds no other)."""
     files = sorted(p for p in ENGINE_DIR.glob("*.c") if p.name not in LOOKUPS)
     nm = shutil.which("nm")
     if nm is None:

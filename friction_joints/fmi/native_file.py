@@ -21,7 +21,6 @@ depends on the parameters; the C assembly has a fixed partition).
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from pathlib import Path
 
@@ -272,5 +271,7 @@ static int64_t assemble(const double *p, double *fpar, int64_t *ipar, double *y0
     return pr.count;
 }}
 
-static const fj_assembly {FILE_ASSEMBLY} = {{{c_string(self.model)}, "planar", {len(self.names)}, NAMES, {self.n_fpar}, {self.n_ipar}, {self.n_y}, {self.n_tau}, {self.n_record}, assemble}};
+static const fj_assembly {FILE_ASSEMBLY} = {{{c_string(self.model)}, "planar", {len(self.names)}, NAMES,
+                                            {self.n_fpar}, {self.n_ipar}, {self.n_y}, {self.n_tau}, {self.n_record},
+                                            assemble}};
 """

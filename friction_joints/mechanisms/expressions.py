@@ -109,7 +109,8 @@ def to_c(value, names: dict, bad: str = "bad") -> str:
         if isinstance(node, ast.Name) and (node.id in names or node.id in CONSTANTS):
             return names[node.id] if node.id in names else c_double(CONSTANTS[node.id])
         if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Div, ast.Pow)):
-            helper = "fj_file_div(&{0}, {1}, {2})" if isinstance(node.op, ast.Div) else "fj_file_f2(&{0}, pow, {1}, {2})"
+            helper = ("fj_file_div(&{0}, {1}, {2})" if isinstance(node.op, ast.Div) else
+                      "fj_file_f2(&{0}, pow, {1}, {2})")
             return helper.format(bad, c(node.left), c(node.right))
         if isinstance(node, ast.BinOp) and type(node.op) in _C_OPERATORS:
             return f"({c(node.left)} {_C_OPERATORS[type(node.op)]} {c(node.right)})"
