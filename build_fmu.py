@@ -425,12 +425,14 @@ def version_folder(out: Path, version: int) -> Path:
     return out / "fmi3" if version == 3 else out
 
 
-def build_versions(script: Path, out: Path, versions=(2, 3), loader: bool = True) -> list[Path]:
-    """``build`` of the FMU of a fmu_src script for each FMI version, 2.0 into ``out`` and 3.0 into
-    ``out/fmi3``: the documentation (its plot runs the default experiment) is made once, for the first."""
+def build_versions(script: Path, out: Path, versions=(2, 3), loader: bool = True, resources=()) -> list[Path]:
+    """``build`` of the FMU of a fmu_src script (with its resources) for each FMI version, 2.0 into ``out``
+    and 3.0 into ``out/fmi3``: the documentation (its plot runs the default experiment) is made once, for
+    the first."""
     paths, docs = [], None
     for version in versions:
-        paths.append(build(script, version_folder(out, version), loader, fmi_version=version, docs=docs))
+        paths.append(build(script, version_folder(out, version), loader, resources=resources, fmi_version=version,
+                           docs=docs))
         if docs is None:
             with zipfile.ZipFile(paths[-1]) as built:
                 docs = {name: built.read(name) for name in built.namelist() if name.startswith("documentation/")}
@@ -445,9 +447,7 @@ def build_native_versions(script: Path, out: Path, versions=(2, 3), twins: Path 
     ``out/native`` and 3.0 into ``out/native/fmi3``, from its pythonfmu twins built into a temporary folder
     (or, as shipped, into ``twins`` and its fmi3 folder, kept), validated by FMPy; none, with a message
     saying why, for a model the native build does not cover."""
-    from fmpy.validation import validate_fmu
-
-    from friction_joints.fmi.native import NotNative, build_native, model_table
+    from friction_joints.fmi.native import NotNative, model_table
 
     cls = slave_class(script)
     try:
@@ -455,18 +455,28 @@ def build_native_versions(script: Path, out: Path, versions=(2, 3), twins: Path 
     except NotNative as why:
         print(f"{script.stem}: skipped, no native FMU yet: {why}", file=sys.stderr)
         return []
-    paths = []
     with tempfile.TemporaryDirectory() as tmp:
         built = build_versions(script, Path(twins or tmp), versions, loader=twins is not None)
-        for version, twin in zip(versions, built):
-            path, notes = build_native(cls, twin, version_folder(out / NATIVE, version),
-                                       script=f"fmu_src/{script.name}")
-            for note in notes:
-                print(note, file=sys.stderr)
-            problems = validate_fmu(str(path))
-            if problems:
-                raise SystemExit(f"{path} is not valid:\n  " + "\n  ".join(problems))
-            paths.append(path)
+        return native_of_twins(cls, built, out, f"fmu_src/{script.name}")
+
+
+def native_of_twins(cls, twins: list[Path], out: Path, script: str) -> list[Path]:
+    """The native FMU of the slave class cls from each of its built pythonfmu twins (FMI 2.0 into
+    ``out/native``, 3.0 into ``out/native/fmi3``), validated by FMPy; script: what model.c says it is from."""
+    from fmpy.validation import validate_fmu
+
+    from friction_joints.fmi.native import build_native
+
+    paths = []
+    for twin in twins:
+        version = 3 if twin.parent.name == "fmi3" else 2
+        path, notes = build_native(cls, twin, version_folder(out / NATIVE, version), script=script)
+        for note in notes:
+            print(note, file=sys.stderr)
+        problems = validate_fmu(str(path))
+        if problems:
+            raise SystemExit(f"{path} is not valid:\n  " + "\n  ".join(problems))
+        paths.append(path)
     return paths
 
 
@@ -482,10 +492,10 @@ class {name}(file_slave.FileSlave):
 '''
 
 
-def build_mechanism(path: Path, out: Path, name: str | None = None, loader: bool = True,
-                    fmi_version: int = 2) -> Path:
-    """Build the FMU of a mechanism file (friction_joints.fmi.file_slave) into ``out``, named ``name``
-    (default: the file's name); arguments as for ``build``."""
+@contextlib.contextmanager
+def mechanism_script(path: Path, name: str | None = None):
+    """(slave script, mechanism file) of the FMU of a mechanism file named ``name`` (default: the file's
+    name), written into a temporary folder (the file as <name>.toml beside the script)."""
     from friction_joints.mechanisms.files import read_file
 
     name = name or read_file(path).name
@@ -496,9 +506,35 @@ def build_mechanism(path: Path, out: Path, name: str | None = None, loader: bool
         shutil.copy(path, toml)
         script.write_text(MECHANISM_SCRIPT.format(name=name))
         try:
-            return build(script, out, loader, resources=[toml], fmi_version=fmi_version)
+            yield script, toml
         finally:
             forget_modules(name)
+
+
+def build_mechanism(path: Path, out: Path, name: str | None = None, loader: bool = True,
+                    fmi_version: int = 2) -> Path:
+    """Build the FMU of a mechanism file (friction_joints.fmi.file_slave) into ``out``, named ``name``
+    (default: the file's name); arguments as for ``build``."""
+    with mechanism_script(path, name) as (script, toml):
+        return build(script, out, loader, resources=[toml], fmi_version=fmi_version)
+
+
+def build_mechanism_native(path: Path, out: Path, name: str | None = None, versions=(2, 3),
+                           twins: Path | None = None) -> list[Path]:
+    """The native FMUs of a mechanism file (friction_joints.fmi.native_file) for each FMI version, 2.0 into
+    ``out/native`` and 3.0 into ``out/native/fmi3``, from its pythonfmu twins built into a temporary folder
+    (or into ``twins`` and its fmi3 folder, kept), validated by FMPy; SystemExit saying why for a file that
+    has no native FMU."""
+    from friction_joints.fmi.native import NotNative, model_table
+
+    with mechanism_script(path, name) as (script, toml), tempfile.TemporaryDirectory() as tmp:
+        cls = slave_class(script)
+        try:
+            model_table(cls)
+        except NotNative as why:
+            raise SystemExit(f"{path}: no native FMU: {why}") from None
+        built = build_versions(script, Path(twins or tmp), versions, loader=twins is not None, resources=[toml])
+        return native_of_twins(cls, built, out, Path(path).name)
 
 
 def main(argv=None):
@@ -516,7 +552,8 @@ def main(argv=None):
                         help="FMI version: 2.0 into DIR, 3.0 into DIR/fmi3, or both (the default)")
     parser.add_argument("--native", action="store_true",
                         help="build the native FMUs (C engine and C FMI layer, no Python) into DIR/native and "
-                             "DIR/native/fmi3 instead; models it does not cover yet are skipped with a message")
+                             "DIR/native/fmi3 instead (with --mechanism: the file's); models it does not cover yet "
+                             "are skipped with a message")
     args = parser.parse_args(argv)
     if not any((HERE / "friction_joints" / "native").glob("_engine*")):
         raise SystemExit("the C engine is not built in friction_joints/native/, the package the FMUs carry: "
@@ -524,8 +561,12 @@ def main(argv=None):
                          "`pip install .` compiles it into site-packages instead)")
     versions = [2, 3] if args.fmi == "both" else [int(args.fmi)]
     if args.mechanism and args.native:
-        print(f"{args.mechanism}: skipped, no native FMU yet: the C engine has no assembly of a mechanism file's "
-              "parameters (the planar family's packing is Python's)", file=sys.stderr)
+        try:
+            paths = build_mechanism_native(args.mechanism, Path(args.out), args.name, versions)
+        except (OSError, ValueError) as exc:
+            raise SystemExit(str(exc)) from None
+        for path in paths:
+            print(f"built and validated {path}")
         return
     if args.mechanism:
         for version in versions:

@@ -44,16 +44,18 @@ def sanitizers() -> tuple[str, ...]:
     return ADDRESS + UNDEFINED if _why_not(ADDRESS + UNDEFINED) is None else UNDEFINED
 
 
-def sanitized_library(tmp_path, flags=UNDEFINED, srcs=None) -> Path:
+def sanitized_library(tmp_path, flags=UNDEFINED, srcs=None, name=None) -> Path:
     """srcs (default: every source of the engine) compiled with the extra ``flags`` into a library in
-    the folder tmp_path; its path. Skips the test where the toolchain cannot build or run it."""
+    the folder tmp_path (named ``name``, default after its sources); its path. Skips the test where the
+    toolchain cannot build or run it."""
     reason = _why_not(flags)
     if reason is not None:
         pytest.skip(reason)
     # named after its sources, every source of the engine as "engine" (their stems: too long a file name)
     engine, srcs = set(sources()), None if srcs is None else [Path(s) for s in srcs]
     whole = srcs is None or engine <= set(srcs)
-    name = "-".join([*(["engine"] if whole else []), *(s.stem for s in srcs or () if not (whole and s in engine))])
+    name = name or "-".join([*(["engine"] if whole else []),
+                             *(s.stem for s in srcs or () if not (whole and s in engine))])
     return compile_library(Path(tmp_path) / f"{name}.so", srcs, extra_flags=flags)
 
 

@@ -442,12 +442,13 @@ def hosts(tmp_path_factory):
     return {v: compile_host(v, folder / f"fmi{v}_host") for v in (2, 3)}
 
 
-def host_arguments(folder, version, platform, steps, h=0.01):
-    """The C host's arguments for the extracted FMU: its binary, resources, token, its first input held at
-    a value that moves the model, the steps, every Real output."""
+def host_arguments(folder, version, platform, steps, h=0.01, cls=None):
+    """The C host's arguments for the extracted FMU of the slave class cls (default: fmu_src's of its model):
+    its binary, resources, token, its first input held at a value that moves the model, the steps, every
+    Real output."""
     md = read_model_description(str(folder / "modelDescription.xml"))
     name = md.coSimulation.modelIdentifier
-    cls = build_fmu.slave_class(build_fmu.SOURCES / f"{name}.py")
+    cls = cls or build_fmu.slave_class(build_fmu.SOURCES / f"{name}.py")
     first = cls.inputs[0]
     value = max(abs(float(cls.experiment.inputs[first](t))) for t in np.linspace(0, cls.experiment.stop_time, 101))
     suffix = ".dll" if "win" in platform else ".so"
@@ -498,34 +499,42 @@ def test_win64_binaries_under_wine64_reproduce_the_linux64_results(native_folder
     error control turns those bits into another step sequence (errors of the order of rtol); the same for
     BristleOscillator (the Stribeck curve's exp and pow at every evaluation, RODAS at rtol 1e-8: 6e-9 of
     the ranges measured), within 1e-8."""
-    exe = compile_host(version, tmp_path / f"fmi{version}_host.exe", (MINGW,), ("-D__USE_MINGW_ANSI_STDIO=1",))
-    env = {"WINEDEBUG": "-all", "WINEPREFIX": str(tmp_path.parent / "wineprefix"), "HOME": str(tmp_path),
-           "PATH": os.environ.get("PATH", "")}
     ran = 0
     for name in MODELS:
         if not (native_folder / "native" / f"{name}.fmu").exists():
             continue
         folder = extracted(native_folder, name, version, tmp_path)
-        linux = host_arguments(folder, version, "linux64" if version == 2 else "x86_64-linux", 200)
-        windows = host_arguments(folder, version, "win64" if version == 2 else "x86_64-windows", 200)
-        expected = subprocess.run([str(hosts[version]), "-q", *linux], capture_output=True, text=True, timeout=120)
-        done = subprocess.run([WINE, str(exe), "-q", *windows], capture_output=True, text=True, env=env, timeout=600)
-        assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-        a = np.array([[float(x) for x in line.split()] for line in done.stdout.splitlines()])
-        b = np.array([[float(x) for x in line.split()] for line in expected.stdout.splitlines()])
-        assert a.shape == b.shape and a.shape[0] == 200, (a.shape, b.shape)
-        md = read_model_description(str(folder / "modelDescription.xml"))
-        floor = np.array([0.0] + [RESIDUALS.get(v.name, 0.0) for v in md.modelVariables  # (time, outputs)
-                                  if v.causality == "output" and v.type in ("Real", "Float64")])
-        scale = np.maximum(np.ptp(b, axis=0), 1e-300)
-        worst = np.max(np.maximum(np.abs(a - b) - floor, 0.0) / scale, axis=0)
         # mingw's libm rounds sin, cos, asin, hypot, exp, pow otherwise
         tolerance = 1e-9 if name in PLANAR else 1e-8 if name == "BristleOscillator" else 1e-12
-        assert np.all(worst <= tolerance), f"{name} FMI {version}.0: win64 vs linux64, relative to range: {worst}"
+        assert_win64_reproduces_linux64(folder, version, hosts, tmp_path, tolerance)
         ran += 1
     if not ran:
         pytest.skip("no native FMU built")
 
+
+def assert_win64_reproduces_linux64(folder, version, hosts, tmp_path, tolerance, cls=None):
+    """The extracted native FMU (of the slave class cls: host_arguments) in the C host cross-compiled with
+    mingw-w64 under wine64 (its win64 binary) and in the Linux host (its linux64 one): 200 steps, every Real
+    output within tolerance of its range (after RESIDUALS' rounding)."""
+    exe = tmp_path / f"fmi{version}_host.exe"
+    if not exe.exists():
+        compile_host(version, exe, (MINGW,), ("-D__USE_MINGW_ANSI_STDIO=1",))
+    env = {"WINEDEBUG": "-all", "WINEPREFIX": str(tmp_path.parent / "wineprefix"), "HOME": str(tmp_path),
+           "PATH": os.environ.get("PATH", "")}
+    linux = host_arguments(folder, version, "linux64" if version == 2 else "x86_64-linux", 200, cls=cls)
+    windows = host_arguments(folder, version, "win64" if version == 2 else "x86_64-windows", 200, cls=cls)
+    expected = subprocess.run([str(hosts[version]), "-q", *linux], capture_output=True, text=True, timeout=120)
+    done = subprocess.run([WINE, str(exe), "-q", *windows], capture_output=True, text=True, env=env, timeout=600)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    a = np.array([[float(x) for x in line.split()] for line in done.stdout.splitlines()])
+    b = np.array([[float(x) for x in line.split()] for line in expected.stdout.splitlines()])
+    assert a.shape == b.shape and a.shape[0] == 200, (a.shape, b.shape)
+    md = read_model_description(str(folder / "modelDescription.xml"))
+    floor = np.array([0.0] + [RESIDUALS.get(v.name, 0.0) for v in md.modelVariables  # (time, outputs)
+                              if v.causality == "output" and v.type in ("Real", "Float64")])
+    scale = np.maximum(np.ptp(b, axis=0), 1e-300)
+    worst = np.max(np.maximum(np.abs(a - b) - floor, 0.0) / scale, axis=0)
+    assert np.all(worst <= tolerance), f"{folder.name} FMI {version}.0: win64 vs linux64, relative to range: {worst}"
 
 # ======================================================================================================
 # The C assembly (native/src/assembly.c) against the Python parameter classes

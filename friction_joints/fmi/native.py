@@ -39,6 +39,8 @@ import numpy as np
 
 from .. import native
 from ..hybrid.signals import Held
+from ..mechanisms.expressions import c_double
+from ..mechanisms.files import MechanismFile
 from ..native.build import CFLAGS, c_compiler
 from ..planar import MechanismSystem
 from .slave import SystemSlave
@@ -108,21 +110,28 @@ class NotNative(Exception):
 @dataclass(frozen=True)
 class ModelTable:
     """What model.c says of a slave class: its assembly and, per variable (in value-reference order), its
-    Var and index (the assembly's parameter, RTOL, tau or the record)."""
+    Var, index (the assembly's parameter, RTOL, tau or the record) and count (1; a Boolean output: the run of
+    the record's entries it is true for where one is not zero)."""
 
     name: str
     assembly: native.Assembly
-    variables: tuple  # ((Var, index), ...)
+    variables: tuple  # ((Var, index, count), ...): count, of an output, the record's entries it joins
 
 
 def model_table(cls) -> ModelTable:
-    """The table of the native FMU of the fmu_src slave class ``cls``; NotNative if it has none."""
+    """The table of the native FMU of the fmu_src slave class ``cls`` (or of a mechanism file's FileSlave
+    class: its assembly written by native_file); NotNative if it has none."""
     name = cls.__name__
-    try:
-        assembly = native.Assembly(name)
-    except ValueError:
-        raise NotNative("the C engine has no assembly of its parameters (native/src/assembly*.c: the models whose "
-                        "packed arrays are a function of their parameters)") from None
+    if isinstance(getattr(cls, "spec", None), MechanismFile):
+        from .native_file import FileAssembly
+
+        assembly = FileAssembly(cls.spec, name)
+    else:
+        try:
+            assembly = native.Assembly(name)
+        except ValueError:
+            raise NotNative("the C engine has no assembly of its parameters (native/src/assembly*.c: the models "
+                            "whose packed arrays are a function of their parameters)") from None
     if not native.Family(assembly.family).decides_modes:
         raise NotNative(f"the C engine's family {assembly.family} does not decide its modes in C yet")
     slave = object.__new__(cls)  # build and publish use only their arguments (no FMU instance here)
@@ -156,8 +165,8 @@ def model_table(cls) -> ModelTable:
         elif v.causality == "input":
             index = inputs.index(v.name)
         else:
-            index = outputs[v.name]
-        rows.append((v, index))
+            index, count = outputs[v.name]
+        rows.append((v, index, count if v.causality == "output" else 1))
     missing = set(assembly.names) - {v.name for v in cls.variables}
     if missing:
         raise NotNative(f"the C assembly's parameters {sorted(missing)} are not its variables")
@@ -179,9 +188,11 @@ def _system(cls, slave, values, inputs):
 
 
 def _record_indices(cls, slave, system, n_record) -> dict:
-    """{output name: its index in the record}, found by publishing a record of distinct values (a Real
-    output is one of them) and, for the Boolean outputs, records with one entry zeroed; UNUSED for a Real
-    output that publish gives as 0 from any record (of a feature the assembly refuses)."""
+    """{output name: (its first index in the record, count)}, found by publishing a record of distinct values
+    (a Real output is one of them: count 1) and, for the Boolean outputs, records with entries zeroed (the
+    shortest run of entries that is false where all of them are zero and true where any one is not: count
+    its length); (UNUSED, 1) for a Real output that publish gives as 0 from any record (of a feature the
+    assembly refuses)."""
     row = np.arange(n_record, dtype=float) + 2.0
     published = slave.publish(system.decode_record(row.copy()))
     negated = slave.publish(system.decode_record(-row))
@@ -190,49 +201,51 @@ def _record_indices(cls, slave, system, n_record) -> dict:
         if v.causality != "output":
             continue
         if v.kind == "Real" and published[v.name] == 0.0 == negated[v.name]:
-            indices[v.name] = UNUSED
+            indices[v.name] = (UNUSED, 1)
             continue
+        count, found = 1, [i for i in range(n_record) if published[v.name] == row[i]]
         if v.kind == "Boolean":
-            zeroed = []
-            for i in range(n_record):
+            def true(zero):  # the output of the record with the entries zero zeroed
                 probe = row.copy()
-                probe[i] = 0.0
-                if not slave.publish(system.decode_record(probe))[v.name]:
-                    zeroed.append(i)
-            found = zeroed
-        else:
-            found = [i for i in range(n_record) if published[v.name] == row[i]]
+                probe[list(zero)] = 0.0
+                return slave.publish(system.decode_record(probe))[v.name]
+
+            for count in range(1, n_record + 1):
+                runs = [range(i, i + count) for i in range(n_record - count + 1)]
+                found = [run[0] for run in runs if not true(run) and all(true(set(run) - {j}) for j in run)]
+                if found:
+                    break
         if len(found) != 1:
-            raise NotNative(f"its output {v.name} is not one entry of the record (publish computes it)")
-        indices[v.name] = found[0]
+            raise NotNative(f"its output {v.name} is not one entry of the record (publish computes it)"
+                            if v.kind == "Real" else
+                            f"its output {v.name} is not true where one of a run of the record's entries is")
+        indices[v.name] = (found[0], count)
     return indices
-
-
-def _c_double(x) -> str:
-    text = repr(float(x))
-    return text if any(c in text for c in ".en") else text + ".0"
 
 
 def model_source(table: ModelTable, token: str, script: str) -> str:
     """model.c of the table: the model of fj_fmu_model.h, and the lookups of its family and its assembly
-    (fj_family_find, fj_assembly_find)."""
+    (fj_family_find, fj_assembly_find): the engine's, or a mechanism file's written into model.c (its source)."""
     family, model = table.assembly.family, table.assembly.model
+    written = getattr(table.assembly, "source", "")
+    found = "&" + (FILE_ASSEMBLY if written else f"fj_assembly_{model}")
     lines = []
-    for vr, (v, index) in enumerate(table.variables):
+    for vr, (v, index, count) in enumerate(table.variables):
         start = v.start if v.start is not None else 0.0
         bounds = [v.min, v.max] if v.causality != "output" else [None, None]
         lines.append(f"    /* {vr} */ {{{json.dumps(v.name)}, {CAUSALITY[v.causality]}, {TYPE[v.kind]}, "
-                     f"{_c_double(float(start))}, {int(bounds[0] is not None)}, {int(bounds[1] is not None)}, "
-                     f"{_c_double(bounds[0] or 0.0)}, {_c_double(bounds[1] or 0.0)}, {index}, "
-                     f"{int(v.causality == 'parameter' and v.unit in INERTIA_UNITS)}}},")
+                     f"{c_double(float(start))}, {int(bounds[0] is not None)}, {int(bounds[1] is not None)}, "
+                     f"{c_double(bounds[0] or 0.0)}, {c_double(bounds[1] or 0.0)}, {index}, "
+                     f"{int(v.causality == 'parameter' and v.unit in INERTIA_UNITS)}, {count}}},")
     return (f"/* model.c: the model of the native FMU {table.name} (fj_fmu_model.h), written by build_fmu.py --native\n"
             f" * from {script} (its Var rows, in value-reference order); index: the C assembly's parameter\n"
             f" * ({table.assembly.model}, family {table.assembly.family}; {RTOL}: rtol, {UNUSED}: unused), the input's\n"
             f" * place in tau, the output's in the record. */\n"
             "#include <stddef.h>\n#include <string.h>\n\n"
             '#include "fj_assembly.h"\n#include "fj_fmu_model.h"\n#include "fj_kernel.h"\n\n'
-            "static const fj_fmu_variable VARIABLES[] = {\n"
-            "    /* name, causality, type, start, has_min, has_max, min, max, index, inertia */\n"
+            + (written + "\n" if written else "")
+            + "static const fj_fmu_variable VARIABLES[] = {\n"
+            "    /* name, causality, type, start, has_min, has_max, min, max, index, inertia, count */\n"
             + "\n".join(lines) + "\n};\n\n"
             f"const fj_fmu_model fj_fmu_the_model = {{{json.dumps(table.name)}, {json.dumps(token)}, "
             f"{json.dumps(table.assembly.model)}, {len(table.variables)}, VARIABLES}};\n\n"
@@ -242,7 +255,7 @@ def model_source(table: ModelTable, token: str, script: str) -> str:
             f"}}\n\n"
             f"/* The assembly by name (assemblies.c's, for this FMU's one assembly). */\n"
             f"const fj_assembly *fj_assembly_find(const char *name) {{\n"
-            f"    return name != NULL && strcmp(name, {json.dumps(model)}) == 0 ? &fj_assembly_{model} : NULL;\n"
+            f"    return name != NULL && strcmp(name, {json.dumps(model)}) == 0 ? {found} : NULL;\n"
             f"}}\n")
 
 
@@ -254,14 +267,18 @@ def model_source(table: ModelTable, token: str, script: str) -> str:
 ENGINE_CORE = ("hybrid.c", "rk_driver.c", "method_dop853.c", "method_rk45.c", "stepping.c", "fj_kernel.c", "assembly.c")
 #: the lookups by name of every family and assembly, which model.c replaces by its own
 LOOKUPS = ("families.c", "assemblies.c")
+#: the engine's headers model.c includes, and the functions a mechanism file's assembly in it calls
+MODEL_INCLUDES = ("fj_assembly.h", "fj_kernel.h", "planar_internal.h")
+FILE_SYMBOLS = ("fj_planar_assemble", "fj_file_report", "fj_file_value")
+FILE_ASSEMBLY = "FILE_ASSEMBLY"  # the name of a file's assembly in model.c (its model may be a shipped one)
 
 
 @functools.cache
-def engine_sources(family: str, model: str) -> tuple[Path, ...]:
-    """The engine's C files the model (its assembly) of ``family`` needs: ENGINE_CORE, the family's own
-    (``<family>.c``), the file of the model's assembly and every file that defines a symbol they use, found
-    with nm on their objects (without nm: every file). LOOKUPS are left out: the FMU's model.c finds its one
-    family and assembly (so the binary holds no other)."""
+def engine_sources(family: str, uses: tuple) -> tuple[Path, ...]:
+    """The engine's C files the model of ``family`` needs: ENGINE_CORE, the family's own (``<family>.c``),
+    the files that define the symbols model.c ``uses`` (``assembly_symbols``) and every file that defines a
+    symbol they use, found with nm on their objects (without nm: every file). LOOKUPS are left out: the
+    FMU's model.c finds its one family and assembly (so the binary holds no other)."""
     files = sorted(p for p in ENGINE_DIR.glob("*.c") if p.name not in LOOKUPS)
     nm = shutil.which("nm")
     if nm is None:
@@ -279,7 +296,7 @@ def engine_sources(family: str, model: str) -> tuple[Path, ...]:
                 if kind in "TDRB":
                     defined[name] = path.name
     lookups = {"fj_family_find", "fj_assembly_find"}
-    needed, todo = set(), [*ENGINE_CORE, f"{family}.c", defined[f"fj_assembly_{model}"]]
+    needed, todo = set(), [*ENGINE_CORE, f"{family}.c", *(defined[s] for s in uses)]
     while todo:
         name = todo.pop()
         if name not in needed:
@@ -288,15 +305,20 @@ def engine_sources(family: str, model: str) -> tuple[Path, ...]:
     return tuple(p for p in files if p.name in needed)
 
 
-def source_files(fmi_version: int, family: str, model: str) -> list[Path]:
+def assembly_symbols(assembly) -> tuple:
+    """The engine's symbols that model.c uses: the engine's assembly, or those a file's assembly calls."""
+    return FILE_SYMBOLS if getattr(assembly, "source", "") else (f"fj_assembly_{assembly.model}",)
+
+
+def source_files(fmi_version: int, family: str, uses: tuple) -> list[Path]:
     """The C sources and headers of a native FMU but model.c: the engine's that the model needs and the
     headers they and model.c include, the FMU core's, the FMI version's functions and headers (copied from
     FMPy, BSD-licensed, their licence headers kept)."""
     layer = ["fj_fmu.c", "fj_fmu.h", "fj_fmu_model.h", f"fmi{fmi_version}Functions.c"]
     headers = ([f"fmi2{n}.h" for n in ("Functions", "FunctionTypes", "TypesPlatform")] if fmi_version == 2 else
                [f"fmi3{n}.h" for n in ("Functions", "FunctionTypes", "PlatformTypes")])
-    sources = engine_sources(family, model)
-    included, todo = set(), [*sources, FMI_DIR / "fj_fmu.c", ENGINE_DIR / "fj_assembly.h", ENGINE_DIR / "fj_kernel.h"]
+    sources = engine_sources(family, uses)
+    included, todo = set(), [*sources, FMI_DIR / "fj_fmu.c", *(ENGINE_DIR / n for n in MODEL_INCLUDES)]
     while todo:  # the engine's headers, followed through their own includes (model.c: fj_assembly.h, fj_kernel.h)
         for name in re.findall(r'^#include "([^"]+)"', todo.pop().read_text(), re.MULTILINE):
             if (ENGINE_DIR / name).exists() and name not in included:
@@ -388,7 +410,7 @@ def build_native(cls, twin: Path, out: Path, script: str = "", targets=None) -> 
     targets = list(found) if targets is None else list(targets)
     notes = [f"{cls.__name__}: no {name} binary: {why}" for name, why in missing.items() if name in targets or
              targets == list(found)]
-    files = source_files(fmi_version, table.assembly.family, table.assembly.model)
+    files = source_files(fmi_version, table.assembly.family, assembly_symbols(table.assembly))
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "sources"
         src.mkdir()

@@ -194,7 +194,9 @@ fj_fmu *fj_fmu_new(const fj_fmu_model *model, fj_fmu_logger *logger, void *env) 
             bad = v->type != FJ_FMU_REAL || v->index < 0 || v->index >= f->n_tau;
             if (!bad) f->input_vr[v->index] = vr, n_inputs++;
         } else if (v->causality == FJ_FMU_OUTPUT) {
-            bad = v->index == FJ_FMU_UNUSED ? v->type != FJ_FMU_REAL : v->index < 0 || v->index >= f->n_record;
+            bad = v->index == FJ_FMU_UNUSED ? v->type != FJ_FMU_REAL
+                                            : v->index < 0 || v->count < 1 || v->index + v->count > f->n_record ||
+                                                  (v->count > 1 && v->type != FJ_FMU_BOOLEAN);
         } else if (v->index == FJ_FMU_RTOL) {
             f->rtol_vr = vr;
         } else if (v->index == FJ_FMU_UNUSED) {
@@ -359,6 +361,7 @@ static fj_fmu_status publish(fj_fmu *f, const char *where) {
         const fj_fmu_variable *v = &f->model->variables[vr];
         if (v->causality != FJ_FMU_OUTPUT) continue;
         double x = v->index == FJ_FMU_UNUSED ? 0.0 : f->record[v->index];
+        for (int i = 1; i < v->count && x == 0.0; i++) x = f->record[v->index + i]; /* a Boolean of several */
         f->values[vr] = v->type == FJ_FMU_BOOLEAN ? (x != 0.0) : x;
     }
     return FJ_FMU_OK;

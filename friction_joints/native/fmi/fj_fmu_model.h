@@ -38,6 +38,8 @@ typedef struct fj_fmu_variable {
     int index;   /* parameter: its index in the assembly's parameters, FJ_FMU_RTOL or FJ_FMU_UNUSED; input:
                     its index in tau; output: its index in the record or FJ_FMU_UNUSED (always 0) */
     int inertia; /* 1 for a mass or a moment of inertia (kg, kg.m2): at least one must be > 0 */
+    int count;   /* output: the entries index ... index + count - 1 of the record, a Boolean true where one is
+                    non-zero (a joint's contacts: stuck where one sticks); 1 for every other variable */
 } fj_fmu_variable;
 
 typedef struct fj_fmu_model {

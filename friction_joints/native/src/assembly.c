@@ -97,7 +97,7 @@ void fj_require(fj_problems *pr, const char *name, double value, int low_kind, d
 void fj_problem(fj_problems *pr, const char *format, ...) {
     pr->count++;
     if (pr->error == NULL || pr->n_error == 0 || pr->used >= pr->n_error - 1) return;
-    int written = pr->count > 1 ? snprintf(pr->error + pr->used, pr->n_error - pr->used, "; ") : 0;
+    int written = pr->count > 1 ? snprintf(pr->error + pr->used, pr->n_error - pr->used, "%s", pr->separator) : 0;
     if (written > 0) pr->used += (size_t)written;
     if (pr->used < pr->n_error - 1) {
         va_list args;
@@ -110,7 +110,7 @@ void fj_problem(fj_problems *pr, const char *format, ...) {
 }
 
 fj_problems fj_no_problems(char *error, size_t n_error) {
-    fj_problems pr = {error, n_error, 0, 0};
+    fj_problems pr = {error, n_error, 0, 0, "; "};
     if (error != NULL && n_error > 0) error[0] = '\0';
     return pr;
 }

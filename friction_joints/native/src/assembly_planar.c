@@ -8,7 +8,6 @@
  */
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "fj_assembly.h"
@@ -71,42 +70,16 @@ static void tree(mechanism *mech, int64_t j, int64_t axis) {
 
 static const double ORIGIN[2] = {0.0, 0.0}, E_X[2] = {1.0, 0.0}, E_Y[2] = {0.0, 1.0};
 
-/* fpar, ipar of the mechanism and y0 = [q, u, 0, 0] with q the guess q_guess (k1) projected onto the closing
- * constraints holding the partition's coordinates (Mechanism.assemble), u (k); a problem (counted in pr)
- * where the projection fails. */
+/* fpar, ipar of the mechanism and y0 (fj_planar_assemble), the failure of its projection named after the model. */
 static void pack_and_project(const fj_assembly *self, const mechanism *mech, const double *q_guess, const double *u,
                              double *fpar, int64_t *ipar, double *y0, fj_problems *pr) {
     const fj_planar_model d = {mech->n_bodies, mech->n_joints, mech->n_drives, mech->n_tree, 0,
                                &mech->bodies[0][0], &mech->joint_types[0][0], &mech->joints[0][0], mech->law_kinds,
                                &mech->laws[0][0], mech->drive_bodies, &mech->drives[0][0], mech->gravity,
                                &mech->tree[0][0], mech->partition};
-    int64_t n_fpar = self->n_fpar, n_ipar = self->n_ipar;
-    char error[200];
-    if (fj_planar_pack(&d, fpar, &n_fpar, ipar, &n_ipar, error, sizeof error)) {
-        fj_problem(pr, "%s (the assembly of %s)", error, self->model);
-        return;
-    }
-    int64_t k1 = ipar[I_K1], k = ipar[I_K], n_work = ipar[I_WORK_ROWS] * ipar[I_WIDTH];
-    memcpy(y0, q_guess, (size_t)k1 * sizeof *y0);
-    memcpy(y0 + k1, u, (size_t)k * sizeof *y0);
-    y0[k1 + k] = y0[k1 + k + 1] = 0.0; /* W_drive, W_friction */
-    double *work = calloc((size_t)n_work, sizeof *work);
-    int64_t *iwork = calloc((size_t)(ipar[I_IWORK_ROWS] * ipar[I_WIDTH]), sizeof *iwork);
-    if (work == NULL || iwork == NULL) {
-        fj_problem(pr, "out of memory (the assembly of %s)", self->model);
-    } else {
-        fj_args a = {fpar, ipar, NULL, NULL, n_fpar, n_ipar, 0, 0, self->n_y, self->n_tau, work, iwork};
-        double residual;
-        int64_t status = fj_planar_project(&a, y0, &residual);
-        if (status) { /* MinimalForm.project's SingularConfigurationError */
-            char q[3][40] = {"", "", ""};
-            for (int64_t i = 0; i < k1 && i < 3; i++) fj_repr(y0[i], q[i], sizeof q[i]);
-            fj_problem(pr, "%s: the closing constraints cannot be satisfied near q = [%s %s %s] (unassemblable "
-                           "geometry or dead centre); residual %.3g", self->model, q[0], q[1], q[2], residual);
-        }
-    }
-    free(work);
-    free(iwork);
+    char where[64];
+    snprintf(where, sizeof where, "%s: ", self->model);
+    fj_planar_assemble(self, &d, q_guess, u, where, NULL, fpar, ipar, y0, pr);
 }
 
 /* ==================================================================================================

@@ -49,11 +49,12 @@ extern const fj_assembly fj_assembly_BristleOscillator;
 void fj_repr(double x, char *out, size_t n);
 
 /* The parameter checks of an assembly (errors.require, errors.check_parameters): the problems found so far,
- * counted and "; "-joined into error (n_error bytes; may be NULL). */
+ * counted and joined by the separator ("; " unless changed) into error (n_error bytes; may be NULL). */
 typedef struct fj_problems {
     char *error;
     size_t n_error, used;
     int64_t count;
+    const char *separator;
 } fj_problems;
 enum { FJ_NO_BOUND, FJ_CLOSED, FJ_OPEN }; /* the kinds of a bound */
 

