@@ -15,6 +15,7 @@
  */
 #include <float.h>
 #include <math.h>
+#include <string.h>
 
 #include "box_qp.h"
 #include "fj_linalg.h"
@@ -54,6 +55,48 @@ int64_t *fj_planar_ifield(const fj_args *a, int64_t field) {
 
 static double *field(const fj_args *a, int64_t f) { return fj_planar_field(a, f); }
 static int64_t *ifield(const fj_args *a, int64_t f) { return fj_planar_ifield(a, f); }
+
+/* ================================================================================================
+ * The memo of the minimal form's terms
+ *
+ * The workspace keeps the terms of kinematics() at the last (q, u, partition) and those of
+ * linear_terms() at the last h: an evaluation at the same arguments, bit for bit, reuses them (the
+ * events and the record at the end of a step share the last right-hand side's state, the first
+ * right-hand side of the next step too, with new inputs only). Reused or recomputed, the terms are the
+ * same bits: the results do not depend on the call history (an instance's restored state continues
+ * bit-identically). Whatever writes the terms' fields otherwise (place, closing_jacobian, partition_map,
+ * the projection) forgets the memo first.
+ * ================================================================================================ */
+
+/* the flags of WI_MEMO: the workspace holds the kinematics of the field memo_q, memo_u and WI_MEMO_PART,
+ * the terms of linear_terms() that depend on them only, and those that depend on h (the field h) too */
+enum { MEMO_KINEMATICS, MEMO_CONFIGURATION, MEMO_FORCES };
+
+static void memo_forget(const fj_args *a) {
+    int64_t *memo = ifield(a, WI_MEMO);
+    memo[MEMO_KINEMATICS] = memo[MEMO_CONFIGURATION] = memo[MEMO_FORCES] = 0;
+}
+
+static int same_bits(const void *x, const void *y, size_t bytes) { return memcmp(x, y, bytes) == 0; }
+
+/* 1 if the workspace holds the kinematics of (q, u) and the mode's partition. */
+static int memo_has_kinematics(const fj_args *a, const double *q, const double *u) {
+    int64_t k1 = a->ipar[I_K1], k = a->ipar[I_K];
+    const int64_t *memo = ifield(a, WI_MEMO);
+    return memo[MEMO_KINEMATICS] && same_bits(q, field(a, W_MEMO_Q), (size_t)k1 * sizeof(double))
+           && same_bits(u, field(a, W_MEMO_U), (size_t)k * sizeof(double))
+           && same_bits(a->imode + IM_HEADER, ifield(a, WI_MEMO_PART), (size_t)k * sizeof(int64_t));
+}
+
+/* The kinematics in the workspace are those of (q, u) and the mode's partition. */
+static void memo_keep_kinematics(const fj_args *a, const double *q, const double *u) {
+    int64_t k1 = a->ipar[I_K1], k = a->ipar[I_K];
+    int64_t *memo = ifield(a, WI_MEMO);
+    memcpy(field(a, W_MEMO_Q), q, (size_t)k1 * sizeof(double));
+    memcpy(field(a, W_MEMO_U), u, (size_t)k * sizeof(double));
+    memcpy(ifield(a, WI_MEMO_PART), a->imode + IM_HEADER, (size_t)k * sizeof(int64_t));
+    memo[MEMO_KINEMATICS] = 1;
+}
 
 /* ================================================================================================
  * Small dense linear algebra
@@ -213,6 +256,7 @@ static const double *joint_par(const fj_args *a, int64_t j) { return a->fpar + a
 /* x = g(q) (seed 000 eq. 4.2; tree.JointCoordinates.g): place the bodies joint by joint. */
 static int64_t place(const fj_args *a, const double *q, double *x) {
     const int64_t *ip = a->ipar;
+    memo_forget(a);
     for (int64_t i = 0; i < ip[I_N]; i++) x[i] = 0.0;
     for (int64_t t = 0; t < ip[I_K1]; t++) {
         int64_t jt = ip[ip[I_TREE] + 2 * t];
@@ -512,6 +556,7 @@ static int64_t tree_map(const fj_args *a) {
  * seed 000 eq. 4.4). */
 static int64_t closing_jacobian(const fj_args *a, const double *q) {
     const int64_t *ip = a->ipar;
+    memo_forget(a);
     int64_t n = ip[I_N], k1 = ip[I_K1], m2 = ip[I_M2], ld = ip[I_WIDTH];
     const int64_t *rows2 = ip + ip[I_ROWS2];
     double *x = field(a, W_X), *C = field(a, W_C);
@@ -558,6 +603,7 @@ int64_t fj_planar_project(const fj_args *a, double *q, double *residual) {
     const int64_t *part = ip + ip[I_PARTITION];
     double *x = field(a, W_X), *z = field(a, W_F), *phi = field(a, W_XI2P), *V = field(a, W_V);
     int64_t *vidx = ifield(a, WI_PART), *vpiv = ifield(a, WI_VPIV), n_v = 0;
+    memo_forget(a);
     *residual = 0.0;
     if (!m2) return FJ_OK;
     for (int64_t i = 0; i < k1; i++) { /* the dependent coordinates v: the others of q, ascending */
@@ -591,6 +637,7 @@ static int64_t partition_map(const fj_args *a) {
     const int64_t *part = a->imode + IM_HEADER, *vidx = a->imode + IM_HEADER + k;
     double *V = field(a, W_V), *D2 = field(a, W_D2);
     int64_t *vpiv = ifield(a, WI_VPIV);
+    memo_forget(a);
     for (int64_t i = 0; i < k1; i++)
         for (int64_t j = 0; j < k; j++) D2[i * ld + j] = 0.0;
     for (int64_t j = 0; j < k; j++) D2[part[j] * ld + j] = 1.0;
@@ -609,9 +656,8 @@ static int64_t partition_map(const fj_args *a) {
     return FJ_OK;
 }
 
-/* Velocity-level terms at (q, u) for the partition of the mode (MinimalForm.kinematics): x, xd, qd,
- * C, C_mu, xi, D1, D2, nu2, D = D1 D2, gamma = D1 nu2 + D1dot qdot, sd = C_mu xd. */
-static int64_t kinematics(const fj_args *a, const double *q, const double *u) {
+/* kinematics() computed (closing_jacobian forgets the memo). */
+static int64_t computed_kinematics(const fj_args *a, const double *q, const double *u) {
     const int64_t *ip = a->ipar;
     int64_t n = ip[I_N], k1 = ip[I_K1], k = ip[I_K], m2 = ip[I_M2], l = ip[I_L], ld = ip[I_WIDTH], n1 = n - k1;
     const int64_t *vidx = a->imode + IM_HEADER + k, *rows1 = ip + ip[I_ROWS1], *rows2 = ip + ip[I_ROWS2];
@@ -673,6 +719,16 @@ static int64_t kinematics(const fj_args *a, const double *q, const double *u) {
     return FJ_OK;
 }
 
+/* Velocity-level terms at (q, u) for the partition of the mode (MinimalForm.kinematics): x, xd, qd,
+ * C, C_mu, xi, D1, D2, nu2, D = D1 D2, gamma = D1 nu2 + D1dot qdot, sd = C_mu xd (the memo's if it
+ * has them). */
+static int64_t kinematics(const fj_args *a, const double *q, const double *u) {
+    if (memo_has_kinematics(a, q, u)) return FJ_OK;
+    int64_t st = computed_kinematics(a, q, u);
+    if (st == FJ_OK) memo_keep_kinematics(a, q, u);
+    return st;
+}
+
 /* h = h_ext + H tau (seed 000 eq. 2.9) */
 static void applied_forces(const fj_args *a, const double *tau, double *h) {
     const int64_t *ip = a->ipar;
@@ -685,30 +741,40 @@ static void applied_forces(const fj_args *a, const double *tau, double *h) {
     }
 }
 
-/* w = M D M''^-1 h'' + M gamma - h and W = M D M''^-1 Cpp^T - C_mu^T;
- * f0 = (C C^T)^-1 C w and B = (C C^T)^-1 C W (the second half of MinimalForm.linear_terms). */
-static int64_t reactions(const fj_args *a) {
+/* The terms of the minimal form at the kinematics in the workspace that do not depend on the applied
+ * forces (the first part of MinimalForm.linear_terms; seed 000 eqs 5.4-5.5): M'' = D^T M D and its
+ * Cholesky factor L2, Cpp = C_mu D, Y = M''^-1 Cpp^T, W = M D Y - C_mu^T, the Cholesky factor of C C^T
+ * and B = (C C^T)^-1 C W, the friction's part of f = f0 + B f_mu from C^T f = M xdd - h - C_mu^T f_mu by
+ * the left inverse (C C^T)^-1 C. */
+static int64_t configuration_terms(const fj_args *a) {
     const int64_t *ip = a->ipar;
     int64_t n = ip[I_N], m = ip[I_M], l = ip[I_L], k = ip[I_K], ld = ip[I_WIDTH];
     const double *mass = a->fpar + ip[I_F_MASS];
-    const double *D = field(a, W_D), *gamma = field(a, W_GAMMA), *C = field(a, W_C), *Cmu = field(a, W_CMU);
-    const double *h = field(a, W_H), *L2 = field(a, W_L2), *h2 = field(a, W_H2), *Cpp = field(a, W_CPP);
-    double *y0 = field(a, W_Y0), *Y = field(a, W_Y), *wv = field(a, W_WV), *W = field(a, W_WM), *CCt = field(a, W_CCT);
-    copy(y0, h2, k);
-    cho_solve(L2, k, ld, y0);
+    const double *D = field(a, W_D), *C = field(a, W_C), *Cmu = field(a, W_CMU);
+    double *L2 = field(a, W_L2), *Cpp = field(a, W_CPP), *Y = field(a, W_Y), *W = field(a, W_WM);
+    double *CCt = field(a, W_CCT), *B = field(a, W_B);
+    for (int64_t r = 0; r < k; r++)
+        for (int64_t b = 0; b < k; b++) {
+            double s = 0.0;
+            for (int64_t i = 0; i < n; i++) s += D[i * ld + r] * mass[i] * D[i * ld + b];
+            L2[r * ld + b] = s;
+        }
+    if (cholesky(L2, k, ld)) return ST_M2_NOT_PD;
+    for (int64_t c = 0; c < l; c++)
+        for (int64_t r = 0; r < k; r++) {
+            double s = 0.0;
+            for (int64_t i = 0; i < n; i++) s += Cmu[c * ld + i] * D[i * ld + r];
+            Cpp[c * ld + r] = s;
+        }
     for (int64_t b = 0; b < k; b++)
         for (int64_t c = 0; c < l; c++) Y[b * ld + c] = Cpp[c * ld + b];
     cho_solve_columns(L2, k, ld, Y, l, ld);
-    for (int64_t i = 0; i < n; i++) {
-        double s = 0.0;
-        for (int64_t b = 0; b < k; b++) s += D[i * ld + b] * y0[b];
-        wv[i] = mass[i] * s + mass[i] * gamma[i] - h[i];
+    for (int64_t i = 0; i < n; i++)
         for (int64_t c = 0; c < l; c++) {
-            s = 0.0;
+            double s = 0.0;
             for (int64_t b = 0; b < k; b++) s += D[i * ld + b] * Y[b * ld + c];
             W[i * ld + c] = mass[i] * s - Cmu[c * ld + i];
         }
-    }
     for (int64_t r = 0; r < m; r++)
         for (int64_t c = 0; c < r + 1; c++) {
             double s = 0.0;
@@ -717,52 +783,66 @@ static int64_t reactions(const fj_args *a) {
             CCt[c * ld + r] = s;
         }
     if (cholesky(CCt, m, ld)) return ST_CCT_SINGULAR;
-    double *f0 = field(a, W_F0), *B = field(a, W_B);
-    for (int64_t r = 0; r < m; r++) {
-        double s = 0.0;
-        for (int64_t i = 0; i < n; i++) s += C[r * ld + i] * wv[i];
-        f0[r] = s;
+    for (int64_t r = 0; r < m; r++)
         for (int64_t c = 0; c < l; c++) {
-            s = 0.0;
+            double s = 0.0;
             for (int64_t i = 0; i < n; i++) s += C[r * ld + i] * W[i * ld + c];
             B[r * ld + c] = s;
         }
-    }
-    cho_solve(CCt, m, ld, f0);
     cho_solve_columns(CCt, m, ld, B, l, ld);
     return FJ_OK;
 }
 
-/* The minimal form with friction unknown (MinimalForm.linear_terms): M'' = D^T M D, h'' = D^T (h - M
- * gamma) (seed 000 eq. 5.4) and the Cholesky factor of M'', Cpp = C_mu D (eq. 5.5), and f0, B with
- * f = f0 + B f_mu from C^T f = M xdd - h - C_mu^T f_mu by the left inverse (C C^T)^-1 C. */
-static int64_t linear_terms(const fj_args *a, const double *q, const double *u, const double *tau) {
-    int64_t st = kinematics(a, q, u);
-    if (st) return st;
+/* The terms of the applied forces h (the field h), after configuration_terms (the second part of
+ * MinimalForm.linear_terms): h'' = D^T (h - M gamma) (seed 000 eq. 5.4), y0 = M''^-1 h'',
+ * w = M D y0 + M gamma - h and f0 = (C C^T)^-1 C w. */
+static void force_terms(const fj_args *a) {
     const int64_t *ip = a->ipar;
-    int64_t n = ip[I_N], l = ip[I_L], k = ip[I_K], ld = ip[I_WIDTH];
+    int64_t n = ip[I_N], m = ip[I_M], k = ip[I_K], ld = ip[I_WIDTH];
     const double *mass = a->fpar + ip[I_F_MASS];
-    const double *D = field(a, W_D), *gamma = field(a, W_GAMMA), *Cmu = field(a, W_CMU);
-    double *h = field(a, W_H), *L2 = field(a, W_L2), *h2 = field(a, W_H2), *Cpp = field(a, W_CPP);
-    applied_forces(a, tau, h);
+    const double *D = field(a, W_D), *gamma = field(a, W_GAMMA), *C = field(a, W_C), *h = field(a, W_H);
+    const double *L2 = field(a, W_L2), *CCt = field(a, W_CCT);
+    double *h2 = field(a, W_H2), *y0 = field(a, W_Y0), *wv = field(a, W_WV), *f0 = field(a, W_F0);
     for (int64_t r = 0; r < k; r++) {
-        for (int64_t b = 0; b < k; b++) {
-            double s = 0.0;
-            for (int64_t i = 0; i < n; i++) s += D[i * ld + r] * mass[i] * D[i * ld + b];
-            L2[r * ld + b] = s;
-        }
         double s = 0.0;
         for (int64_t i = 0; i < n; i++) s += D[i * ld + r] * (h[i] - mass[i] * gamma[i]);
         h2[r] = s;
     }
-    if (cholesky(L2, k, ld)) return ST_M2_NOT_PD;
-    for (int64_t c = 0; c < l; c++)
-        for (int64_t r = 0; r < k; r++) {
-            double s = 0.0;
-            for (int64_t i = 0; i < n; i++) s += Cmu[c * ld + i] * D[i * ld + r];
-            Cpp[c * ld + r] = s;
-        }
-    return reactions(a);
+    copy(y0, h2, k);
+    cho_solve(L2, k, ld, y0);
+    for (int64_t i = 0; i < n; i++) {
+        double s = 0.0;
+        for (int64_t b = 0; b < k; b++) s += D[i * ld + b] * y0[b];
+        wv[i] = mass[i] * s + mass[i] * gamma[i] - h[i];
+    }
+    for (int64_t r = 0; r < m; r++) {
+        double s = 0.0;
+        for (int64_t i = 0; i < n; i++) s += C[r * ld + i] * wv[i];
+        f0[r] = s;
+    }
+    cho_solve(CCt, m, ld, f0);
+}
+
+/* The minimal form with friction unknown at (q, u, tau) (MinimalForm.linear_terms): kinematics(), then
+ * configuration_terms() and force_terms() at h = h_ext + H tau, each reused from the memo where its
+ * arguments are those of the terms in the workspace. */
+static int64_t linear_terms(const fj_args *a, const double *q, const double *u, const double *tau) {
+    int64_t st = kinematics(a, q, u);
+    if (st) return st;
+    int64_t *memo = ifield(a, WI_MEMO);
+    if (!memo[MEMO_CONFIGURATION]) {
+        memo[MEMO_FORCES] = 0;
+        if ((st = configuration_terms(a))) return st;
+        memo[MEMO_CONFIGURATION] = 1;
+    }
+    int64_t n = a->ipar[I_N];
+    double *h = field(a, W_H), *h_new = field(a, W_H_NEW);
+    applied_forces(a, tau, h_new);
+    if (memo[MEMO_FORCES] && same_bits(h, h_new, (size_t)n * sizeof(double))) return FJ_OK;
+    copy(h, h_new, n);
+    force_terms(a);
+    memo[MEMO_FORCES] = 1;
+    return FJ_OK;
 }
 
 /* udot = M''^-1 (h'' + Cpp^T f_mu) (seed 000 eq. 5.4)_2 (MinimalForm.solution). */
