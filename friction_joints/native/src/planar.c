@@ -10,8 +10,9 @@
  *
  * Workspace: a->work is the float matrix of planar_pack.c's WORK_FIELDS (ipar[I_WORK_ROWS] rows of
  * ipar[I_WIDTH] columns), a->iwork the int matrix of IWORK_FIELDS; a field is a block of their rows
- * (field(), ifield()), every matrix with the row stride ipar[I_WIDTH] (`ld` below). A function's comment
- * names the function of the Python engine it follows, where there is one.
+ * (field(), ifield()), every matrix with the row stride ipar[I_WIDTH] (`ld` below). A second such pair
+ * follows (second_workspace: the events away from the memo's state). A function's comment names the
+ * function of the Python engine it follows, where there is one.
  */
 #include <float.h>
 #include <math.h>
@@ -68,22 +69,28 @@ static int64_t *ifield(const fj_args *a, int64_t f) { return fj_planar_ifield(a,
  * the projection) forgets the memo first.
  * ================================================================================================ */
 
-/* the flags of WI_MEMO: the workspace holds the kinematics of the field memo_q, memo_u and WI_MEMO_PART,
- * the terms of linear_terms() that depend on them only, and those that depend on h (the field h) too */
-enum { MEMO_KINEMATICS, MEMO_CONFIGURATION, MEMO_FORCES };
+/* WI_MEMO: flags (MEMO_*: the workspace holds the kinematics of the fields memo_q, memo_u and
+ * WI_MEMO_PART, the terms of linear_terms() that depend on them only, those that depend on h (the field h)
+ * too, and slip()'s evaluation on them with the friction directions of the field memo_direction), then
+ * the sign flag of that evaluation */
+enum { MEMO_KINEMATICS = 1, MEMO_CONFIGURATION = 2, MEMO_FORCES = 4, MEMO_SLIP = 8 };
+enum { MEMO_FLAGS, MEMO_SIGN };
 
-static void memo_forget(const fj_args *a) {
-    int64_t *memo = ifield(a, WI_MEMO);
-    memo[MEMO_KINEMATICS] = memo[MEMO_CONFIGURATION] = memo[MEMO_FORCES] = 0;
-}
+static void memo_forget(const fj_args *a) { ifield(a, WI_MEMO)[MEMO_FLAGS] = 0; }
+
+/* Forget the flags `flags`. */
+static void memo_drop(const fj_args *a, int64_t flags) { ifield(a, WI_MEMO)[MEMO_FLAGS] &= ~flags; }
+
+static int memo_has(const fj_args *a, int64_t flag) { return (ifield(a, WI_MEMO)[MEMO_FLAGS] & flag) != 0; }
+
+static void memo_keep(const fj_args *a, int64_t flag) { ifield(a, WI_MEMO)[MEMO_FLAGS] |= flag; }
 
 static int same_bits(const void *x, const void *y, size_t bytes) { return memcmp(x, y, bytes) == 0; }
 
 /* 1 if the workspace holds the kinematics of (q, u) and the mode's partition. */
 static int memo_has_kinematics(const fj_args *a, const double *q, const double *u) {
     int64_t k1 = a->ipar[I_K1], k = a->ipar[I_K];
-    const int64_t *memo = ifield(a, WI_MEMO);
-    return memo[MEMO_KINEMATICS] && same_bits(q, field(a, W_MEMO_Q), (size_t)k1 * sizeof(double))
+    return memo_has(a, MEMO_KINEMATICS) && same_bits(q, field(a, W_MEMO_Q), (size_t)k1 * sizeof(double))
            && same_bits(u, field(a, W_MEMO_U), (size_t)k * sizeof(double))
            && same_bits(a->imode + IM_HEADER, ifield(a, WI_MEMO_PART), (size_t)k * sizeof(int64_t));
 }
@@ -91,11 +98,10 @@ static int memo_has_kinematics(const fj_args *a, const double *q, const double *
 /* The kinematics in the workspace are those of (q, u) and the mode's partition. */
 static void memo_keep_kinematics(const fj_args *a, const double *q, const double *u) {
     int64_t k1 = a->ipar[I_K1], k = a->ipar[I_K];
-    int64_t *memo = ifield(a, WI_MEMO);
     memcpy(field(a, W_MEMO_Q), q, (size_t)k1 * sizeof(double));
     memcpy(field(a, W_MEMO_U), u, (size_t)k * sizeof(double));
     memcpy(ifield(a, WI_MEMO_PART), a->imode + IM_HEADER, (size_t)k * sizeof(int64_t));
-    memo[MEMO_KINEMATICS] = 1;
+    memo_keep(a, MEMO_KINEMATICS);
 }
 
 /* ================================================================================================
@@ -829,19 +835,19 @@ static void force_terms(const fj_args *a) {
 static int64_t linear_terms(const fj_args *a, const double *q, const double *u, const double *tau) {
     int64_t st = kinematics(a, q, u);
     if (st) return st;
-    int64_t *memo = ifield(a, WI_MEMO);
-    if (!memo[MEMO_CONFIGURATION]) {
-        memo[MEMO_FORCES] = 0;
+    if (!memo_has(a, MEMO_CONFIGURATION)) {
+        memo_drop(a, MEMO_FORCES | MEMO_SLIP);
         if ((st = configuration_terms(a))) return st;
-        memo[MEMO_CONFIGURATION] = 1;
+        memo_keep(a, MEMO_CONFIGURATION);
     }
     int64_t n = a->ipar[I_N];
     double *h = field(a, W_H), *h_new = field(a, W_H_NEW);
     applied_forces(a, tau, h_new);
-    if (memo[MEMO_FORCES] && same_bits(h, h_new, (size_t)n * sizeof(double))) return FJ_OK;
+    if (memo_has(a, MEMO_FORCES) && same_bits(h, h_new, (size_t)n * sizeof(double))) return FJ_OK;
+    memo_drop(a, MEMO_FORCES | MEMO_SLIP);
     copy(h, h_new, n);
     force_terms(a);
-    memo[MEMO_FORCES] = 1;
+    memo_keep(a, MEMO_FORCES);
     return FJ_OK;
 }
 
@@ -861,6 +867,7 @@ static void udot_of(const fj_args *a, const double *f_mu, double *udot) {
  * udot). */
 static int64_t evaluate(const fj_args *a, const double *direction, int use_sign, const int64_t *stat) {
     double *f = field(a, W_F), *f_mu = field(a, W_FMU);
+    memo_drop(a, MEMO_SLIP);
     int64_t st = fj_planar_solve_coupled(a, field(a, W_F0), field(a, W_B), field(a, W_SD), direction, use_sign,
                                          stat, f, f_mu);
     if (st) return st;
@@ -916,6 +923,7 @@ static int64_t stuck_mode(const fj_args *a) {
     int64_t r = a->imode[IM_NSTUCK];
     double *f = field(a, W_F), *f_mu = field(a, W_FMU), *udot = field(a, W_UDOT);
     double *direction = field(a, W_DIRECTION);
+    memo_drop(a, MEMO_SLIP);
     for (int64_t c = 0; c < l; c++) direction[c] = a->imode[IM_SIGN] == 0 ? a->fmode[c] : 0.0;
     for (int64_t j = 0; j < r; j++) direction[stuck[j]] = 0.0;
     if (r > a->imode[IM_NLOCK]) { /* shared: several joints hold one direction (seed 000 Sect. 5) */
@@ -1048,14 +1056,23 @@ static int64_t shared_holding(const fj_args *a) {
     return ST_SHARED_NO_SETTLE;
 }
 
-/* The slip evaluation with the mode's friction directions (or sgn(sd): RegularisedSystem). */
+/* The slip evaluation with the mode's friction directions (or sgn(sd): RegularisedSystem), after
+ * linear_terms (the memo's if it has it). */
 static int64_t slip(const fj_args *a) {
     int64_t l = a->ipar[I_L];
-    int64_t *stat = ifield(a, WI_STATIC);
-    double *direction = field(a, W_DIRECTION);
+    int64_t *stat = ifield(a, WI_STATIC), *memo = ifield(a, WI_MEMO);
+    double *direction = field(a, W_DIRECTION), *kept = field(a, W_MEMO_DIRECTION);
     for (int64_t c = 0; c < l; c++) stat[c] = 0;
     copy(direction, a->fmode, l);
-    return evaluate(a, direction, a->imode[IM_SIGN] != 0, stat);
+    int use_sign = a->imode[IM_SIGN] != 0;
+    if (memo_has(a, MEMO_SLIP) && memo[MEMO_SIGN] == use_sign && same_bits(kept, direction, (size_t)l * sizeof(double)))
+        return FJ_OK;
+    int64_t st = evaluate(a, direction, use_sign, stat);
+    if (st) return st;
+    copy(kept, direction, l);
+    memo[MEMO_SIGN] = use_sign;
+    memo_keep(a, MEMO_SLIP);
+    return FJ_OK;
 }
 
 /* (H tau) . xdot. */
@@ -1104,11 +1121,23 @@ static int64_t rhs(const fj_args *a, double t, const double *y, const double *ta
     return FJ_OK;
 }
 
+/* The arguments a with the second of the two workspaces that work_size gives. */
+static fj_args second_workspace(const fj_args *a) {
+    fj_args b = *a;
+    b.work += a->ipar[I_WORK_ROWS] * a->ipar[I_WIDTH];
+    b.iwork += a->ipar[I_IWORK_ROWS] * a->ipar[I_WIDTH];
+    return b;
+}
+
 /* The event functions of MechanismSystem.events(mode), in its order: slip_zero (direction_c sd_c) of
  * the slipping contacts, then the breakaway margins |lambda_c| - static limit_c of the stuck contacts,
  * or the Sect. 5 margin of a shared stiction. None in RegularisedSystem's mode. */
-static int64_t events(const fj_args *a, double t, const double *y, const double *tau, double *g, int64_t n_out) {
+static int64_t events(const fj_args *in, double t, const double *y, const double *tau, double *g, int64_t n_out) {
     (void)t, (void)n_out;
+    /* a state other than the memo's (the middle of a step): in the second workspace, the first keeping
+     * the terms of the step's end for the record and the next step (the results are the same) */
+    fj_args other = second_workspace(in);
+    const fj_args *a = memo_has_kinematics(in, y, y + in->ipar[I_K1]) ? in : &other;
     const int64_t *ip = a->ipar;
     int64_t k1 = ip[I_K1], r = a->imode[IM_NSTUCK];
     if (a->imode[IM_SIGN]) return FJ_OK;
@@ -1525,6 +1554,7 @@ static int64_t gauss(const fj_args *b, const double *base, const int64_t *Z, int
     double *accel = field(b, W_ACCEL), *bound = field(b, W_BOUND), *fixed = field(b, W_FIXED);
     double *f = field(b, W_F), *f_mu = field(b, W_FMU), *limits = field(b, W_LIMITS);
     int64_t *stat = ifield(b, WI_STATIC);
+    memo_drop(b, MEMO_SLIP);
     for (int64_t j = 0; j < nz; j++) /* A = L^-1 Cpp[Z]^T (forward substitution) */
         for (int64_t i = 0; i < k; i++) {
             double s = Cpp[Z[j] * ld + i];
@@ -1758,12 +1788,12 @@ static void mode_layout(const double *fpar, int64_t n_fpar, const int64_t *ipar,
     layout->n_change = l;
 }
 
-/* one float and one int matrix of ipar[I_WIDTH] columns (planar_pack.c's WORK_FIELDS, IWORK_FIELDS) */
+/* two float and two int matrices of ipar[I_WIDTH] columns (planar_pack.c's WORK_FIELDS, IWORK_FIELDS) */
 static void work_size(const double *fpar, int64_t n_fpar, const int64_t *ipar, int64_t n_ipar, int64_t *n_work,
                       int64_t *n_iwork) {
     (void)fpar, (void)n_fpar, (void)n_ipar;
-    *n_work = ipar[I_WORK_ROWS] * ipar[I_WIDTH];
-    *n_iwork = ipar[I_IWORK_ROWS] * ipar[I_WIDTH];
+    *n_work = 2 * ipar[I_WORK_ROWS] * ipar[I_WIDTH]; /* two: events() may use a second (second_workspace) */
+    *n_iwork = 2 * ipar[I_IWORK_ROWS] * ipar[I_WIDTH];
 }
 
 /* The text of each status (the only source of these texts; planar/packing.py has the codes). */

@@ -48,8 +48,8 @@ static const signed char WORK_FIELDS[][2] = {
     {ONE, D_L}, {ONE, D_L}, {D_MK, D_COLS}, {ONE, D_COLS}, {ONE, D_COLS}, {ONE, D_COLS}, {ONE, D_K1}, {ONE, D_K},
     {D_K, D_L}, {ONE, D_K}, {ONE, D_L}, {ONE, D_L}, {ONE, D_L}, {ONE, D_L}, {ONE, D_L}, {D_KQ, D_L},
     /* the memo of the minimal form's terms (planar.c's memo_*): the q and u of the terms in the workspace,
-     * the applied forces h of a new evaluation */
-    {ONE, D_K1}, {ONE, D_K}, {ONE, D_N},
+     * the applied forces h of a new evaluation, the friction directions of its slip evaluation */
+    {ONE, D_K1}, {ONE, D_K}, {ONE, D_N}, {ONE, D_L},
 };
 
 /* The fields of the int workspace, in the order of the WI_* enum: pivots of A, V, the Newton matrix, W, the
@@ -60,7 +60,7 @@ static const signed char IWORK_FIELDS[][2] = {
     {ONE, D_N1}, {ONE, D_M2}, {ONE, D_L}, {ONE, D_L}, {ONE, D_K}, {ONE, D_L}, {ONE, D_L},
     {ONE, D_COLS}, {ONE, D_L}, {ONE, D_L}, {ONE, D_L}, {ONE, D_L}, {ONE, D_L}, {ONE, D_L}, {ONE, D_L}, {ONE, D_L},
     {ONE, D_K}, {D_IQ, D_L},
-    {ONE, D_N}, {ONE, D_K}, /* the memo: its three flags (n >= 3), the partition of its terms */
+    {ONE, D_N}, {ONE, D_K}, /* the memo: its flags and sign (2 <= n), the partition of its terms */
 };
 
 #define N_WORK ((int64_t)(sizeof WORK_FIELDS / sizeof WORK_FIELDS[0]))

@@ -865,18 +865,15 @@ static void reaction_map(const double *qd, const double *fpar, const int64_t *ip
     }
 }
 
-/* f_O, n_O at the friction torques t_f, from the affine map. */
+/* f_O, n_O at the friction torques t_f, from the affine map: fO0 + sum_k SfO[k] t_f[k], the columns
+ * added in the order of k (each entry's sum in that order). */
 static void at(const double *t_f, int64_t n, const double *fO0, const double *nO0, const double *SfO,
-               const double *SnO, double *fO, double *nO) {
-    for (int64_t j = 0; j < n; j++)
-        for (int a = 0; a < 3; a++) {
-            double sf = fO0[3 * j + a], sn = nO0[3 * j + a];
-            for (int64_t k = 0; k < n; k++) {
-                sf += SfO[3 * n * k + 3 * j + a] * t_f[k];
-                sn += SnO[3 * n * k + 3 * j + a] * t_f[k];
-            }
-            fO[3 * j + a] = sf, nO[3 * j + a] = sn;
-        }
+               const double *SnO, double *restrict fO, double *restrict nO) {
+    for (int64_t i = 0; i < 3 * n; i++) fO[i] = fO0[i], nO[i] = nO0[i];
+    for (int64_t k = 0; k < n; k++) {
+        const double *sf = SfO + 3 * n * k, *sn = SnO + 3 * n * k, t = t_f[k];
+        for (int64_t i = 0; i < 3 * n; i++) fO[i] += sf[i] * t, nO[i] += sn[i] * t;
+    }
 }
 
 /* qdd, f_S at the friction torques t_f, from the affine map. */
