@@ -452,8 +452,9 @@ def test_unsupported_models_run_on_the_python_engine():
 
 
 def test_messages_scratch_and_library():
-    """Every status (ST_*) has its own message, any other is unknown; the scratch is the packer's
-    workspace tables; the kernels are the engine library's."""
+    """Every status (ST_*) has its own message, any other is unknown; the scratch is two of the packer's
+    workspace tables (the second for the events away from the memo's state); the kernels are the engine
+    library's."""
     cm = MechanismSystem(yoke(), [0.0, 0.0]).compiled()
     assert cm.family_name == "planar" and cm.family.lib is library()
     statuses = [value for name, value in vars(packing).items() if name.startswith("ST_")]
@@ -462,8 +463,8 @@ def test_messages_scratch_and_library():
     for status in (0, max(statuses) + 1, -1):
         assert cm.message(status) == "unknown status"
     width = cm.ipar[packing.I_WIDTH]
-    assert cm.family.work_size(cm.fpar, cm.ipar) == (cm.ipar[packing.I_WORK_ROWS] * width,
-                                                     cm.ipar[packing.I_IWORK_ROWS] * width)
+    assert cm.family.work_size(cm.fpar, cm.ipar) == (2 * cm.ipar[packing.I_WORK_ROWS] * width,
+                                                     2 * cm.ipar[packing.I_IWORK_ROWS] * width)
 
 
 SANITIZED = f"""

@@ -795,7 +795,8 @@ int64_t fj_spatial_dependent_velocities(const double *fpar, int64_t n_fpar, cons
 /* f_O, n_O (n, 3) of chain ch in its joint frames by recursive Newton-Euler (seed 002 eqs 3.1-3.8,
  * reactions.newton_euler), with the cut force f_tip (global axes) on the last link at S. Rg, rO,
  * Rtip: the joint geometry (ne_geometry); motion (n, 9) scratch: omega, omegad, vd of each link.
- * gravity 1.0, or 0.0 (with qd = 0): the part linear in qdd and f_tip, a column of the affine map. */
+ * gravity 1.0, or 0.0 (with qd = 0): the part linear in qdd and f_tip, a column of the affine map (its
+ * terms in omega, zero, left out). */
 static void newton_euler(const double *qd, const double *qdd, v3 f_tip, double gravity, const double *fpar,
                          const int64_t *ipar, int64_t ch, const double *Rg, const double *rO, const double *Rtip,
                          double *motion, double *f_O, double *n_O) {
@@ -804,6 +805,7 @@ static void newton_euler(const double *qd, const double *qdd, v3 f_tip, double g
     const int64_t *par = ipar + ipar[I_PARENTS] + first;
     const v3 zero = mk3(0.0, 0.0, 0.0);
     int64_t co = chain(ipar, ch);
+    int linear = gravity == 0.0; /* a column of the linear part: qd = 0, so omega = 0 on every link */
     for (int64_t p = 0; p < n; p++) { /* outward, eqs 3.1-3.6 */
         int64_t k = first + p, i = par[p];
         v3 om, omd, vd;
@@ -813,18 +815,25 @@ static void newton_euler(const double *qd, const double *qdd, v3 f_tip, double g
             om = vec3(motion, 9 * i), omd = vec3(motion, 9 * i + 3), vd = vec3(motion, 9 * i + 6);
         }
         v3 r = row3(rO, k);
-        v3 z = mk3(0.0, 0.0, qd[p]);
-        vd = rot3_t(Rg, k, 3, add(add(cross(omd, r), cross(om, cross(om, r))), vd)); /* (3.3) */
-        v3 om_prev = rot3_t(Rg, k, 3, om);
-        omd = add(add(rot3_t(Rg, k, 3, omd), cross(om_prev, z)), mk3(0.0, 0.0, qdd[p])); /* (3.2), Craig's form */
-        om = add(om_prev, z);                                                             /* (3.1) */
+        int64_t lo = link_(ipar, k);
+        v3 c = vec3(fpar, lo + L_CJ), vd_C, N;
+        if (linear) { /* omega = 0: the terms in omega vanish */
+            vd = rot3_t(Rg, k, 3, add(cross(omd, r), vd));                    /* (3.3) */
+            omd = add(rot3_t(Rg, k, 3, omd), mk3(0.0, 0.0, qdd[p]));        /* (3.2) */
+            vd_C = add(cross(omd, c), vd);                                    /* (3.4) */
+            N = frot(fpar + lo + L_IJ, 3, omd);                               /* (3.6) */
+        } else {
+            v3 z = mk3(0.0, 0.0, qd[p]);
+            vd = rot3_t(Rg, k, 3, add(add(cross(omd, r), cross(om, cross(om, r))), vd)); /* (3.3) */
+            v3 om_prev = rot3_t(Rg, k, 3, om);
+            omd = add(add(rot3_t(Rg, k, 3, omd), cross(om_prev, z)), mk3(0.0, 0.0, qdd[p])); /* (3.2), Craig's form */
+            om = add(om_prev, z);                                                             /* (3.1) */
+            vd_C = add(add(cross(omd, c), cross(om, cross(om, c))), vd);                      /* (3.4) */
+            N = add(frot(fpar + lo + L_IJ, 3, omd), cross(om, frot(fpar + lo + L_IJ, 3, om))); /* (3.6) */
+        }
         for (int a = 0; a < 3; a++)
             motion[9 * p + a] = om.x[a], motion[9 * p + 3 + a] = omd.x[a], motion[9 * p + 6 + a] = vd.x[a];
-        int64_t lo = link_(ipar, k);
-        v3 c = vec3(fpar, lo + L_CJ);
-        v3 vd_C = add(add(cross(omd, c), cross(om, cross(om, c))), vd);                    /* (3.4) */
-        v3 F = scale(fpar[lo + L_M], vd_C);                                                /* (3.5) */
-        v3 N = add(frot(fpar + lo + L_IJ, 3, omd), cross(om, frot(fpar + lo + L_IJ, 3, om))); /* (3.6) */
+        v3 F = scale(fpar[lo + L_M], vd_C);                                                   /* (3.5) */
         put3(f_O, p, F);
         put3(n_O, p, add(N, cross(c, F)));
     }
