@@ -27,6 +27,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "fj_kernel.h"
 #include "fj_linalg.h"
@@ -169,7 +170,15 @@ typedef struct work {
     /* zero: the zero rates where the Python engine passes np.zeros(n) (cleared by work_of, never
      * written); rest_terms' V, reaction_map's col, the kernels' q, qd */
     double *zero, *Vh, *col, *q, *qd; /* (n) each */
+    /* the memo of the state of motion (motion()): its arguments y[:2n], tau, then its alpha; its flag,
+     * direction and iterations */
+    double *kept;  /* (2n+3) */
+    int64_t *memo; /* (3) */
 } work;
+
+/* work.memo: 1 if q, qd, qdd, fS, fO, nO and tf are the state of motion at the arguments in work.kept,
+ * its direction, its iterations (coordinates, dynamics and holding clear it) */
+enum { MEMO_KEPT, MEMO_DIRECTION, MEMO_ITERATIONS };
 
 /* The next `size` entries of base (NULL while only counting) */
 static double *take(double *base, int64_t *used, int64_t size) {
@@ -209,6 +218,7 @@ static void layout(work *w, double *f, int64_t *iw, int64_t n, int64_t n1, int64
     w->q = take(f, &u, n), w->qd = take(f, &u, n);
     w->piv = itake(iw, &v, n + 3), w->path = itake(iw, &v, n), w->on_path = itake(iw, &v, n);
     w->pivr = itake(iw, &v, n1);
+    w->kept = take(f, &u, 2 * n + 3), w->memo = itake(iw, &v, 3);
     if (nf) *nf = u;
     if (ni) *ni = v;
 }
@@ -755,6 +765,7 @@ static int64_t dependent_velocities(const double *q, const double *qd1, const do
 static int64_t coordinates(const double *y, const double *fpar, const int64_t *ipar, work *w, double *q,
                            double *qd) {
     int64_t n = ipar[I_N1] + ipar[I_N2];
+    w->memo[MEMO_KEPT] = 0;
     if (ipar[I_FORM] == FORM_MINIMAL) {
         int64_t st = assemble(y, fpar, ipar, w, q);
         if (st) return st;
@@ -949,6 +960,7 @@ static int64_t dynamics(const double *q, const double *qd, double applied, const
                         work *w, int64_t *iterations) {
     int64_t n = ipar[I_N1] + ipar[I_N2];
     *iterations = 0;
+    w->memo[MEMO_KEPT] = 0;
     int64_t st = mechanics(q, qd, fpar, ipar, w);
     if (st) return st;
     st = ipar[I_FORM] == FORM_MINIMAL ? solve_minimal(applied, ipar, w) : solve_cut(applied, fpar, ipar, w);
@@ -1018,6 +1030,7 @@ static int64_t holding(const double *tau, const double *q, const double *fpar, c
                        int64_t *iterations, double *alpha_out, double *Q_out) {
     int64_t n = ipar[I_N1] + ipar[I_N2];
     double applied, Q;
+    w->memo[MEMO_KEPT] = 0;
     *iterations = 0, *alpha_out = 0.0;
     int64_t st = rest_terms(tau, q, fpar, ipar, w, &applied, &Q);
     *Q_out = Q;
@@ -1073,6 +1086,29 @@ static int64_t state_of_motion(const double *y, const double *tau, const double 
     return st;
 }
 
+/* state_of_motion at (y, tau) in the mode of a into w (w->q, w->qd, ...), the memo's if it is that of
+ * these arguments: the record after a step's last right-hand side (the state and inputs of its end)
+ * reuses it, bit for bit (the results do not depend on the call history). */
+static int64_t motion(const fj_args *a, const double *y, const double *tau, work *w, int64_t *iterations,
+                      double *alpha) {
+    int64_t n = a->ipar[I_N1] + a->ipar[I_N2], direction = a->imode[0];
+    double *kept = w->kept;
+    int64_t *memo = w->memo;
+    if (memo[MEMO_KEPT] && memo[MEMO_DIRECTION] == direction
+        && memcmp(kept, y, (size_t)(2 * n) * sizeof(double)) == 0
+        && memcmp(kept + 2 * n, tau, 2 * sizeof(double)) == 0) {
+        *iterations = memo[MEMO_ITERATIONS], *alpha = kept[2 * n + 2];
+        return FJ_OK;
+    }
+    int64_t st = state_of_motion(y, tau, a->fpar, a->ipar, direction, w, w->q, w->qd, iterations, alpha);
+    if (st) return st;
+    memcpy(kept, y, (size_t)(2 * n) * sizeof(double));
+    memcpy(kept + 2 * n, tau, 2 * sizeof(double));
+    kept[2 * n + 2] = *alpha;
+    memo[MEMO_DIRECTION] = direction, memo[MEMO_ITERATIONS] = *iterations, memo[MEMO_KEPT] = 1;
+    return FJ_OK;
+}
+
 /* ==================================================================================================
  * Kernels
  * ================================================================================================== */
@@ -1090,7 +1126,7 @@ static int64_t rhs(const fj_args *a, double t, const double *y, const double *ta
     }
     work w;
     work_of(a, &w);
-    int64_t st = state_of_motion(y, tau, fpar, ipar, a->imode[0], &w, w.q, w.qd, &iterations, &alpha);
+    int64_t st = motion(a, y, tau, &w, &iterations, &alpha);
     if (st) return st;
     double res = resistance(tau, fpar, ipar, y[n]);
     double applied = tau[0] - res;
@@ -1169,7 +1205,7 @@ static int64_t record(const fj_args *a, double t, const double *y, const double 
     (void)t, (void)n_out;
     work w;
     work_of(a, &w);
-    int64_t st = state_of_motion(y, tau, fpar, ipar, a->imode[0], &w, w.q, w.qd, &iterations, &alpha);
+    int64_t st = motion(a, y, tau, &w, &iterations, &alpha);
     if (st) return st;
     int64_t o = 0;
     const double *blocks[4] = {w.q, w.qd, w.qdd, w.fS};
