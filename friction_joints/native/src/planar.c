@@ -60,13 +60,14 @@ static int64_t *ifield(const fj_args *a, int64_t f) { return fj_planar_ifield(a,
 /* ================================================================================================
  * The memo of the minimal form's terms
  *
- * The workspace keeps the terms of kinematics() at the last (q, u, partition) and those of
- * linear_terms() at the last h: an evaluation at the same arguments, bit for bit, reuses them (the
- * events and the record at the end of a step share the last right-hand side's state, the first
- * right-hand side of the next step too, with new inputs only). Reused or recomputed, the terms are the
- * same bits: the results do not depend on the call history (an instance's restored state continues
- * bit-identically). Whatever writes the terms' fields otherwise (place, closing_jacobian, partition_map,
- * the projection) forgets the memo first.
+ * The workspace keeps the terms of kinematics() at the last (q, u, partition), those of linear_terms()
+ * at the last h and slip()'s evaluation on them: an evaluation at the same arguments, bit for bit, reuses
+ * them (the events and the record at the end of a step share the last right-hand side's state, the
+ * first right-hand side of the next step too, with new inputs only). Reused or recomputed, the terms are
+ * the same bits: the results do not depend on the call history (an instance's restored state continues
+ * bit-identically). Whatever writes the terms' fields otherwise forgets them first: place,
+ * closing_jacobian, partition_map and the projection all of them, the other evaluations (evaluate,
+ * stuck_mode, gauss) the slip evaluation.
  * ================================================================================================ */
 
 /* WI_MEMO: flags (MEMO_*: the workspace holds the kinematics of the fields memo_q, memo_u and
