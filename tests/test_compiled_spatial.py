@@ -256,9 +256,10 @@ decide.test_failures_return_their_statuses(systems)
 
 def test_kernels_under_sanitizers(sanitized_engine):
     """The comparisons in every configuration and mode, a stuck and a turning state, the failures and the
-    kept state of motion along a sequence of calls, with the kernels of the engine built with the sanitizers (conftest's ``sanitized_engine``; in a
-    subprocess: a sanitizer's report fails this test); and the mode decisions (test_decide_spatial): after
-    each event of the stuck and the turning modes, at time events and at the start, on turning states and
-    states at rest that stick and that break away, and their failures."""
+    kept state of motion along a sequence of calls, with the kernels of the engine built with the
+    sanitizers (conftest's ``sanitized_engine``; in a subprocess: a sanitizer's report fails this test);
+    and the mode decisions (test_decide_spatial): after each event of the stuck and the turning modes, at
+    time events and at the start, on turning states and states at rest that stick and that break away,
+    and their failures."""
     # -O0 after the build's -O2: the same checks in a third of the compile time
     run_against(sanitized_engine, SANITIZED)
