@@ -277,20 +277,40 @@ static int64_t place(const fj_args *a, const double *q, double *x) {
     return FJ_OK;
 }
 
-/* The frame of joint j at x (planar_joints.h). */
-static void frame_of(const fj_args *a, int64_t j, const double *x, fj_joint_frame *fr) {
+/* (cos, sin) of the angle of `body` in x into rot: from rotations (n: a body's pair at its first column,
+ * rotations_of) if not NULL, else computed (the ground: (1, 0)). */
+static void body_rotation(const double *x, const double *rotations, int64_t body, double rot[2]) {
+    int64_t k = 3 * (body - 1);
+    if (body == 0)
+        rot[0] = 1.0, rot[1] = 0.0; /* cos 0, sin 0 */
+    else if (rotations != NULL)
+        rot[0] = rotations[k], rot[1] = rotations[k + 1];
+    else
+        rot[0] = cos(x[k + 2]), rot[1] = sin(x[k + 2]);
+}
+
+/* The (cos, sin) of every body's angle in x into rotations (n), for body_rotation. */
+static void rotations_of(const fj_args *a, const double *x, double *rotations) {
+    for (int64_t k = 0; k < a->ipar[I_N]; k += 3) rotations[k] = cos(x[k + 2]), rotations[k + 1] = sin(x[k + 2]);
+}
+
+/* The frame of joint j at x (planar_joints.h); rotations: body_rotation's. */
+static void frame_of(const fj_args *a, int64_t j, const double *x, const double *rotations, fj_joint_frame *fr) {
     const int64_t *ji = a->ipar + a->ipar[I_JOINTS] + JI_WIDTH * j;
     int64_t bi = ji[JI_BODY_I], bj = ji[JI_BODY_J];
     fr->par = joint_par(a, j);
     pose(x, bi, fr->ri);
     pose(x, bj, fr->rj);
-    fj_rotate(fr->ri[2], fr->par[JF_PI], fr->par[JF_PI + 1], &fr->ai[0], &fr->ai[1]);
-    fj_rotate(fr->rj[2], fr->par[JF_PJ], fr->par[JF_PJ + 1], &fr->aj[0], &fr->aj[1]);
+    body_rotation(x, rotations, bi, fr->rot_i);
+    body_rotation(x, rotations, bj, fr->rot_j);
+    fj_turn(fr->rot_i, fr->par[JF_PI], fr->par[JF_PI + 1], &fr->ai[0], &fr->ai[1]);
+    fj_turn(fr->rot_j, fr->par[JF_PJ], fr->par[JF_PJ + 1], &fr->aj[0], &fr->aj[1]);
     fr->ci = 3 * (bi - 1), fr->cj = 3 * (bj - 1), fr->j_moves = bj != 0;
 }
 
-/* C = dPhi/dx (m, n) and C_mu = dPsi/dx (l, n) (model.constraints; seed 000 eqs 2.1-2.2). */
-void fj_planar_jacobians(const fj_args *a, const double *x, double *C, double *Cmu, int64_t ld) {
+/* fj_planar_jacobians with the rotations of body_rotation. */
+static void jacobians_at(const fj_args *a, const double *x, const double *rotations, double *C, double *Cmu,
+                         int64_t ld) {
     const int64_t *ip = a->ipar;
     int64_t n = ip[I_N];
     for (int64_t r = 0; r < ip[I_M]; r++)
@@ -300,13 +320,19 @@ void fj_planar_jacobians(const fj_args *a, const double *x, double *C, double *C
     for (int64_t j = 0; j < ip[I_NJ]; j++) {
         int64_t ji = ip[I_JOINTS] + JI_WIDTH * j;
         fj_joint_frame fr;
-        frame_of(a, j, x, &fr);
+        frame_of(a, j, x, rotations, &fr);
         joint_type(a, j)->jacobians(&fr, C + ip[ji + JI_Z] * ld, Cmu + ip[ji + JI_S] * ld, ld);
     }
 }
 
-/* Point p of `body` moving with it, out (MP_WIDTH) (joints._moving_point). */
-static void moving_point(const double *x, const double *xd, int64_t body, double px, double py, double *out) {
+/* C = dPhi/dx (m, n) and C_mu = dPsi/dx (l, n) (model.constraints; seed 000 eqs 2.1-2.2). */
+void fj_planar_jacobians(const fj_args *a, const double *x, double *C, double *Cmu, int64_t ld) {
+    jacobians_at(a, x, NULL, C, Cmu, ld);
+}
+
+/* Point p of `body` moving with it, out (MP_WIDTH) (joints._moving_point); rot: the body's (cos, sin). */
+static void moving_point(const double *x, const double *xd, int64_t body, const double rot[2], double px, double py,
+                         double *out) {
     if (body == 0) {
         out[MP_AX] = px, out[MP_AY] = py, out[MP_PX] = px, out[MP_PY] = py;
         out[MP_W] = out[MP_VX] = out[MP_VY] = 0.0;
@@ -314,27 +340,32 @@ static void moving_point(const double *x, const double *xd, int64_t body, double
     }
     int64_t k = 3 * (body - 1);
     double ax, ay;
-    fj_rotate(x[k + 2], px, py, &ax, &ay);
+    fj_turn(rot, px, py, &ax, &ay);
     double w = xd[k + 2];
     out[MP_AX] = ax, out[MP_AY] = ay, out[MP_PX] = x[k] + ax, out[MP_PY] = x[k + 1] + ay;
     out[MP_W] = w, out[MP_VX] = xd[k] + w * -ay, out[MP_VY] = xd[k + 1] + w * ax;
 }
 
-/* xi = -Cdot xdot (m,) (model.xi; seed 000 eq. 2.9). */
-void fj_planar_xi(const fj_args *a, const double *x, const double *xd, double *xi) {
+/* fj_planar_xi with the rotations of body_rotation. */
+static void xi_at(const fj_args *a, const double *x, const double *xd, const double *rotations, double *xi) {
     const int64_t *ip = a->ipar;
     for (int64_t j = 0; j < ip[I_NJ]; j++) {
-        int64_t ji = ip[I_JOINTS] + JI_WIDTH * j;
+        int64_t ji = ip[I_JOINTS] + JI_WIDTH * j, bi = ip[ji + JI_BODY_I], bj = ip[ji + JI_BODY_J];
         const double *par = joint_par(a, j);
         fj_joint_frame fr;
         fr.par = par;
-        pose(x, ip[ji + JI_BODY_J], fr.rj);
+        pose(x, bj, fr.rj);
+        body_rotation(x, rotations, bi, fr.rot_i);
+        body_rotation(x, rotations, bj, fr.rot_j);
         double pi[MP_WIDTH], pj[MP_WIDTH];
-        moving_point(x, xd, ip[ji + JI_BODY_I], par[JF_PI], par[JF_PI + 1], pi);
-        moving_point(x, xd, ip[ji + JI_BODY_J], par[JF_PJ], par[JF_PJ + 1], pj);
+        moving_point(x, xd, bi, fr.rot_i, par[JF_PI], par[JF_PI + 1], pi);
+        moving_point(x, xd, bj, fr.rot_j, par[JF_PJ], par[JF_PJ + 1], pj);
         joint_type(a, j)->xi(&fr, pi, pj, xi + ip[ji + JI_Z]);
     }
 }
+
+/* xi = -Cdot xdot (m,) (model.xi; seed 000 eq. 2.9). */
+void fj_planar_xi(const fj_args *a, const double *x, const double *xd, double *xi) { xi_at(a, x, xd, NULL, xi); }
 
 /* ================================================================================================
  * Friction (planar.joints *.friction, seed 000 eq. 2.5; friction.laws)
@@ -569,7 +600,9 @@ static int64_t closing_jacobian(const fj_args *a, const double *q) {
     double *x = field(a, W_X), *C = field(a, W_C);
     int64_t st = place(a, q, x);
     if (st) return st;
-    fj_planar_jacobians(a, x, C, field(a, W_CMU), ld);
+    double *rotations = field(a, W_ROTATIONS);
+    rotations_of(a, x, rotations);
+    jacobians_at(a, x, rotations, C, field(a, W_CMU), ld);
     st = tree_map(a);
     if (st) return st;
     const double *D1 = field(a, W_D1);
@@ -588,7 +621,7 @@ static void constraint_values(const fj_args *a, const double *x, double *z) {
     const int64_t *ip = a->ipar;
     for (int64_t j = 0; j < ip[I_NJ]; j++) {
         fj_joint_frame fr;
-        frame_of(a, j, x, &fr);
+        frame_of(a, j, x, NULL, &fr);
         joint_type(a, j)->values(&fr, z + ip[ip[I_JOINTS] + JI_WIDTH * j + JI_Z]);
     }
 }
@@ -687,7 +720,7 @@ static int64_t computed_kinematics(const fj_args *a, const double *q, const doub
         xd[i] = s;
     }
     double *xi = field(a, W_XI);
-    fj_planar_xi(a, x, xd, xi);
+    xi_at(a, x, xd, field(a, W_ROTATIONS), xi);
     /* D1dot qdot = [C1; S]^-1 [xi_1; 0]: zero on xq, A^-1 xi_1 on xo */
     double *D1dq = field(a, W_D1DQ), *col = field(a, W_WV);
     for (int64_t r = 0; r < n1; r++) col[r] = xi[rows1[r]];
