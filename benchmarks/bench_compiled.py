@@ -7,7 +7,8 @@ Run with OPENBLAS_NUM_THREADS=1 (the Python engine's small solves otherwise pay 
 Reported:
   rhs        one right-hand side of each model, compiled and Python, called from Python (us), ratio;
   step       the engine's own 1 ms communication step called from C (engine_step.c): us per step,
-             right-hand sides and integrator steps per communication step;
+             right-hand sides and integrator steps per communication step; with --callgrind (this
+             section alone, 1 s under valgrind) its instructions per step and per right-hand side;
   library    seed runs through friction_joints.engine.run on both engines: wall time, ratio, and the
              largest state difference between the engines;
   FMU        each FMU stepped by FMPy's FMU2Slave at a 1 ms communication step on both engines
@@ -104,17 +105,38 @@ def _waves(system, t=0.0):
             for s in system.inputs]
 
 
-def bench_engine_step(quick):
+def callgrind_instructions(program, text, family_name, steps):
+    """(instructions per step, per right-hand side) of the engine_step program on the input text under
+    valgrind's callgrind: the run's (its set-up included) over its steps, and the family's rhs kernel's
+    inclusive count over its calls."""
+    out = Path(tempfile.mkdtemp()) / "callgrind.out"
+    done = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", str(program)], input=text,
+                          capture_output=True, text=True, check=True)
+    rhs_per_step = float(done.stdout.split()[1])
+    report = subprocess.run(["callgrind_annotate", "--inclusive=yes", str(out)], capture_output=True, text=True,
+                            check=True).stdout
+
+    def inclusive(suffix):
+        return next(float(line.split()[0].replace(",", "")) for line in report.splitlines() if suffix in line)
+    return inclusive("engine_step.c:main ") / steps, inclusive(f"{family_name}.c:rhs ") / (rhs_per_step * steps)
+
+
+def bench_engine_step(quick, callgrind=False):
     """The engine's own 1 ms communication step called from C (benchmarks/engine_step.c, no FMI, no
-    Python): the inputs sampled from the case's signals at each step and held over it."""
+    Python): the inputs sampled from the case's signals at each step and held over it. callgrind: 1 s
+    under valgrind's callgrind, instructions per step and per right-hand side instead of times."""
     from friction_joints.native import build
 
     program = Path(tempfile.mkdtemp()) / "engine_step"
-    subprocess.run([*build.c_compiler(), *build.CFLAGS, "-I", str(build.SOURCE_DIR), str(ROOT / "benchmarks" /
-                    "engine_step.c"), *map(str, build.sources()), "-o", str(program), "-lm"], check=True)
-    t_end, rtol = (1.0 if quick else 10.0), 1e-8
+    subprocess.run([*build.c_compiler(), *build.CFLAGS, *(["-g"] if callgrind else []), "-I", str(build.SOURCE_DIR),
+                    str(ROOT / "benchmarks" / "engine_step.c"), *map(str, build.sources()), "-o", str(program), "-lm"],
+                   check=True)
+    t_end, rtol = (1.0 if quick or callgrind else 10.0), 1e-8
     print(f"\nthe engine's 1 ms step called from C (no FMI, no Python), rtol {rtol:g}, {t_end:g} s")
-    print(f"  {'model':26s} {'us/step':>8s} {'rhs/step':>9s} {'steps/step':>11s} {'events':>7s}  goal")
+    if callgrind:
+        print(f"  {'model':26s} {'instructions/step':>18s} {'instructions/rhs':>17s}")
+    else:
+        print(f"  {'model':26s} {'us/step':>8s} {'rhs/step':>9s} {'steps/step':>11s} {'events':>7s}  goal")
     for name, system, y0 in rhs_cases():
         model = system.compiled()
         if not model.family.decides_modes:
@@ -125,6 +147,11 @@ def bench_engine_step(quick):
                  " ".join(map(repr, model.fpar.tolist())), " ".join(map(str, model.ipar.tolist())),
                  " ".join(map(repr, np.asarray(y0, float).tolist())),
                  " ".join(" ".join(map(repr, w)) for w in _waves(system))]
+        if callgrind:
+            per_step, per_rhs = callgrind_instructions(program, "\n".join(lines) + "\n", model.family_name,
+                                                       round(t_end / 0.001))
+            print(f"  {name:26s} {per_step:18,.0f} {per_rhs:17,.0f}")
+            continue
         done = subprocess.run([str(program)], input="\n".join(lines) + "\n", capture_output=True, text=True)
         if done.returncode:
             print(f"  {name:26s} failed: {done.stderr.strip()}")
@@ -332,7 +359,12 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dist", default=str(ROOT / "dist"), help="folder of the built FMUs")
     parser.add_argument("--quick", action="store_true", help="shorter runs")
+    parser.add_argument("--callgrind", action="store_true",
+                        help="only the engine's step, its instructions under valgrind's callgrind")
     args = parser.parse_args()
+    if args.callgrind:
+        bench_engine_step(args.quick, callgrind=True)
+        return
     print(f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', 'unset')}\n")
     bench_rhs()
     bench_engine_step(args.quick)

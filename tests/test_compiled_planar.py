@@ -10,6 +10,7 @@ Python engine. Agreement to 1e-10 of each quantity's scale (at least 1 in its un
 The kernels are those of the installed C engine (native/src/planar.c) that ``system.compiled()`` calls;
 some of these tests also run once against a build with sanitizers (tests/native_build.py)."""
 
+import itertools
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +22,7 @@ from friction_joints.friction import Coulomb, Exponential, FrictionLaw, Stribeck
 from friction_joints.hybrid import Constant
 from friction_joints.mechanisms import (Mechanism, dupont_two_mass, offset_slider_crank, regularised, slider_crank,
                                         stacked_blocks)
+from friction_joints import native
 from friction_joints.native import library
 from friction_joints.planar import (Body, BodyLoad, MechanismSystem, MinimalForm, Mode, PinInSlot, PlanarModel,
                                     Prismatic, RegularisedSystem, Revolute, packing)
@@ -316,6 +318,59 @@ def test_kernels_match_the_python_engine(name):
         assert failures and set(failures) <= {packing.ST_INCONSISTENT, packing.ST_INDETERMINATE}
 
 
+def calls_on(system, cm, ws, which, t, y, tau, mode):
+    """(status, out) of kernel `which` at (t, y, tau) in mode: on the workspace ws (kept between calls) and
+    on a fresh scratch."""
+    fmode, imode = system.encode_mode(mode)
+    size = {"rhs": y.size, "events": len(system.events(mode)), "record": cm.n_record}[which]
+    kept, fresh = np.full(size, np.nan), np.full(size, np.nan)
+    ws.set_mode(fmode, imode)
+    status = ws.call(which, t, y, tau, kept)
+    return (status, kept), (getattr(cm, which)(t, y, tau, cm.fpar, cm.ipar, fmode, imode, fresh), fresh)
+
+
+@pytest.mark.parametrize("name", ["SliderCrank", "Yoke", "TwinSlider", "DupontTwoMass"])
+def test_kept_terms_give_the_bits_of_a_fresh_scratch(name):
+    """planar.c keeps the terms of its last arguments in its scratch (kinematics, the terms of the minimal
+    form, the slip evaluation; the events elsewhere in a second scratch): along calls that reuse them, change
+    the inputs only, the mode only (partition, directions, stuck contacts), or leave a state and come back,
+    every kernel gives the bits of a fresh scratch."""
+    mech = FACTORIES[name]()
+    rng = np.random.default_rng(5)
+    system = MechanismSystem(mech, [0.0] * mech.model.n_drives)
+    cm = system.compiled()
+    ws = native.Workspace(cm.family, cm.fpar, cm.ipar)
+    points, k1, k = [], system.minimal.k1, system.k
+    for i in range(3):
+        q, u, tau, _ = random_state(mech, rng)
+        system.inputs = [Constant(v) for v in tau]
+        state_modes = modes(system, q, u, tau, rng, other_partition=i % 2 == 1)
+        for other in itertools.combinations(range(k1), k):  # the slip mode in every other usable partition
+            if other != tuple(mech.partition):
+                try:
+                    system.minimal.linear_terms(q, u, tau, other)
+                except SingularConfigurationError:
+                    continue
+                state_modes.append(Mode(state_modes[0].direction, (), (), other))
+        for mode in state_modes:
+            u_mode = lock_velocity(u, mode.lock) if mode.stuck else u
+            points.append((np.concatenate((q, u_mode, rng.uniform(-1, 1, size=2))), tau, mode))
+    sequence = []
+    for j, (y, tau, mode) in enumerate(points):
+        other = tau + 0.5
+        sequence += [("rhs", y, tau, mode), ("events", y, tau, mode), ("record", y, tau, mode),
+                     ("rhs", y, other, mode), ("record", y, other, mode),
+                     ("events", *points[j - 1]), ("record", y, other, mode), ("rhs", y, tau, points[j - 1][2])]
+    compared = 0
+    for which, y, tau, mode in sequence + sequence[::-1]:
+        (status, kept), (status_fresh, fresh) = calls_on(system, cm, ws, which, 0.3, y, tau, mode)
+        assert status == status_fresh, f"{name} {which} in {mode}: status {status} / {status_fresh}"
+        if status == 0:  # (a failure's output is not defined)
+            assert np.array_equal(kept, fresh, equal_nan=True), f"{name} {which} in {mode}:\n{kept}\n{fresh}"
+            compared += kept.size > 0
+    assert compared > len(sequence)
+
+
 @pytest.mark.parametrize("name", ["SliderCrank", "StackedBlocks", "Yoke"])
 def test_modes_decided_by_update_at_rest(name):
     """The modes MechanismSystem.update decides at zero slip (stick, breakaway, Gauss principle)."""
@@ -452,8 +507,9 @@ def test_unsupported_models_run_on_the_python_engine():
 
 
 def test_messages_scratch_and_library():
-    """Every status (ST_*) has its own message, any other is unknown; the scratch is the packer's
-    workspace tables; the kernels are the engine library's."""
+    """Every status (ST_*) has its own message, any other is unknown; the scratch is two of the packer's
+    workspace tables (the second for the events away from the memo's state); the kernels are the engine
+    library's."""
     cm = MechanismSystem(yoke(), [0.0, 0.0]).compiled()
     assert cm.family_name == "planar" and cm.family.lib is library()
     statuses = [value for name, value in vars(packing).items() if name.startswith("ST_")]
@@ -462,8 +518,8 @@ def test_messages_scratch_and_library():
     for status in (0, max(statuses) + 1, -1):
         assert cm.message(status) == "unknown status"
     width = cm.ipar[packing.I_WIDTH]
-    assert cm.family.work_size(cm.fpar, cm.ipar) == (cm.ipar[packing.I_WORK_ROWS] * width,
-                                                     cm.ipar[packing.I_IWORK_ROWS] * width)
+    assert cm.family.work_size(cm.fpar, cm.ipar) == (2 * cm.ipar[packing.I_WORK_ROWS] * width,
+                                                     2 * cm.ipar[packing.I_IWORK_ROWS] * width)
 
 
 SANITIZED = f"""
@@ -476,12 +532,15 @@ for name in ("Yoke", "TwinSlider", "OffsetSliderCrank"):
 tests.test_dead_centre_gives_the_singular_status()
 for factory in (tests.slider_crank, tests.twin_slider):
     tests.test_condition_of_v_decides_the_dead_centre(factory)
+for name in ("SliderCrank", "Yoke"):
+    tests.test_kept_terms_give_the_bits_of_a_fresh_scratch(name)
 """
 
 
 def test_kernels_under_sanitizers(sanitized_engine):
     """The comparisons of the Yoke (every joint type, law and mode kind, the sign-pattern search), the
     TwinSlider (four closing rows) and the OffsetSliderCrank (the Painleve statuses), the dead centre and
-    cond(V) at the threshold, with the kernels of the engine built with the sanitizers
-    (conftest's ``sanitized_engine``; in a subprocess: a sanitizer's report fails this test)."""
+    cond(V) at the threshold, the kept terms along a sequence of calls, with the kernels of the engine built
+    with the sanitizers (conftest's ``sanitized_engine``; in a subprocess: a sanitizer's report fails this
+    test)."""
     run_against(sanitized_engine, SANITIZED)

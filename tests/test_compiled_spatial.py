@@ -15,6 +15,7 @@ import pytest
 
 from friction_joints.errors import ConvergenceError, SingularConfigurationError
 from friction_joints.hybrid.stiction import DirectionMode as Mode
+from friction_joints import native
 from friction_joints.native import library
 from friction_joints.spatial import packing
 from friction_joints.spatial.load import SpeedLoad
@@ -125,6 +126,35 @@ def test_kernels_agree_with_the_python_engine(systems, name):
                     assert_close(got[key], ref, f"record {key} ({where})", floor)
 
 
+@pytest.mark.parametrize("name", ["stiction-cut", "stiction-minimal"])
+def test_kept_state_of_motion_gives_the_bits_of_a_fresh_scratch(systems, name):
+    """spatial.c keeps the state of motion of its last arguments in its scratch: along calls that reuse
+    it, change the inputs only or the mode only, or leave a state and come back, rhs, events and record
+    give the bits of a fresh scratch."""
+    system = systems[name]
+    model = system.compiled()
+    ws = native.Workspace(model.family, model.fpar, model.ipar)
+    points = [(y, tau) for _, y in random_states(system, np.random.default_rng(3), 4)
+              for tau in (np.array([1.5, 0.3]), np.array([-2.0, 0.1]))]
+    sizes = {"rhs": 11, "record": model.n_record}
+    sequence = []
+    for y, tau in points:  # each mode's kernels, then the held state's events between a turning rhs and record
+        sequence += [(which, y, tau, mode) for mode in modes_of(system)
+                     for which in ("rhs", "record", "events", "record", "rhs")]
+        sequence += [("rhs", y, tau, Mode(1)), ("events", y, tau, Mode(0)), ("record", y, tau, Mode(1))]
+    compared = 0
+    for which, y, tau, mode in sequence + sequence[::-1]:
+        fmode, imode = system.encode_mode(mode)
+        size = sizes.get(which, len(system.events(mode)))
+        kept, fresh = np.full(size, np.nan), np.full(size, np.nan)
+        ws.set_mode(fmode, imode)
+        status = ws.call(which, 0.5, y, tau, kept)
+        assert status == getattr(model, which)(0.5, y, tau, model.fpar, model.ipar, fmode, imode, fresh) == 0
+        assert np.array_equal(kept, fresh, equal_nan=True), f"{name} {which} in {mode}:\n{kept}\n{fresh}"
+        compared += 1
+    assert compared == 2 * len(sequence)
+
+
 def test_the_comparison_sees_friction(systems):
     """The random states load the journals: the frictionless kernels differ from the Python engine
     with friction far beyond the tolerance (so the agreement above is not vacuous)."""
@@ -215,6 +245,7 @@ for name in tests.CONFIGS:
     tests.test_kernels_agree_with_the_python_engine(systems, name)
 tests.test_stuck_rhs_is_zero_and_the_iterations_count_passes(systems)
 tests.test_failures_return_their_status()
+tests.test_kept_state_of_motion_gives_the_bits_of_a_fresh_scratch(systems, "stiction-minimal")
 import test_decide_spatial as decide
 systems = decide.make_systems()
 decide.compare_decisions(systems, turning=1, at_rest=3)
@@ -224,10 +255,11 @@ decide.test_failures_return_their_statuses(systems)
 
 
 def test_kernels_under_sanitizers(sanitized_engine):
-    """The comparisons in every configuration and mode, a stuck and a turning state, and the failures,
-    with the kernels of the engine built with the sanitizers (conftest's ``sanitized_engine``; in a
-    subprocess: a sanitizer's report fails this test); and the mode decisions (test_decide_spatial): after
-    each event of the stuck and the turning modes, at time events and at the start, on turning states and
-    states at rest that stick and that break away, and their failures."""
+    """The comparisons in every configuration and mode, a stuck and a turning state, the failures and the
+    kept state of motion along a sequence of calls, with the kernels of the engine built with the
+    sanitizers (conftest's ``sanitized_engine``; in a subprocess: a sanitizer's report fails this test);
+    and the mode decisions (test_decide_spatial): after each event of the stuck and the turning modes, at
+    time events and at the start, on turning states and states at rest that stick and that break away,
+    and their failures."""
     # -O0 after the build's -O2: the same checks in a third of the compile time
     run_against(sanitized_engine, SANITIZED)

@@ -223,8 +223,8 @@ static int64_t dupont_assemble(const double *p, double *fpar, int64_t *ipar, dou
 /* model, family, parameters, n_fpar, n_ipar (fj_planar_pack's sizes of the mechanism), n_y = k1 + k + 2, n_tau,
  * n_record (planar.packing.record_layout: 3 k1 + 2 k + m + 3 l + n_tau + 5), assemble */
 const fj_assembly fj_assembly_SliderCrank = {"SliderCrank", "planar", FJ_COUNT(SLIDER_NAMES), SLIDER_NAMES, 88,
-                                             379, 6, 1, 37, slider_assemble};
+                                             400, 6, 1, 37, slider_assemble};
 const fj_assembly fj_assembly_OffsetSliderCrank = {"OffsetSliderCrank", "planar", FJ_COUNT(OFFSET_NAMES), OFFSET_NAMES,
-                                                   88, 379, 6, 1, 37, offset_assemble};
-const fj_assembly fj_assembly_DupontTwoMass = {"DupontTwoMass", "planar", FJ_COUNT(DUPONT_NAMES), DUPONT_NAMES, 56, 350,
+                                                   88, 400, 6, 1, 37, offset_assemble};
+const fj_assembly fj_assembly_DupontTwoMass = {"DupontTwoMass", "planar", FJ_COUNT(DUPONT_NAMES), DUPONT_NAMES, 56, 371,
                                                6, 2, 27, dupont_assemble};

@@ -7,7 +7,7 @@
 
 double fj_slide_value(const fj_joint_frame *j) {
     double dx = j->ri[0] + j->ai[0] - j->rj[0] - j->aj[0], dy = j->ri[1] + j->ai[1] - j->rj[1] - j->aj[1], ex, ey;
-    fj_rotate(j->rj[2], j->par[JF_EJ], j->par[JF_EJ + 1], &ex, &ey);
+    fj_turn(j->rot_j, j->par[JF_EJ], j->par[JF_EJ + 1], &ex, &ey);
     return -ey * dx + ex * dy; /* n = perp(e), e = R_j e_j */
 }
 
@@ -15,7 +15,7 @@ void fj_slide_rows(const fj_joint_frame *j, double *Cz, double *Ms) {
     const double *par = j->par;
     double aix = j->ai[0], aiy = j->ai[1], ajx = j->aj[0], ajy = j->aj[1];
     double dx = j->ri[0] + aix - j->rj[0] - ajx, dy = j->ri[1] + aiy - j->rj[1] - ajy, ex, ey;
-    fj_rotate(j->rj[2], par[JF_EJ], par[JF_EJ + 1], &ex, &ey);
+    fj_turn(j->rot_j, par[JF_EJ], par[JF_EJ + 1], &ex, &ey);
     double nx = -ey, ny = ex;
     int64_t ci = j->ci, cj = j->cj;
     Cz[ci] = nx, Cz[ci + 1] = ny, Cz[ci + 2] = nx * -aiy + ny * aix;
@@ -31,7 +31,7 @@ void fj_slide_rows(const fj_joint_frame *j, double *Cz, double *Ms) {
 /* z_n'' = n''.d + 2 n'.d' + n.d'' (joints.Prismatic._slide_xi) */
 double fj_slide_xi(const fj_joint_frame *j, const double *pi, const double *pj) {
     double ex, ey;
-    fj_rotate(j->rj[2], j->par[JF_EJ], j->par[JF_EJ + 1], &ex, &ey);
+    fj_turn(j->rot_j, j->par[JF_EJ], j->par[JF_EJ + 1], &ex, &ey);
     double nx = -ey, ny = ex, wi = pi[MP_W], wj = pj[MP_W];
     return ((nx * (pi[MP_PX] - pj[MP_PX]) + ny * (pi[MP_PY] - pj[MP_PY])) * (wj * wj)
             + 2.0 * wj * (ex * (pi[MP_VX] - pj[MP_VX]) + ey * (pi[MP_VY] - pj[MP_VY]))

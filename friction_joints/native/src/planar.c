@@ -10,11 +10,13 @@
  *
  * Workspace: a->work is the float matrix of planar_pack.c's WORK_FIELDS (ipar[I_WORK_ROWS] rows of
  * ipar[I_WIDTH] columns), a->iwork the int matrix of IWORK_FIELDS; a field is a block of their rows
- * (field(), ifield()), every matrix with the row stride ipar[I_WIDTH] (`ld` below). A function's comment
- * names the function of the Python engine it follows, where there is one.
+ * (field(), ifield()), every matrix with the row stride ipar[I_WIDTH] (`ld` below). A second such pair
+ * follows (second_workspace: the events away from the memo's state). A function's comment names the
+ * function of the Python engine it follows, where there is one.
  */
 #include <float.h>
 #include <math.h>
+#include <string.h>
 
 #include "box_qp.h"
 #include "fj_linalg.h"
@@ -52,6 +54,54 @@ int64_t *fj_planar_ifield(const fj_args *a, int64_t field) {
 
 static double *field(const fj_args *a, int64_t f) { return fj_planar_field(a, f); }
 static int64_t *ifield(const fj_args *a, int64_t f) { return fj_planar_ifield(a, f); }
+
+/* ================================================================================================
+ * The memo of the minimal form's terms
+ *
+ * The workspace keeps the terms of kinematics() at the last (q, u, partition), those of linear_terms()
+ * at the last h and slip()'s evaluation on them: an evaluation at the same arguments, bit for bit, reuses
+ * them (the events and the record at the end of a step share the last right-hand side's state, the
+ * first right-hand side of the next step too, with new inputs only). Reused or recomputed, the terms are
+ * the same bits: the results do not depend on the call history (an instance's restored state continues
+ * bit-identically). Whatever writes the terms' fields otherwise forgets them first: place,
+ * closing_jacobian, partition_map and the projection all of them, the other evaluations (evaluate,
+ * stuck_mode, gauss) the slip evaluation.
+ * ================================================================================================ */
+
+/* WI_MEMO: flags (MEMO_*: the workspace holds the kinematics of the fields memo_q, memo_u and
+ * WI_MEMO_PART, the terms of linear_terms() that depend on them only, those that depend on h (the field h)
+ * too, and slip()'s evaluation on them with the friction directions of the field memo_direction), then
+ * the sign flag of that evaluation */
+enum { MEMO_KINEMATICS = 1, MEMO_CONFIGURATION = 2, MEMO_FORCES = 4, MEMO_SLIP = 8 };
+enum { MEMO_FLAGS, MEMO_SIGN };
+
+static void memo_forget(const fj_args *a) { ifield(a, WI_MEMO)[MEMO_FLAGS] = 0; }
+
+/* Forget the flags `flags`. */
+static void memo_drop(const fj_args *a, int64_t flags) { ifield(a, WI_MEMO)[MEMO_FLAGS] &= ~flags; }
+
+static int memo_has(const fj_args *a, int64_t flag) { return (ifield(a, WI_MEMO)[MEMO_FLAGS] & flag) != 0; }
+
+static void memo_keep(const fj_args *a, int64_t flag) { ifield(a, WI_MEMO)[MEMO_FLAGS] |= flag; }
+
+static int same_bits(const void *x, const void *y, size_t bytes) { return memcmp(x, y, bytes) == 0; }
+
+/* 1 if the workspace holds the kinematics of (q, u) and the mode's partition. */
+static int memo_has_kinematics(const fj_args *a, const double *q, const double *u) {
+    int64_t k1 = a->ipar[I_K1], k = a->ipar[I_K];
+    return memo_has(a, MEMO_KINEMATICS) && same_bits(q, field(a, W_MEMO_Q), (size_t)k1 * sizeof(double))
+           && same_bits(u, field(a, W_MEMO_U), (size_t)k * sizeof(double))
+           && same_bits(a->imode + IM_HEADER, ifield(a, WI_MEMO_PART), (size_t)k * sizeof(int64_t));
+}
+
+/* The kinematics in the workspace are those of (q, u) and the mode's partition. */
+static void memo_keep_kinematics(const fj_args *a, const double *q, const double *u) {
+    int64_t k1 = a->ipar[I_K1], k = a->ipar[I_K];
+    memcpy(field(a, W_MEMO_Q), q, (size_t)k1 * sizeof(double));
+    memcpy(field(a, W_MEMO_U), u, (size_t)k * sizeof(double));
+    memcpy(ifield(a, WI_MEMO_PART), a->imode + IM_HEADER, (size_t)k * sizeof(int64_t));
+    memo_keep(a, MEMO_KINEMATICS);
+}
 
 /* ================================================================================================
  * Small dense linear algebra
@@ -211,6 +261,7 @@ static const double *joint_par(const fj_args *a, int64_t j) { return a->fpar + a
 /* x = g(q) (seed 000 eq. 4.2; tree.JointCoordinates.g): place the bodies joint by joint. */
 static int64_t place(const fj_args *a, const double *q, double *x) {
     const int64_t *ip = a->ipar;
+    memo_forget(a);
     for (int64_t i = 0; i < ip[I_N]; i++) x[i] = 0.0;
     for (int64_t t = 0; t < ip[I_K1]; t++) {
         int64_t jt = ip[ip[I_TREE] + 2 * t];
@@ -224,20 +275,40 @@ static int64_t place(const fj_args *a, const double *q, double *x) {
     return FJ_OK;
 }
 
-/* The frame of joint j at x (planar_joints.h). */
-static void frame_of(const fj_args *a, int64_t j, const double *x, fj_joint_frame *fr) {
+/* (cos, sin) of the angle of `body` in x into rot: from rotations (n: a body's pair at its first column,
+ * rotations_of) if not NULL, else computed (the ground: (1, 0)). */
+static void body_rotation(const double *x, const double *rotations, int64_t body, double rot[2]) {
+    int64_t k = 3 * (body - 1);
+    if (body == 0)
+        rot[0] = 1.0, rot[1] = 0.0; /* cos 0, sin 0 */
+    else if (rotations != NULL)
+        rot[0] = rotations[k], rot[1] = rotations[k + 1];
+    else
+        rot[0] = cos(x[k + 2]), rot[1] = sin(x[k + 2]);
+}
+
+/* The (cos, sin) of every body's angle in x into rotations (n), for body_rotation. */
+static void rotations_of(const fj_args *a, const double *x, double *rotations) {
+    for (int64_t k = 0; k < a->ipar[I_N]; k += 3) rotations[k] = cos(x[k + 2]), rotations[k + 1] = sin(x[k + 2]);
+}
+
+/* The frame of joint j at x (planar_joints.h); rotations: body_rotation's. */
+static void frame_of(const fj_args *a, int64_t j, const double *x, const double *rotations, fj_joint_frame *fr) {
     const int64_t *ji = a->ipar + a->ipar[I_JOINTS] + JI_WIDTH * j;
     int64_t bi = ji[JI_BODY_I], bj = ji[JI_BODY_J];
     fr->par = joint_par(a, j);
     pose(x, bi, fr->ri);
     pose(x, bj, fr->rj);
-    fj_rotate(fr->ri[2], fr->par[JF_PI], fr->par[JF_PI + 1], &fr->ai[0], &fr->ai[1]);
-    fj_rotate(fr->rj[2], fr->par[JF_PJ], fr->par[JF_PJ + 1], &fr->aj[0], &fr->aj[1]);
+    body_rotation(x, rotations, bi, fr->rot_i);
+    body_rotation(x, rotations, bj, fr->rot_j);
+    fj_turn(fr->rot_i, fr->par[JF_PI], fr->par[JF_PI + 1], &fr->ai[0], &fr->ai[1]);
+    fj_turn(fr->rot_j, fr->par[JF_PJ], fr->par[JF_PJ + 1], &fr->aj[0], &fr->aj[1]);
     fr->ci = 3 * (bi - 1), fr->cj = 3 * (bj - 1), fr->j_moves = bj != 0;
 }
 
-/* C = dPhi/dx (m, n) and C_mu = dPsi/dx (l, n) (model.constraints; seed 000 eqs 2.1-2.2). */
-void fj_planar_jacobians(const fj_args *a, const double *x, double *C, double *Cmu, int64_t ld) {
+/* fj_planar_jacobians with the rotations of body_rotation. */
+static void jacobians_at(const fj_args *a, const double *x, const double *rotations, double *C, double *Cmu,
+                         int64_t ld) {
     const int64_t *ip = a->ipar;
     int64_t n = ip[I_N];
     for (int64_t r = 0; r < ip[I_M]; r++)
@@ -247,13 +318,19 @@ void fj_planar_jacobians(const fj_args *a, const double *x, double *C, double *C
     for (int64_t j = 0; j < ip[I_NJ]; j++) {
         int64_t ji = ip[I_JOINTS] + JI_WIDTH * j;
         fj_joint_frame fr;
-        frame_of(a, j, x, &fr);
+        frame_of(a, j, x, rotations, &fr);
         joint_type(a, j)->jacobians(&fr, C + ip[ji + JI_Z] * ld, Cmu + ip[ji + JI_S] * ld, ld);
     }
 }
 
-/* Point p of `body` moving with it, out (MP_WIDTH) (joints._moving_point). */
-static void moving_point(const double *x, const double *xd, int64_t body, double px, double py, double *out) {
+/* C = dPhi/dx (m, n) and C_mu = dPsi/dx (l, n) (model.constraints; seed 000 eqs 2.1-2.2). */
+void fj_planar_jacobians(const fj_args *a, const double *x, double *C, double *Cmu, int64_t ld) {
+    jacobians_at(a, x, NULL, C, Cmu, ld);
+}
+
+/* Point p of `body` moving with it, out (MP_WIDTH) (joints._moving_point); rot: the body's (cos, sin). */
+static void moving_point(const double *x, const double *xd, int64_t body, const double rot[2], double px, double py,
+                         double *out) {
     if (body == 0) {
         out[MP_AX] = px, out[MP_AY] = py, out[MP_PX] = px, out[MP_PY] = py;
         out[MP_W] = out[MP_VX] = out[MP_VY] = 0.0;
@@ -261,27 +338,32 @@ static void moving_point(const double *x, const double *xd, int64_t body, double
     }
     int64_t k = 3 * (body - 1);
     double ax, ay;
-    fj_rotate(x[k + 2], px, py, &ax, &ay);
+    fj_turn(rot, px, py, &ax, &ay);
     double w = xd[k + 2];
     out[MP_AX] = ax, out[MP_AY] = ay, out[MP_PX] = x[k] + ax, out[MP_PY] = x[k + 1] + ay;
     out[MP_W] = w, out[MP_VX] = xd[k] + w * -ay, out[MP_VY] = xd[k + 1] + w * ax;
 }
 
-/* xi = -Cdot xdot (m,) (model.xi; seed 000 eq. 2.9). */
-void fj_planar_xi(const fj_args *a, const double *x, const double *xd, double *xi) {
+/* fj_planar_xi with the rotations of body_rotation. */
+static void xi_at(const fj_args *a, const double *x, const double *xd, const double *rotations, double *xi) {
     const int64_t *ip = a->ipar;
     for (int64_t j = 0; j < ip[I_NJ]; j++) {
-        int64_t ji = ip[I_JOINTS] + JI_WIDTH * j;
+        int64_t ji = ip[I_JOINTS] + JI_WIDTH * j, bi = ip[ji + JI_BODY_I], bj = ip[ji + JI_BODY_J];
         const double *par = joint_par(a, j);
         fj_joint_frame fr;
         fr.par = par;
-        pose(x, ip[ji + JI_BODY_J], fr.rj);
+        pose(x, bj, fr.rj);
+        body_rotation(x, rotations, bi, fr.rot_i);
+        body_rotation(x, rotations, bj, fr.rot_j);
         double pi[MP_WIDTH], pj[MP_WIDTH];
-        moving_point(x, xd, ip[ji + JI_BODY_I], par[JF_PI], par[JF_PI + 1], pi);
-        moving_point(x, xd, ip[ji + JI_BODY_J], par[JF_PJ], par[JF_PJ + 1], pj);
+        moving_point(x, xd, bi, fr.rot_i, par[JF_PI], par[JF_PI + 1], pi);
+        moving_point(x, xd, bj, fr.rot_j, par[JF_PJ], par[JF_PJ + 1], pj);
         joint_type(a, j)->xi(&fr, pi, pj, xi + ip[ji + JI_Z]);
     }
 }
+
+/* xi = -Cdot xdot (m,) (model.xi; seed 000 eq. 2.9). */
+void fj_planar_xi(const fj_args *a, const double *x, const double *xd, double *xi) { xi_at(a, x, xd, NULL, xi); }
 
 /* ================================================================================================
  * Friction (planar.joints *.friction, seed 000 eq. 2.5; friction.laws)
@@ -510,12 +592,15 @@ static int64_t tree_map(const fj_args *a) {
  * seed 000 eq. 4.4). */
 static int64_t closing_jacobian(const fj_args *a, const double *q) {
     const int64_t *ip = a->ipar;
+    memo_forget(a);
     int64_t n = ip[I_N], k1 = ip[I_K1], m2 = ip[I_M2], ld = ip[I_WIDTH];
     const int64_t *rows2 = ip + ip[I_ROWS2];
     double *x = field(a, W_X), *C = field(a, W_C);
     int64_t st = place(a, q, x);
     if (st) return st;
-    fj_planar_jacobians(a, x, C, field(a, W_CMU), ld);
+    double *rotations = field(a, W_ROTATIONS);
+    rotations_of(a, x, rotations);
+    jacobians_at(a, x, rotations, C, field(a, W_CMU), ld);
     st = tree_map(a);
     if (st) return st;
     const double *D1 = field(a, W_D1);
@@ -534,7 +619,7 @@ static void constraint_values(const fj_args *a, const double *x, double *z) {
     const int64_t *ip = a->ipar;
     for (int64_t j = 0; j < ip[I_NJ]; j++) {
         fj_joint_frame fr;
-        frame_of(a, j, x, &fr);
+        frame_of(a, j, x, NULL, &fr);
         joint_type(a, j)->values(&fr, z + ip[ip[I_JOINTS] + JI_WIDTH * j + JI_Z]);
     }
 }
@@ -556,6 +641,7 @@ int64_t fj_planar_project(const fj_args *a, double *q, double *residual) {
     const int64_t *part = ip + ip[I_PARTITION];
     double *x = field(a, W_X), *z = field(a, W_F), *phi = field(a, W_XI2P), *V = field(a, W_V);
     int64_t *vidx = ifield(a, WI_PART), *vpiv = ifield(a, WI_VPIV), n_v = 0;
+    memo_forget(a);
     *residual = 0.0;
     if (!m2) return FJ_OK;
     for (int64_t i = 0; i < k1; i++) { /* the dependent coordinates v: the others of q, ascending */
@@ -589,6 +675,7 @@ static int64_t partition_map(const fj_args *a) {
     const int64_t *part = a->imode + IM_HEADER, *vidx = a->imode + IM_HEADER + k;
     double *V = field(a, W_V), *D2 = field(a, W_D2);
     int64_t *vpiv = ifield(a, WI_VPIV);
+    memo_forget(a);
     for (int64_t i = 0; i < k1; i++)
         for (int64_t j = 0; j < k; j++) D2[i * ld + j] = 0.0;
     for (int64_t j = 0; j < k; j++) D2[part[j] * ld + j] = 1.0;
@@ -607,9 +694,8 @@ static int64_t partition_map(const fj_args *a) {
     return FJ_OK;
 }
 
-/* Velocity-level terms at (q, u) for the partition of the mode (MinimalForm.kinematics): x, xd, qd,
- * C, C_mu, xi, D1, D2, nu2, D = D1 D2, gamma = D1 nu2 + D1dot qdot, sd = C_mu xd. */
-static int64_t kinematics(const fj_args *a, const double *q, const double *u) {
+/* kinematics() computed (closing_jacobian forgets the memo). */
+static int64_t computed_kinematics(const fj_args *a, const double *q, const double *u) {
     const int64_t *ip = a->ipar;
     int64_t n = ip[I_N], k1 = ip[I_K1], k = ip[I_K], m2 = ip[I_M2], l = ip[I_L], ld = ip[I_WIDTH], n1 = n - k1;
     const int64_t *vidx = a->imode + IM_HEADER + k, *rows1 = ip + ip[I_ROWS1], *rows2 = ip + ip[I_ROWS2];
@@ -632,7 +718,7 @@ static int64_t kinematics(const fj_args *a, const double *q, const double *u) {
         xd[i] = s;
     }
     double *xi = field(a, W_XI);
-    fj_planar_xi(a, x, xd, xi);
+    xi_at(a, x, xd, field(a, W_ROTATIONS), xi);
     /* D1dot qdot = [C1; S]^-1 [xi_1; 0]: zero on xq, A^-1 xi_1 on xo */
     double *D1dq = field(a, W_D1DQ), *col = field(a, W_WV);
     for (int64_t r = 0; r < n1; r++) col[r] = xi[rows1[r]];
@@ -671,6 +757,16 @@ static int64_t kinematics(const fj_args *a, const double *q, const double *u) {
     return FJ_OK;
 }
 
+/* Velocity-level terms at (q, u) for the partition of the mode (MinimalForm.kinematics): x, xd, qd,
+ * C, C_mu, xi, D1, D2, nu2, D = D1 D2, gamma = D1 nu2 + D1dot qdot, sd = C_mu xd (the memo's if it
+ * has them). */
+static int64_t kinematics(const fj_args *a, const double *q, const double *u) {
+    if (memo_has_kinematics(a, q, u)) return FJ_OK;
+    int64_t st = computed_kinematics(a, q, u);
+    if (st == FJ_OK) memo_keep_kinematics(a, q, u);
+    return st;
+}
+
 /* h = h_ext + H tau (seed 000 eq. 2.9) */
 static void applied_forces(const fj_args *a, const double *tau, double *h) {
     const int64_t *ip = a->ipar;
@@ -683,30 +779,40 @@ static void applied_forces(const fj_args *a, const double *tau, double *h) {
     }
 }
 
-/* w = M D M''^-1 h'' + M gamma - h and W = M D M''^-1 Cpp^T - C_mu^T;
- * f0 = (C C^T)^-1 C w and B = (C C^T)^-1 C W (the second half of MinimalForm.linear_terms). */
-static int64_t reactions(const fj_args *a) {
+/* The terms of the minimal form at the kinematics in the workspace that do not depend on the applied
+ * forces (the first part of MinimalForm.linear_terms; seed 000 eqs 5.4-5.5): M'' = D^T M D and its
+ * Cholesky factor L2, Cpp = C_mu D, Y = M''^-1 Cpp^T, W = M D Y - C_mu^T, the Cholesky factor of C C^T
+ * and B = (C C^T)^-1 C W, the friction's part of f = f0 + B f_mu from C^T f = M xdd - h - C_mu^T f_mu by
+ * the left inverse (C C^T)^-1 C. */
+static int64_t configuration_terms(const fj_args *a) {
     const int64_t *ip = a->ipar;
     int64_t n = ip[I_N], m = ip[I_M], l = ip[I_L], k = ip[I_K], ld = ip[I_WIDTH];
     const double *mass = a->fpar + ip[I_F_MASS];
-    const double *D = field(a, W_D), *gamma = field(a, W_GAMMA), *C = field(a, W_C), *Cmu = field(a, W_CMU);
-    const double *h = field(a, W_H), *L2 = field(a, W_L2), *h2 = field(a, W_H2), *Cpp = field(a, W_CPP);
-    double *y0 = field(a, W_Y0), *Y = field(a, W_Y), *wv = field(a, W_WV), *W = field(a, W_WM), *CCt = field(a, W_CCT);
-    copy(y0, h2, k);
-    cho_solve(L2, k, ld, y0);
+    const double *D = field(a, W_D), *C = field(a, W_C), *Cmu = field(a, W_CMU);
+    double *L2 = field(a, W_L2), *Cpp = field(a, W_CPP), *Y = field(a, W_Y), *W = field(a, W_WM);
+    double *CCt = field(a, W_CCT), *B = field(a, W_B);
+    for (int64_t r = 0; r < k; r++)
+        for (int64_t b = 0; b < k; b++) {
+            double s = 0.0;
+            for (int64_t i = 0; i < n; i++) s += D[i * ld + r] * mass[i] * D[i * ld + b];
+            L2[r * ld + b] = s;
+        }
+    if (cholesky(L2, k, ld)) return ST_M2_NOT_PD;
+    for (int64_t c = 0; c < l; c++)
+        for (int64_t r = 0; r < k; r++) {
+            double s = 0.0;
+            for (int64_t i = 0; i < n; i++) s += Cmu[c * ld + i] * D[i * ld + r];
+            Cpp[c * ld + r] = s;
+        }
     for (int64_t b = 0; b < k; b++)
         for (int64_t c = 0; c < l; c++) Y[b * ld + c] = Cpp[c * ld + b];
     cho_solve_columns(L2, k, ld, Y, l, ld);
-    for (int64_t i = 0; i < n; i++) {
-        double s = 0.0;
-        for (int64_t b = 0; b < k; b++) s += D[i * ld + b] * y0[b];
-        wv[i] = mass[i] * s + mass[i] * gamma[i] - h[i];
+    for (int64_t i = 0; i < n; i++)
         for (int64_t c = 0; c < l; c++) {
-            s = 0.0;
+            double s = 0.0;
             for (int64_t b = 0; b < k; b++) s += D[i * ld + b] * Y[b * ld + c];
             W[i * ld + c] = mass[i] * s - Cmu[c * ld + i];
         }
-    }
     for (int64_t r = 0; r < m; r++)
         for (int64_t c = 0; c < r + 1; c++) {
             double s = 0.0;
@@ -715,52 +821,66 @@ static int64_t reactions(const fj_args *a) {
             CCt[c * ld + r] = s;
         }
     if (cholesky(CCt, m, ld)) return ST_CCT_SINGULAR;
-    double *f0 = field(a, W_F0), *B = field(a, W_B);
-    for (int64_t r = 0; r < m; r++) {
-        double s = 0.0;
-        for (int64_t i = 0; i < n; i++) s += C[r * ld + i] * wv[i];
-        f0[r] = s;
+    for (int64_t r = 0; r < m; r++)
         for (int64_t c = 0; c < l; c++) {
-            s = 0.0;
+            double s = 0.0;
             for (int64_t i = 0; i < n; i++) s += C[r * ld + i] * W[i * ld + c];
             B[r * ld + c] = s;
         }
-    }
-    cho_solve(CCt, m, ld, f0);
     cho_solve_columns(CCt, m, ld, B, l, ld);
     return FJ_OK;
 }
 
-/* The minimal form with friction unknown (MinimalForm.linear_terms): M'' = D^T M D, h'' = D^T (h - M
- * gamma) (seed 000 eq. 5.4) and the Cholesky factor of M'', Cpp = C_mu D (eq. 5.5), and f0, B with
- * f = f0 + B f_mu from C^T f = M xdd - h - C_mu^T f_mu by the left inverse (C C^T)^-1 C. */
-static int64_t linear_terms(const fj_args *a, const double *q, const double *u, const double *tau) {
-    int64_t st = kinematics(a, q, u);
-    if (st) return st;
+/* The terms of the applied forces h (the field h), after configuration_terms (the second part of
+ * MinimalForm.linear_terms): h'' = D^T (h - M gamma) (seed 000 eq. 5.4), y0 = M''^-1 h'',
+ * w = M D y0 + M gamma - h and f0 = (C C^T)^-1 C w. */
+static void force_terms(const fj_args *a) {
     const int64_t *ip = a->ipar;
-    int64_t n = ip[I_N], l = ip[I_L], k = ip[I_K], ld = ip[I_WIDTH];
+    int64_t n = ip[I_N], m = ip[I_M], k = ip[I_K], ld = ip[I_WIDTH];
     const double *mass = a->fpar + ip[I_F_MASS];
-    const double *D = field(a, W_D), *gamma = field(a, W_GAMMA), *Cmu = field(a, W_CMU);
-    double *h = field(a, W_H), *L2 = field(a, W_L2), *h2 = field(a, W_H2), *Cpp = field(a, W_CPP);
-    applied_forces(a, tau, h);
+    const double *D = field(a, W_D), *gamma = field(a, W_GAMMA), *C = field(a, W_C), *h = field(a, W_H);
+    const double *L2 = field(a, W_L2), *CCt = field(a, W_CCT);
+    double *h2 = field(a, W_H2), *y0 = field(a, W_Y0), *wv = field(a, W_WV), *f0 = field(a, W_F0);
     for (int64_t r = 0; r < k; r++) {
-        for (int64_t b = 0; b < k; b++) {
-            double s = 0.0;
-            for (int64_t i = 0; i < n; i++) s += D[i * ld + r] * mass[i] * D[i * ld + b];
-            L2[r * ld + b] = s;
-        }
         double s = 0.0;
         for (int64_t i = 0; i < n; i++) s += D[i * ld + r] * (h[i] - mass[i] * gamma[i]);
         h2[r] = s;
     }
-    if (cholesky(L2, k, ld)) return ST_M2_NOT_PD;
-    for (int64_t c = 0; c < l; c++)
-        for (int64_t r = 0; r < k; r++) {
-            double s = 0.0;
-            for (int64_t i = 0; i < n; i++) s += Cmu[c * ld + i] * D[i * ld + r];
-            Cpp[c * ld + r] = s;
-        }
-    return reactions(a);
+    copy(y0, h2, k);
+    cho_solve(L2, k, ld, y0);
+    for (int64_t i = 0; i < n; i++) {
+        double s = 0.0;
+        for (int64_t b = 0; b < k; b++) s += D[i * ld + b] * y0[b];
+        wv[i] = mass[i] * s + mass[i] * gamma[i] - h[i];
+    }
+    for (int64_t r = 0; r < m; r++) {
+        double s = 0.0;
+        for (int64_t i = 0; i < n; i++) s += C[r * ld + i] * wv[i];
+        f0[r] = s;
+    }
+    cho_solve(CCt, m, ld, f0);
+}
+
+/* The minimal form with friction unknown at (q, u, tau) (MinimalForm.linear_terms): kinematics(), then
+ * configuration_terms() and force_terms() at h = h_ext + H tau, each reused from the memo where its
+ * arguments are those of the terms in the workspace. */
+static int64_t linear_terms(const fj_args *a, const double *q, const double *u, const double *tau) {
+    int64_t st = kinematics(a, q, u);
+    if (st) return st;
+    if (!memo_has(a, MEMO_CONFIGURATION)) {
+        memo_drop(a, MEMO_FORCES | MEMO_SLIP);
+        if ((st = configuration_terms(a))) return st;
+        memo_keep(a, MEMO_CONFIGURATION);
+    }
+    int64_t n = a->ipar[I_N];
+    double *h = field(a, W_H), *h_new = field(a, W_H_NEW);
+    applied_forces(a, tau, h_new);
+    if (memo_has(a, MEMO_FORCES) && same_bits(h, h_new, (size_t)n * sizeof(double))) return FJ_OK;
+    memo_drop(a, MEMO_FORCES | MEMO_SLIP);
+    copy(h, h_new, n);
+    force_terms(a);
+    memo_keep(a, MEMO_FORCES);
+    return FJ_OK;
 }
 
 /* udot = M''^-1 (h'' + Cpp^T f_mu) (seed 000 eq. 5.4)_2 (MinimalForm.solution). */
@@ -779,6 +899,7 @@ static void udot_of(const fj_args *a, const double *f_mu, double *udot) {
  * udot). */
 static int64_t evaluate(const fj_args *a, const double *direction, int use_sign, const int64_t *stat) {
     double *f = field(a, W_F), *f_mu = field(a, W_FMU);
+    memo_drop(a, MEMO_SLIP);
     int64_t st = fj_planar_solve_coupled(a, field(a, W_F0), field(a, W_B), field(a, W_SD), direction, use_sign,
                                          stat, f, f_mu);
     if (st) return st;
@@ -834,6 +955,7 @@ static int64_t stuck_mode(const fj_args *a) {
     int64_t r = a->imode[IM_NSTUCK];
     double *f = field(a, W_F), *f_mu = field(a, W_FMU), *udot = field(a, W_UDOT);
     double *direction = field(a, W_DIRECTION);
+    memo_drop(a, MEMO_SLIP);
     for (int64_t c = 0; c < l; c++) direction[c] = a->imode[IM_SIGN] == 0 ? a->fmode[c] : 0.0;
     for (int64_t j = 0; j < r; j++) direction[stuck[j]] = 0.0;
     if (r > a->imode[IM_NLOCK]) { /* shared: several joints hold one direction (seed 000 Sect. 5) */
@@ -966,14 +1088,23 @@ static int64_t shared_holding(const fj_args *a) {
     return ST_SHARED_NO_SETTLE;
 }
 
-/* The slip evaluation with the mode's friction directions (or sgn(sd): RegularisedSystem). */
+/* The slip evaluation with the mode's friction directions (or sgn(sd): RegularisedSystem), after
+ * linear_terms (the memo's if it has it). */
 static int64_t slip(const fj_args *a) {
     int64_t l = a->ipar[I_L];
-    int64_t *stat = ifield(a, WI_STATIC);
-    double *direction = field(a, W_DIRECTION);
+    int64_t *stat = ifield(a, WI_STATIC), *memo = ifield(a, WI_MEMO);
+    double *direction = field(a, W_DIRECTION), *kept = field(a, W_MEMO_DIRECTION);
     for (int64_t c = 0; c < l; c++) stat[c] = 0;
     copy(direction, a->fmode, l);
-    return evaluate(a, direction, a->imode[IM_SIGN] != 0, stat);
+    int use_sign = a->imode[IM_SIGN] != 0;
+    if (memo_has(a, MEMO_SLIP) && memo[MEMO_SIGN] == use_sign && same_bits(kept, direction, (size_t)l * sizeof(double)))
+        return FJ_OK;
+    int64_t st = evaluate(a, direction, use_sign, stat);
+    if (st) return st;
+    copy(kept, direction, l);
+    memo[MEMO_SIGN] = use_sign;
+    memo_keep(a, MEMO_SLIP);
+    return FJ_OK;
 }
 
 /* (H tau) . xdot. */
@@ -1022,11 +1153,23 @@ static int64_t rhs(const fj_args *a, double t, const double *y, const double *ta
     return FJ_OK;
 }
 
+/* The arguments a with the second of the two workspaces that work_size gives. */
+static fj_args second_workspace(const fj_args *a) {
+    fj_args b = *a;
+    b.work += a->ipar[I_WORK_ROWS] * a->ipar[I_WIDTH];
+    b.iwork += a->ipar[I_IWORK_ROWS] * a->ipar[I_WIDTH];
+    return b;
+}
+
 /* The event functions of MechanismSystem.events(mode), in its order: slip_zero (direction_c sd_c) of
  * the slipping contacts, then the breakaway margins |lambda_c| - static limit_c of the stuck contacts,
  * or the Sect. 5 margin of a shared stiction. None in RegularisedSystem's mode. */
-static int64_t events(const fj_args *a, double t, const double *y, const double *tau, double *g, int64_t n_out) {
+static int64_t events(const fj_args *in, double t, const double *y, const double *tau, double *g, int64_t n_out) {
     (void)t, (void)n_out;
+    /* a state other than the memo's (the middle of a step): in the second workspace, the first keeping
+     * the terms of the step's end for the record and the next step (the results are the same) */
+    fj_args other = second_workspace(in);
+    const fj_args *a = memo_has_kinematics(in, y, y + in->ipar[I_K1]) ? in : &other;
     const int64_t *ip = a->ipar;
     int64_t k1 = ip[I_K1], r = a->imode[IM_NSTUCK];
     if (a->imode[IM_SIGN]) return FJ_OK;
@@ -1450,6 +1593,7 @@ static int64_t gauss(const fj_args *b, const double *base, const int64_t *Z, int
     double *accel = field(b, W_ACCEL), *bound = field(b, W_BOUND), *fixed = field(b, W_FIXED);
     double *f = field(b, W_F), *f_mu = field(b, W_FMU), *limits = field(b, W_LIMITS);
     int64_t *stat = ifield(b, WI_STATIC);
+    memo_drop(b, MEMO_SLIP);
     for (int64_t j = 0; j < nz; j++) /* A = L^-1 Cpp[Z]^T (forward substitution) */
         for (int64_t i = 0; i < k; i++) {
             double s = Cpp[Z[j] * ld + i];
@@ -1683,12 +1827,12 @@ static void mode_layout(const double *fpar, int64_t n_fpar, const int64_t *ipar,
     layout->n_change = l;
 }
 
-/* one float and one int matrix of ipar[I_WIDTH] columns (planar_pack.c's WORK_FIELDS, IWORK_FIELDS) */
+/* two float and two int matrices of ipar[I_WIDTH] columns (planar_pack.c's WORK_FIELDS, IWORK_FIELDS) */
 static void work_size(const double *fpar, int64_t n_fpar, const int64_t *ipar, int64_t n_ipar, int64_t *n_work,
                       int64_t *n_iwork) {
     (void)fpar, (void)n_fpar, (void)n_ipar;
-    *n_work = ipar[I_WORK_ROWS] * ipar[I_WIDTH];
-    *n_iwork = ipar[I_IWORK_ROWS] * ipar[I_WIDTH];
+    *n_work = 2 * ipar[I_WORK_ROWS] * ipar[I_WIDTH]; /* two: events() may use a second (second_workspace) */
+    *n_iwork = 2 * ipar[I_IWORK_ROWS] * ipar[I_WIDTH];
 }
 
 /* The text of each status (the only source of these texts; planar/packing.py has the codes). */

@@ -16,6 +16,7 @@ typedef struct fj_joint_frame {
     const double *par;   /* its fpar row (JF_*): p_i, p_j, e_j, theta_0, r, edge_length */
     double ri[3], rj[3]; /* poses (rx, ry, theta) of bodies i and j (the ground at the origin) */
     double ai[2], aj[2]; /* R_i p_i and R_j p_j (m) */
+    double rot_i[2], rot_j[2]; /* (cos, sin) of theta_i and theta_j */
     int64_t ci, cj;      /* the first columns of bodies i and j in x */
     int j_moves;         /* 0 if body j is the ground (no columns) */
 } fj_joint_frame;
@@ -56,11 +57,16 @@ double fj_slide_xi(const fj_joint_frame *j, const double *pi, const double *pj);
  * parameters (LAW_WIDTH). */
 double fj_friction_mu(int64_t kind, const double *law, double sd, int stat);
 
+/* R p with rot = (cos theta, sin theta). */
+static inline void fj_turn(const double rot[2], double px, double py, double *ox, double *oy) {
+    *ox = rot[0] * px - rot[1] * py;
+    *oy = rot[1] * px + rot[0] * py;
+}
+
 /* R(theta) p. */
 static inline void fj_rotate(double theta, double px, double py, double *ox, double *oy) {
-    double c = cos(theta), s = sin(theta);
-    *ox = c * px - s * py;
-    *oy = s * px + c * py;
+    const double rot[2] = {cos(theta), sin(theta)};
+    fj_turn(rot, px, py, ox, oy);
 }
 
 #endif

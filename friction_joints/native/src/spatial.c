@@ -27,6 +27,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "fj_kernel.h"
 #include "fj_linalg.h"
@@ -169,7 +170,15 @@ typedef struct work {
     /* zero: the zero rates where the Python engine passes np.zeros(n) (cleared by work_of, never
      * written); rest_terms' V, reaction_map's col, the kernels' q, qd */
     double *zero, *Vh, *col, *q, *qd; /* (n) each */
+    /* the memo of the state of motion (motion()): its arguments y[:2n], tau, then its alpha; its flag,
+     * direction and iterations */
+    double *kept;  /* (2n+3) */
+    int64_t *memo; /* (3) */
 } work;
+
+/* work.memo: 1 if q, qd, qdd, fS, fO, nO and tf are the state of motion at the arguments in work.kept,
+ * its direction, its iterations (coordinates, dynamics and holding clear it) */
+enum { MEMO_KEPT, MEMO_DIRECTION, MEMO_ITERATIONS };
 
 /* The next `size` entries of base (NULL while only counting) */
 static double *take(double *base, int64_t *used, int64_t size) {
@@ -209,6 +218,7 @@ static void layout(work *w, double *f, int64_t *iw, int64_t n, int64_t n1, int64
     w->q = take(f, &u, n), w->qd = take(f, &u, n);
     w->piv = itake(iw, &v, n + 3), w->path = itake(iw, &v, n), w->on_path = itake(iw, &v, n);
     w->pivr = itake(iw, &v, n1);
+    w->kept = take(f, &u, 2 * n + 3), w->memo = itake(iw, &v, 3);
     if (nf) *nf = u;
     if (ni) *ni = v;
 }
@@ -755,6 +765,7 @@ static int64_t dependent_velocities(const double *q, const double *qd1, const do
 static int64_t coordinates(const double *y, const double *fpar, const int64_t *ipar, work *w, double *q,
                            double *qd) {
     int64_t n = ipar[I_N1] + ipar[I_N2];
+    w->memo[MEMO_KEPT] = 0;
     if (ipar[I_FORM] == FORM_MINIMAL) {
         int64_t st = assemble(y, fpar, ipar, w, q);
         if (st) return st;
@@ -795,7 +806,8 @@ int64_t fj_spatial_dependent_velocities(const double *fpar, int64_t n_fpar, cons
 /* f_O, n_O (n, 3) of chain ch in its joint frames by recursive Newton-Euler (seed 002 eqs 3.1-3.8,
  * reactions.newton_euler), with the cut force f_tip (global axes) on the last link at S. Rg, rO,
  * Rtip: the joint geometry (ne_geometry); motion (n, 9) scratch: omega, omegad, vd of each link.
- * gravity 1.0, or 0.0 (with qd = 0): the part linear in qdd and f_tip, a column of the affine map. */
+ * gravity 1.0, or 0.0 (with qd = 0): the part linear in qdd and f_tip, a column of the affine map (its
+ * terms in omega, zero, left out). */
 static void newton_euler(const double *qd, const double *qdd, v3 f_tip, double gravity, const double *fpar,
                          const int64_t *ipar, int64_t ch, const double *Rg, const double *rO, const double *Rtip,
                          double *motion, double *f_O, double *n_O) {
@@ -804,6 +816,7 @@ static void newton_euler(const double *qd, const double *qdd, v3 f_tip, double g
     const int64_t *par = ipar + ipar[I_PARENTS] + first;
     const v3 zero = mk3(0.0, 0.0, 0.0);
     int64_t co = chain(ipar, ch);
+    int linear = gravity == 0.0; /* a column of the linear part: qd = 0, so omega = 0 on every link */
     for (int64_t p = 0; p < n; p++) { /* outward, eqs 3.1-3.6 */
         int64_t k = first + p, i = par[p];
         v3 om, omd, vd;
@@ -813,18 +826,25 @@ static void newton_euler(const double *qd, const double *qdd, v3 f_tip, double g
             om = vec3(motion, 9 * i), omd = vec3(motion, 9 * i + 3), vd = vec3(motion, 9 * i + 6);
         }
         v3 r = row3(rO, k);
-        v3 z = mk3(0.0, 0.0, qd[p]);
-        vd = rot3_t(Rg, k, 3, add(add(cross(omd, r), cross(om, cross(om, r))), vd)); /* (3.3) */
-        v3 om_prev = rot3_t(Rg, k, 3, om);
-        omd = add(add(rot3_t(Rg, k, 3, omd), cross(om_prev, z)), mk3(0.0, 0.0, qdd[p])); /* (3.2), Craig's form */
-        om = add(om_prev, z);                                                             /* (3.1) */
+        int64_t lo = link_(ipar, k);
+        v3 c = vec3(fpar, lo + L_CJ), vd_C, N;
+        if (linear) { /* omega = 0: the terms in omega vanish */
+            vd = rot3_t(Rg, k, 3, add(cross(omd, r), vd));                    /* (3.3) */
+            omd = add(rot3_t(Rg, k, 3, omd), mk3(0.0, 0.0, qdd[p]));        /* (3.2) */
+            vd_C = add(cross(omd, c), vd);                                    /* (3.4) */
+            N = frot(fpar + lo + L_IJ, 3, omd);                               /* (3.6) */
+        } else {
+            v3 z = mk3(0.0, 0.0, qd[p]);
+            vd = rot3_t(Rg, k, 3, add(add(cross(omd, r), cross(om, cross(om, r))), vd)); /* (3.3) */
+            v3 om_prev = rot3_t(Rg, k, 3, om);
+            omd = add(add(rot3_t(Rg, k, 3, omd), cross(om_prev, z)), mk3(0.0, 0.0, qdd[p])); /* (3.2), Craig's form */
+            om = add(om_prev, z);                                                             /* (3.1) */
+            vd_C = add(add(cross(omd, c), cross(om, cross(om, c))), vd);                      /* (3.4) */
+            N = add(frot(fpar + lo + L_IJ, 3, omd), cross(om, frot(fpar + lo + L_IJ, 3, om))); /* (3.6) */
+        }
         for (int a = 0; a < 3; a++)
             motion[9 * p + a] = om.x[a], motion[9 * p + 3 + a] = omd.x[a], motion[9 * p + 6 + a] = vd.x[a];
-        int64_t lo = link_(ipar, k);
-        v3 c = vec3(fpar, lo + L_CJ);
-        v3 vd_C = add(add(cross(omd, c), cross(om, cross(om, c))), vd);                    /* (3.4) */
-        v3 F = scale(fpar[lo + L_M], vd_C);                                                /* (3.5) */
-        v3 N = add(frot(fpar + lo + L_IJ, 3, omd), cross(om, frot(fpar + lo + L_IJ, 3, om))); /* (3.6) */
+        v3 F = scale(fpar[lo + L_M], vd_C);                                                   /* (3.5) */
         put3(f_O, p, F);
         put3(n_O, p, add(N, cross(c, F)));
     }
@@ -865,18 +885,15 @@ static void reaction_map(const double *qd, const double *fpar, const int64_t *ip
     }
 }
 
-/* f_O, n_O at the friction torques t_f, from the affine map. */
+/* f_O, n_O at the friction torques t_f, from the affine map: fO0 + sum_k SfO[k] t_f[k], the columns
+ * added in the order of k (each entry's sum in that order). */
 static void at(const double *t_f, int64_t n, const double *fO0, const double *nO0, const double *SfO,
-               const double *SnO, double *fO, double *nO) {
-    for (int64_t j = 0; j < n; j++)
-        for (int a = 0; a < 3; a++) {
-            double sf = fO0[3 * j + a], sn = nO0[3 * j + a];
-            for (int64_t k = 0; k < n; k++) {
-                sf += SfO[3 * n * k + 3 * j + a] * t_f[k];
-                sn += SnO[3 * n * k + 3 * j + a] * t_f[k];
-            }
-            fO[3 * j + a] = sf, nO[3 * j + a] = sn;
-        }
+               const double *SnO, double *restrict fO, double *restrict nO) {
+    for (int64_t i = 0; i < 3 * n; i++) fO[i] = fO0[i], nO[i] = nO0[i];
+    for (int64_t k = 0; k < n; k++) {
+        const double *sf = SfO + 3 * n * k, *sn = SnO + 3 * n * k, t = t_f[k];
+        for (int64_t i = 0; i < 3 * n; i++) fO[i] += sf[i] * t, nO[i] += sn[i] * t;
+    }
 }
 
 /* qdd, f_S at the friction torques t_f, from the affine map. */
@@ -943,6 +960,7 @@ static int64_t dynamics(const double *q, const double *qd, double applied, const
                         work *w, int64_t *iterations) {
     int64_t n = ipar[I_N1] + ipar[I_N2];
     *iterations = 0;
+    w->memo[MEMO_KEPT] = 0;
     int64_t st = mechanics(q, qd, fpar, ipar, w);
     if (st) return st;
     st = ipar[I_FORM] == FORM_MINIMAL ? solve_minimal(applied, ipar, w) : solve_cut(applied, fpar, ipar, w);
@@ -1012,6 +1030,7 @@ static int64_t holding(const double *tau, const double *q, const double *fpar, c
                        int64_t *iterations, double *alpha_out, double *Q_out) {
     int64_t n = ipar[I_N1] + ipar[I_N2];
     double applied, Q;
+    w->memo[MEMO_KEPT] = 0;
     *iterations = 0, *alpha_out = 0.0;
     int64_t st = rest_terms(tau, q, fpar, ipar, w, &applied, &Q);
     *Q_out = Q;
@@ -1067,6 +1086,29 @@ static int64_t state_of_motion(const double *y, const double *tau, const double 
     return st;
 }
 
+/* state_of_motion at (y, tau) in the mode of a into w (w->q, w->qd, ...), the memo's if it is that of
+ * these arguments: the record after a step's last right-hand side (the state and inputs of its end)
+ * reuses it, bit for bit (the results do not depend on the call history). */
+static int64_t motion(const fj_args *a, const double *y, const double *tau, work *w, int64_t *iterations,
+                      double *alpha) {
+    int64_t n = a->ipar[I_N1] + a->ipar[I_N2], direction = a->imode[0];
+    double *kept = w->kept;
+    int64_t *memo = w->memo;
+    if (memo[MEMO_KEPT] && memo[MEMO_DIRECTION] == direction
+        && memcmp(kept, y, (size_t)(2 * n) * sizeof(double)) == 0
+        && memcmp(kept + 2 * n, tau, 2 * sizeof(double)) == 0) {
+        *iterations = memo[MEMO_ITERATIONS], *alpha = kept[2 * n + 2];
+        return FJ_OK;
+    }
+    int64_t st = state_of_motion(y, tau, a->fpar, a->ipar, direction, w, w->q, w->qd, iterations, alpha);
+    if (st) return st;
+    memcpy(kept, y, (size_t)(2 * n) * sizeof(double));
+    memcpy(kept + 2 * n, tau, 2 * sizeof(double));
+    kept[2 * n + 2] = *alpha;
+    memo[MEMO_DIRECTION] = direction, memo[MEMO_ITERATIONS] = *iterations, memo[MEMO_KEPT] = 1;
+    return FJ_OK;
+}
+
 /* ==================================================================================================
  * Kernels
  * ================================================================================================== */
@@ -1084,7 +1126,7 @@ static int64_t rhs(const fj_args *a, double t, const double *y, const double *ta
     }
     work w;
     work_of(a, &w);
-    int64_t st = state_of_motion(y, tau, fpar, ipar, a->imode[0], &w, w.q, w.qd, &iterations, &alpha);
+    int64_t st = motion(a, y, tau, &w, &iterations, &alpha);
     if (st) return st;
     double res = resistance(tau, fpar, ipar, y[n]);
     double applied = tau[0] - res;
@@ -1163,7 +1205,7 @@ static int64_t record(const fj_args *a, double t, const double *y, const double 
     (void)t, (void)n_out;
     work w;
     work_of(a, &w);
-    int64_t st = state_of_motion(y, tau, fpar, ipar, a->imode[0], &w, w.q, w.qd, &iterations, &alpha);
+    int64_t st = motion(a, y, tau, &w, &iterations, &alpha);
     if (st) return st;
     int64_t o = 0;
     const double *blocks[4] = {w.q, w.qd, w.qdd, w.fS};
