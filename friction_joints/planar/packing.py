@@ -59,7 +59,6 @@ Newton step (I - B J)^-1 R = R + B (I - J B)^-1 J R (l x l); the results agree t
 from __future__ import annotations
 
 import numpy as np
-import scipy.linalg as sla
 
 from .. import native
 from ..friction.laws import Coulomb, Exponential, Stribeck, Tanh
@@ -154,6 +153,7 @@ def record_layout(model, minimal):
 
 def encode_mode(model, minimal, mode):
     """(fmode, imode) of a planar.system.Mode (layout in the module docstring)."""
+    import scipy.linalg as sla  # here: importing SciPy is most of an FMU's start-up
     k1, k, m2, l = minimal.k1, minimal.k, minimal.m2, model.l
     imode = np.zeros(IM_HEADER + 2 * k + m2 + 2 * l, dtype=np.int64)
     fmode = np.zeros(l + k * k)
