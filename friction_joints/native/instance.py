@@ -48,7 +48,7 @@ class CompiledIntegrator:
         self._no_rows = np.zeros((0, self.model.n_record))
         y0 = np.array(y0, dtype=float)
         t0 = float(t0)
-        forms = self._forms(t0, self._segment_end(t0, np.inf))
+        forms = self._forms(t0, self._segment_end(t0, np.inf), None)
         self.instance = native.Instance(self.model.family, self.model.fpar, self.model.ipar, y0.size, forms.shape[0],
                                         self.model.n_record, rtol=rtol, atol=atol, max_step=max_step,
                                         hold_step=hold_step)
@@ -111,7 +111,8 @@ class CompiledIntegrator:
             seg_grid = np.ascontiguousarray(grid[(grid > t) & (grid <= seg_end)]) if grid.size else grid
             rows = np.empty((seg_grid.size, self.model.n_record)) if seg_grid.size else self._no_rows
             status, n_rows = self._call(self.instance.advance, seg_end, seg_grid, rows)
-            self.results.rows.extend(self._decoded(row, t_row) for row, t_row in zip(rows[:n_rows], seg_grid))
+            if n_rows:
+                self.results.rows.extend(self._decoded(row, t_row) for row, t_row in zip(rows[:n_rows], seg_grid))
             if status == native.ADVANCED_TO_EVENT:
                 self._log_event(self.instance.report())
             elif seg_end < t_end:
@@ -147,17 +148,21 @@ class CompiledIntegrator:
                 raise ValueError(str(error)) from None
             raise FrictionJointsError(str(error)) from None
 
-    def _forms(self, t_start, t_end) -> np.ndarray:
-        forms = self.system.input_forms(t_start, t_end)
+    def _forms(self, t_start, t_end, out=False):
+        """The inputs' forms on [t_start, t_end] written into the instance's ``forms`` (None, which
+        set_input_forms then passes), or, with out None, as a new (n_tau, 5) array."""
+        forms = self.system.input_forms(t_start, t_end, self.instance.forms if out is False else out)
         if forms is None:
             raise ValueError("the compiled engine needs inputs that are numbers, tables, sines or held values, "
                              "not callables of time: use the Python engine (HybridIntegrator) for those")
-        return np.ascontiguousarray(forms, dtype=float)
+        return None if out is False else np.ascontiguousarray(forms, dtype=float)
 
     def _segment_end(self, t, t_end) -> float:
         """The first input breakpoint in (t, t_end), else t_end (s)."""
         bps = self._breakpoints
-        upcoming = bps[(bps > t) & (bps < t_end)] if len(bps) else bps
+        if not len(bps):
+            return t_end
+        upcoming = bps[(bps > t) & (bps < t_end)]
         return float(upcoming[0]) if len(upcoming) else t_end
 
     def _mode(self, fmode, imode):
@@ -184,9 +189,8 @@ class CompiledIntegrator:
         return "+".join(kinds) or None
 
     def _outputs(self) -> np.ndarray:
-        out = np.empty(self.model.n_record)
-        self._call(self.instance.outputs, out)
-        return out
+        """The record at the current time and state, a new array (n_record,)."""
+        return self._call(self.instance.outputs)
 
     def record_row(self, t, y, mode) -> dict:
         """The record dict at (t, y, mode) from the record kernel."""
