@@ -96,34 +96,38 @@ class CompiledIntegrator:
 
     def advance(self, t_end: float, t_eval=None):
         """Integrate to t_end, recording at the times ``t_eval`` (within (t, t_end]) and at events."""
-        t = self.instance.t
+        instance, system = self.instance, self.system
+        t = instance.t
         if t_end < t:
             raise RuntimeError(f"cannot integrate backwards from t={t} to t_end={t_end}")
         grid = self._no_grid
         if t_eval is not None:
             grid = np.asarray(t_eval, dtype=float)
             grid = np.unique(grid[(grid > t) & (grid <= t_end)])  # a time is recorded once, as in the reference
-        while t < t_end:
-            seg_end = self._segment_end(t, t_end)
-            self.system.begin_segment(t, seg_end)
-            self._call(self.instance.set_input_forms, self._forms(t, seg_end), 1 if self._restart_pending else 0)
-            self._restart_pending = False
-            seg_grid = np.ascontiguousarray(grid[(grid > t) & (grid <= seg_end)]) if grid.size else grid
-            rows = np.empty((seg_grid.size, self.model.n_record)) if seg_grid.size else self._no_rows
-            status, n_rows = self._call(self.instance.advance, seg_end, seg_grid, rows)
-            if n_rows:
-                self.results.rows.extend(self._decoded(row, t_row) for row, t_row in zip(rows[:n_rows], seg_grid))
-            if status == native.ADVANCED_TO_EVENT:
-                self._log_event(self.instance.report())
-            elif seg_end < t_end:
-                self.system.begin_segment(seg_end, np.inf)  # the inputs' right limits: the time event
-                self._call(self.instance.set_input_forms, self._forms(seg_end, self._segment_end(seg_end, np.inf)), 2)
-                report = self.instance.report()
-                kind = self._kind(report)
-                if kind:
-                    self.results.events.append((seg_end, kind))
-                    self.results.rows.append(self._decoded(self._outputs(), seg_end))
-            t = self.instance.t
+        try:
+            while t < t_end:
+                seg_end = self._segment_end(t, t_end)
+                system.begin_segment(t, seg_end)
+                instance.set_input_forms(self._forms(t, seg_end), 1 if self._restart_pending else 0)
+                self._restart_pending = False
+                seg_grid = np.ascontiguousarray(grid[(grid > t) & (grid <= seg_end)]) if grid.size else grid
+                rows = np.empty((seg_grid.size, self.model.n_record)) if seg_grid.size else self._no_rows
+                status, n_rows = instance.advance(seg_end, seg_grid, rows)
+                if n_rows:
+                    self.results.rows.extend(self._decoded(row, t_row) for row, t_row in zip(rows[:n_rows], seg_grid))
+                if status == native.ADVANCED_TO_EVENT:
+                    self._log_event(instance.report())
+                elif seg_end < t_end:
+                    system.begin_segment(seg_end, np.inf)  # the inputs' right limits: the time event
+                    instance.set_input_forms(self._forms(seg_end, self._segment_end(seg_end, np.inf)), 2)
+                    report = instance.report()
+                    kind = self._kind(report)
+                    if kind:
+                        self.results.events.append((seg_end, kind))
+                        self.results.rows.append(self._decoded(self._outputs(), seg_end))
+                t = instance.t
+        except native.InstanceError as error:
+            raise self._error(error) from None
         return self.results
 
     def _log_event(self, report):
@@ -144,9 +148,12 @@ class CompiledIntegrator:
         try:
             return function(*args)
         except native.InstanceError as error:
-            if error.status == native.STATUS_BAD_ARGUMENT:
-                raise ValueError(str(error)) from None
-            raise FrictionJointsError(str(error)) from None
+            raise self._error(error) from None
+
+    @staticmethod
+    def _error(error: native.InstanceError) -> Exception:
+        """The library's exception of an engine failure: ValueError for a bad argument."""
+        return (ValueError if error.status == native.STATUS_BAD_ARGUMENT else FrictionJointsError)(str(error))
 
     def _forms(self, t_start, t_end, out=False):
         """The inputs' forms on [t_start, t_end] written into the instance's ``forms`` (None, which

@@ -435,15 +435,12 @@ class MechanismSystem(DrivenSystem):
 
     def decode_record(self, out):
         """The dict of ``record`` from the flat output (n_record,) of the compiled record kernel, its
-        arrays views of ``out`` (``planar.packing.decode_record``, with this system's layout)."""
+        arrays views of ``out`` (``planar.packing.record_decoder`` of this system's layout)."""
         decode = self.__dict__.get("_record_decoder")
         if decode is None:
-            from functools import partial
-
             from . import packing
 
-            decode = self._record_decoder = partial(packing.decode_record,
-                                                    packing.record_layout(self.model, self.minimal))
+            decode = self._record_decoder = packing.record_decoder(packing.record_layout(self.model, self.minimal))
         return decode(out)
 
     def record(self, t, y, mode):
