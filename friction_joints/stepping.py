@@ -16,7 +16,6 @@ import numpy as np
 
 from .engine import make_integrator
 from .hybrid.signals import Held
-from .planar import MechanismSystem
 
 
 class Stepper:
@@ -106,5 +105,7 @@ class MechanismStepper(Stepper):
 
     def __init__(self, mechanism, q0, u0, inputs0, rtol=1e-8, t0=0.0, engine="auto"):
         self._checked(inputs0, mechanism.model.n_drives)
+        from .planar import MechanismSystem  # here: the steppers of other systems import no planar model
+
         super().__init__(lambda inputs: MechanismSystem(mechanism, inputs), lambda s: s.initial_state(q0, u0),
                          inputs0, rtol, t0, engine)

@@ -71,7 +71,6 @@ from pathlib import Path
 from pythonfmu import Boolean, Fmi2Causality, Fmi2Slave, Fmi2Variability, Integer, Real, String
 from pythonfmu.enums import Fmi2Status
 
-from ..planar import BristleSystem, contact_laws
 from ..stepping import MechanismStepper, Stepper
 from ..engine import PYTHON_SLOWDOWN, engine_from_environment
 from ..errors import FrictionJointsError
@@ -563,6 +562,8 @@ class FrictionModelSlave(MechanismSlave):
         if model == 0:
             return super().make_stepper(built, inputs0)
         mechanism, q0, u0, rtol = built
+        from ..planar import BristleSystem, contact_laws  # here: the slaves of other systems import no planar model
+
         laws = contact_laws(mechanism, model, **self.bristle_options(self.values))
         return Stepper(lambda inputs: BristleSystem(mechanism, laws, inputs), lambda s: s.initial_state(q0, u0),
                        inputs0, rtol, self.t_start, "python")
