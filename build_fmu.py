@@ -7,7 +7,8 @@ Each FMU is built as FMI 2.0 co-simulation (pythonfmu) into DIR and as FMI 3.0 c
 (pythonfmu3, the same slave through friction_joints.fmi.fmi3) into DIR/fmi3, unless --fmi says one.
 
 Each FMU carries the friction_joints package in its resources, so a host needs only Python with
-numpy and scipy. After pythonfmu has built an FMU, its modelDescription.xml gets SI units through
+numpy and scipy, and the bytecode of the modules an instance imports up to its first step
+(``startup_bytecode``). After pythonfmu has built an FMU, its modelDescription.xml gets SI units through
 UnitDefinitions (display units deg and rpm), min/max on parameters and inputs, descriptions, a complete
 ModelStructure (outputs without direct feedthrough, InitialUnknowns) and the slave's DefaultExperiment;
 documentation/index.html gives the equations, the variables and a plot of the default experiment
