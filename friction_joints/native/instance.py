@@ -48,7 +48,7 @@ class CompiledIntegrator:
         self._no_rows = np.zeros((0, self.model.n_record))
         y0 = np.array(y0, dtype=float)
         t0 = float(t0)
-        forms = self._forms(t0, self._segment_end(t0, np.inf), None)
+        forms = self._forms(t0, self._segment_end(t0, np.inf))
         self.instance = native.Instance(self.model.family, self.model.fpar, self.model.ipar, y0.size, forms.shape[0],
                                         self.model.n_record, rtol=rtol, atol=atol, max_step=max_step,
                                         hold_step=hold_step)
@@ -108,7 +108,8 @@ class CompiledIntegrator:
             while t < t_end:
                 seg_end = self._segment_end(t, t_end)
                 system.begin_segment(t, seg_end)
-                instance.set_input_forms(self._forms(t, seg_end), 1 if self._restart_pending else 0)
+                self._forms(t, seg_end, instance.forms)
+                instance.set_input_forms(None, 1 if self._restart_pending else 0)
                 self._restart_pending = False
                 seg_grid = np.ascontiguousarray(grid[(grid > t) & (grid <= seg_end)]) if grid.size else grid
                 rows = np.empty((seg_grid.size, self.model.n_record)) if seg_grid.size else self._no_rows
@@ -119,7 +120,8 @@ class CompiledIntegrator:
                     self._log_event(instance.report())
                 elif seg_end < t_end:
                     system.begin_segment(seg_end, np.inf)  # the inputs' right limits: the time event
-                    instance.set_input_forms(self._forms(seg_end, self._segment_end(seg_end, np.inf)), 2)
+                    self._forms(seg_end, self._segment_end(seg_end, np.inf), instance.forms)
+                    instance.set_input_forms(None, 2)
                     report = instance.report()
                     kind = self._kind(report)
                     if kind:
@@ -155,14 +157,14 @@ class CompiledIntegrator:
         """The library's exception of an engine failure: ValueError for a bad argument."""
         return (ValueError if error.status == native.STATUS_BAD_ARGUMENT else FrictionJointsError)(str(error))
 
-    def _forms(self, t_start, t_end, out=False):
-        """The inputs' forms on [t_start, t_end] written into the instance's ``forms`` (None, which
-        set_input_forms then passes), or, with out None, as a new (n_tau, 5) array."""
-        forms = self.system.input_forms(t_start, t_end, self.instance.forms if out is False else out)
+    def _forms(self, t_start, t_end, out=None) -> np.ndarray:
+        """The inputs' forms (n_tau, 5) on [t_start, t_end]: a new array, or ``out`` (the instance's
+        ``forms``, which its set_input_forms(None, ...) passes) filled."""
+        forms = self.system.input_forms(t_start, t_end, out)
         if forms is None:
             raise ValueError("the compiled engine needs inputs that are numbers, tables, sines or held values, "
                              "not callables of time: use the Python engine (HybridIntegrator) for those")
-        return None if out is False else np.ascontiguousarray(forms, dtype=float)
+        return forms
 
     def _segment_end(self, t, t_end) -> float:
         """The first input breakpoint in (t, t_end), else t_end (s)."""
