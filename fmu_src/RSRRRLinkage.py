@@ -3,9 +3,6 @@
 import math
 
 from friction_joints.fmi.slave import Experiment, FrictionModelSlave, SystemSlave, Var
-from friction_joints.spatial.bristle import BristleRSRRRSystem, surface_laws
-from friction_joints.spatial.clearance_rsrrr import APPROACHES, MODELS, ClearanceParameters, ClearanceRSRRR
-from friction_joints.spatial.clearance_system import ClearanceRSRRRSystem
 from friction_joints.spatial.load import SpeedLoad
 from friction_joints.spatial.rsrrr import RSRRR, RSRRRParameters, table1_journals
 from friction_joints.spatial.system import RSRRRSystem
@@ -78,6 +75,10 @@ def clearance_system(p, params, load):
     """The ClearanceRSRRRSystem factory of the parameters p, or None for the ideal rigid linkage."""
     if p["clearance"] == 0 and p["n_rfe"] == 0:
         return None
+    # here: the ideal linkage's start-up imports none of the clearance and flexible-link models
+    from friction_joints.spatial.clearance_rsrrr import APPROACHES, MODELS, ClearanceParameters, ClearanceRSRRR
+    from friction_joints.spatial.clearance_system import ClearanceRSRRRSystem
+
     cp = ClearanceParameters(clearance=p["clearance"], joint=int(p["clearance_joint"]) - 1,
                              model=MODELS[int(p["clearance_model"]) - 1], k_contact=p["k_contact"],
                              e_restitution=p["e_restitution"], flexible=int(p["flexible_link"]) - 1,
@@ -151,6 +152,8 @@ class RSRRRLinkage(SystemSlave):
         if p["stiction"]:
             raise ValueError(f"stiction=True is outside its allowed range with friction_model={model}: only False "
                              "(the bristles hold the joints)")
+        from friction_joints.spatial.bristle import BristleRSRRRSystem, surface_laws  # here: the exact model imports none
+
         laws = surface_laws(mech, model, **FrictionModelSlave.bristle_options(p))
         return lambda inputs: BristleRSRRRSystem(mech, laws, inputs, load), start, p["rtol"]
 

@@ -16,7 +16,6 @@ import numpy as np
 
 from .engine import make_integrator
 from .hybrid.signals import Held
-from .planar import MechanismSystem
 
 
 class Stepper:
@@ -30,6 +29,7 @@ class Stepper:
             raise ValueError(f"rtol = {rtol!r} is outside the allowed range (0, 1)")
         values = np.atleast_1d(np.asarray(inputs0, dtype=float))
         self.inputs = [Held(v) for v in self._checked(values, len(values))]
+        self._held = (0.0,) * len(self.inputs)  # the rates of inputs held over a step
         self.system = make_system(self.inputs)
         self.integrator = make_integrator(self.system, t0, y0_of(self.system), engine=engine, rtol=rtol,
                                           atol=rtol * 1e-2)
@@ -41,11 +41,16 @@ class Stepper:
         """The n input values as a list of floats: a list of n Python floats is taken as it is (what an
         FMU slave passes), anything else through numpy (a sequence, or one number when n = 1).
         ValueError for another count, or a value that is not finite."""
-        if type(values) is not list or len(values) != n or not all(type(v) is float for v in values):
-            array = np.atleast_1d(np.asarray(values, dtype=float))
-            if array.shape != (n,):
-                raise ValueError(f"expected {n} input values, got {array.shape}")
-            values = array.tolist()
+        if type(values) is list and len(values) == n:
+            for v in values:
+                if type(v) is not float or not -math.inf < v < math.inf:
+                    break
+            else:
+                return values  # the slave's list of finite floats, at every step
+        array = np.atleast_1d(np.asarray(values, dtype=float))
+        if array.shape != (n,):
+            raise ValueError(f"expected {n} input values, got {array.shape}")
+        values = array.tolist()
         if not all(map(math.isfinite, values)):
             raise ValueError(f"inputs must be finite, got {values}")
         return values
@@ -64,19 +69,22 @@ class Stepper:
         ``MechanismSystem.record`` dict). The integrator's results then hold this step's events, no rows."""
         if not 0.0 < h < math.inf:
             raise ValueError(f"step size h = {h!r} must be positive and finite")
-        if abs(t - self.time) > 1e-9 * max(1.0, abs(t)):
-            raise ValueError(f"communication point t = {t!r} does not match the model time {self.time!r}")
+        integrator = self.integrator
+        now = integrator.time
+        if abs(t - now) > 1e-9 * max(1.0, abs(t)):
+            raise ValueError(f"communication point t = {t!r} does not match the model time {now!r}")
         values = self._checked(inputs, len(self.inputs))
-        rates = [0.0] * len(values) if rates is None else self._checked(rates, len(values))
+        rates = self._held if rates is None else self._checked(rates, len(values))
         changed = False
         for held, v, r in zip(self.inputs, values, rates):
             changed = changed or held(t) != v or held.rate != r
             held.value, held.rate, held.t0 = v, r, t
         if changed:
-            self.integrator.restart()
-        self.integrator.results.events.clear()  # the events of this step only: memory stays bounded
-        self.outputs = self.integrator.advance_to(t + h)
-        self.integrator.results.rows.clear()
+            integrator.restart()
+        results = integrator.results
+        results.events.clear()  # the events of this step only: memory stays bounded
+        self.outputs = integrator.advance_to(t + h)
+        results.rows.clear()
         return self.outputs
 
     def get_state(self):
@@ -97,5 +105,7 @@ class MechanismStepper(Stepper):
 
     def __init__(self, mechanism, q0, u0, inputs0, rtol=1e-8, t0=0.0, engine="auto"):
         self._checked(inputs0, mechanism.model.n_drives)
+        from .planar import MechanismSystem  # here: the steppers of other systems import no planar model
+
         super().__init__(lambda inputs: MechanismSystem(mechanism, inputs), lambda s: s.initial_state(q0, u0),
                          inputs0, rtol, t0, engine)

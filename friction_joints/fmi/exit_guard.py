@@ -20,7 +20,9 @@ its exception type BackendNotImplementedError when its module is freed, although
 still refers to it; when an embedded interpreter is finalized (a C host: pythonfmu calls
 Py_Finalize at exit) the dict is cleared afterwards and touches freed memory, and about one C-host
 exit in three crashed. ``pin_scipy_uarray`` adds one permanent reference to that type, a one-object
-leak at exit that makes the double release harmless.
+leak at exit that makes the double release harmless: at once if SciPy has imported it, else at the
+interpreter's exit if it has by then (atexit runs before finalization), so that an FMU that never
+uses scipy.integrate does not import SciPy for it.
 """
 
 from __future__ import annotations
@@ -33,7 +35,8 @@ import sys
 from pathlib import Path
 
 _guarded: set[str] = set()
-_uarray_pinned = False
+_UARRAY = "scipy._lib._uarray._uarray"  # the extension module of the type to pin
+_uarray_pinned: bool | None = False  # None: to be pinned at exit, if imported then
 
 
 def guard_library_exit(resources: str | None, model_identifier: str) -> bool:
@@ -66,14 +69,24 @@ def guard_library_exit(resources: str | None, model_identifier: str) -> bool:
 
 def pin_scipy_uarray() -> bool:
     """Keep SciPy's _uarray.BackendNotImplementedError alive through interpreter finalization (see
-    the module docstring). Returns False where that module or attribute does not exist."""
+    the module docstring): now if SciPy has imported _uarray, else at exit if it has by then. Returns
+    whether it is pinned now."""
     global _uarray_pinned
-    if _uarray_pinned:
+    if _pin_uarray_if_imported():
         return True
-    try:
-        from scipy._lib._uarray import _uarray
-        error_type = _uarray.BackendNotImplementedError
-    except (ImportError, AttributeError):
+    if _uarray_pinned is False:
+        atexit.register(_pin_uarray_if_imported)
+        _uarray_pinned = None
+    return False
+
+
+def _pin_uarray_if_imported() -> bool:
+    """Pin _uarray.BackendNotImplementedError if SciPy has imported _uarray (once); whether it is pinned."""
+    global _uarray_pinned
+    if _uarray_pinned is True:
+        return True
+    error_type = getattr(sys.modules.get(_UARRAY), "BackendNotImplementedError", None)
+    if error_type is None:
         return False
     ctypes.pythonapi.Py_IncRef(ctypes.py_object(error_type))
     _uarray_pinned = True

@@ -71,7 +71,6 @@ from pathlib import Path
 from pythonfmu import Boolean, Fmi2Causality, Fmi2Slave, Fmi2Variability, Integer, Real, String
 from pythonfmu.enums import Fmi2Status
 
-from ..planar import BristleSystem, contact_laws
 from ..stepping import MechanismStepper, Stepper
 from ..engine import PYTHON_SLOWDOWN, engine_from_environment
 from ..errors import FrictionJointsError
@@ -225,6 +224,10 @@ class VarSlave(Fmi2Slave):
     # --- setters ----------------------------------------------------------------------------------
     def _set(self, name, value):
         low, high, fixed = self._limits[name]
+        if not (self.terminated or fixed and self.initialized or low is not None and not low <= value <= high):
+            self.values[name] = value  # the usual case: an input's value in range, at every step
+            self.explicit.add(name)
+            return
         where = self._setter[name]
         if self._after_terminate(where):
             return
@@ -233,11 +236,8 @@ class VarSlave(Fmi2Slave):
                        f"{name} = {value!r} refused after exitInitializationMode: {name} is a parameter (variability "
                        f"fixed{'' if low is None else ', allowed range ' + self._range(name)}), settable only "
                        f"before; it stays {self.values[name]!r}")
-        elif low is not None and not low <= value <= high:
-            self._fail(where, f"{name} = {value!r} is outside its allowed range {self._range(name)}")
         else:
-            self.values[name] = value
-            self.explicit.add(name)
+            self._fail(where, f"{name} = {value!r} is outside its allowed range {self._range(name)}")
 
     def _set_values(self, where, kind, vrs, values):
         settable = self._settable[kind]
@@ -501,7 +501,9 @@ class MechanismSlave(VarSlave):
 
     def do_step(self, current_time, step_size):
         """Called initialised, with no earlier failure and a valid step (VarSlave checks those)."""
-        rates, self.rates = self.rates, {}  # the derivatives hold for this step only
+        rates = self.rates
+        if rates:
+            self.rates = {}  # the derivatives hold for this step only
         try:
             rec = self.stepper.step(current_time, step_size, [self.values[n] for n in self.inputs],
                                     [rates.get(n, 0.0) for n in self.inputs] if rates else None)
@@ -560,6 +562,8 @@ class FrictionModelSlave(MechanismSlave):
         if model == 0:
             return super().make_stepper(built, inputs0)
         mechanism, q0, u0, rtol = built
+        from ..planar import BristleSystem, contact_laws  # here: the slaves of other systems import no planar model
+
         laws = contact_laws(mechanism, model, **self.bristle_options(self.values))
         return Stepper(lambda inputs: BristleSystem(mechanism, laws, inputs), lambda s: s.initial_state(q0, u0),
                        inputs0, rtol, self.t_start, "python")

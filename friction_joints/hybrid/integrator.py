@@ -297,16 +297,20 @@ class DrivenSystem(HybridSystem):
         self.segment_end = t_end
 
     def breakpoints(self):
-        bps = [s.breakpoints for s in self.inputs]
-        return np.unique(np.concatenate(bps)) if bps else np.zeros(0)
+        bps = np.concatenate([s.breakpoints for s in self.inputs]) if self.inputs else np.zeros(0)
+        return np.unique(bps) if bps.size else bps  # none (held inputs): numpy.ma, which unique imports, unneeded
 
-    def input_forms(self, t_start, t_end):
-        """(n, 5) array of the inputs' ``Signal.form`` on [t_start, t_end] (no breakpoint inside), or
-        None if one of them has none (a callable of time): the compiled engine then cannot run them."""
+    def input_forms(self, t_start, t_end, out=None):
+        """(n, 5) array of the inputs' ``Signal.form`` on [t_start, t_end] (no breakpoint inside), a new
+        one or ``out`` (n, 5) float64 filled, or None if one of them has none (a callable of time): the
+        compiled engine then cannot run them."""
         forms = [s.form(t_start, t_end) for s in self.inputs]
         if None in forms:
             return None
-        return np.array(forms, dtype=float).reshape(len(forms), 5)
+        if out is None:
+            return np.array(forms, dtype=float).reshape(len(forms), 5)
+        out.reshape(-1)[:] = sum(forms, ())
+        return out
 
 
 @dataclass

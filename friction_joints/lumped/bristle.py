@@ -29,7 +29,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.integrate import solve_ivp
 
 from ..engine import run
 from ..errors import FrictionJointsError, check_parameters, require
@@ -222,6 +221,7 @@ def prescribed_slip(law: BristleLaw, v, t_end, N=1.0, *, t_eval=None, rtol=1e-10
     """The contact driven by a prescribed slip velocity v(t) (callable, m/s) under the load N (N; a number
     or a callable of t) from x = z = 0: {t, x, v, z, F} at t_eval (s; default 2001 points on [0, t_end]),
     by LSODA."""
+    from scipy.integrate import solve_ivp  # here: importing SciPy is most of an FMU's start-up
     t_eval = np.linspace(0.0, t_end, 2001) if t_eval is None else np.asarray(t_eval, dtype=float)
     sol = solve_ivp(lambda t, y: [v(t), law.sigma0 * law.zdot(y[1] / law.sigma0, v(t))], (0.0, t_end),
                     [0.0, 0.0], method="LSODA", t_eval=t_eval, rtol=rtol, atol=atol)

@@ -297,6 +297,15 @@ class Instance:
         self.n_state = int(self.lib.fj_instance_state_size(handle))
         self._report = FjReport()
         self._n_rows = _c_int64()
+        # a co-simulation step's calls: bound once, with the addresses of buffers of their own (numpy's
+        # array.ctypes.data costs more than the call)
+        self._time, self._advance = self.lib.fj_instance_time, self.lib.fj_instance_advance
+        self._set_input_forms, self._outputs = self.lib.fj_instance_set_input_forms, self.lib.fj_instance_outputs
+        self.forms = np.zeros((self.n_tau, 5))
+        self._forms_address = self.forms.ctypes.data
+        self._record = np.zeros(self.n_record)
+        self._record_address = self._record.ctypes.data
+        self._n_rows_ref = ctypes.byref(self._n_rows)
 
     def __del__(self):
         handle = getattr(self, "handle", None)
@@ -326,8 +335,12 @@ class Instance:
         self._checked(self.lib.fj_instance_start(self.handle, float(t0), y0.ctypes.data))
 
     def set_input_forms(self, forms, jump: int) -> None:
-        """forms (n_tau, 5) float64 C-contiguous from the current time; jump 0, 1 (restart) or 2 (fj.h)."""
-        self._checked(self.lib.fj_instance_set_input_forms(self.handle, _address(forms, np.float64, "forms"), jump))
+        """forms (n_tau, 5) float64 C-contiguous from the current time, or None: the instance's own
+        ``forms`` (n_tau, 5), filled by the caller; jump 0, 1 (restart) or 2 (fj.h)."""
+        address = self._forms_address if forms is None else _address(forms, np.float64, "forms")
+        status = self._set_input_forms(self.handle, address, jump)
+        if status:
+            self._checked(status)
 
     def set_inputs(self, value, derivative=None) -> None:
         value = self._sized(value, self.n_tau, "value")
@@ -341,11 +354,13 @@ class Instance:
     def advance(self, t_end: float, grid, rows) -> tuple[int, int]:
         """To t_end or right after the first event: (ADVANCED_TO_END or ADVANCED_TO_EVENT, rows written at
         the times of grid (n_grid,) into rows (n_grid, n_record))."""
-        status = self.lib.fj_instance_advance(self.handle, float(t_end), grid.ctypes.data, grid.size,
-                                              rows.ctypes.data, ctypes.byref(self._n_rows))
-        n_rows = self._n_rows.value
-        self._checked(status)
-        return status, n_rows
+        if grid.size:
+            status = self._advance(self.handle, t_end, grid.ctypes.data, grid.size, rows.ctypes.data, self._n_rows_ref)
+        else:  # a co-simulation step: no grid, no rows
+            status = self._advance(self.handle, t_end, None, 0, None, self._n_rows_ref)
+        if status and status != ADVANCED_TO_EVENT:
+            self._checked(status)
+        return status, self._n_rows.value
 
     def report(self):
         """(t, event, modes [(fmode, imode)] before and after each pass, changes [(n_change,)], row_before,
@@ -359,12 +374,20 @@ class Instance:
         rows = [_copy(address, self.n_record, np.float64) for address in (r.row_before, r.row_after)]
         return r.t, r.event, list(zip(fmodes, imodes)), list(changes), rows[0], rows[1]
 
-    def outputs(self, out) -> None:
-        self._checked(self.lib.fj_instance_outputs(self.handle, _address(out, np.float64, "out")))
+    def outputs(self, out=None) -> np.ndarray:
+        """The record at the current time and state into out (n_record,) float64, or into a new array
+        (out None); returns it."""
+        if out is None:
+            status = self._outputs(self.handle, self._record_address)
+            if status:
+                self._checked(status)
+            return self._record.copy()
+        self._checked(self._outputs(self.handle, _address(out, np.float64, "out")))
+        return out
 
     @property
     def t(self) -> float:
-        return self.lib.fj_instance_time(self.handle)
+        return self._time(self.handle)
 
     @property
     def step_size(self) -> float:

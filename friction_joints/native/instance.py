@@ -96,33 +96,40 @@ class CompiledIntegrator:
 
     def advance(self, t_end: float, t_eval=None):
         """Integrate to t_end, recording at the times ``t_eval`` (within (t, t_end]) and at events."""
-        t = self.instance.t
+        instance, system = self.instance, self.system
+        t = instance.t
         if t_end < t:
             raise RuntimeError(f"cannot integrate backwards from t={t} to t_end={t_end}")
         grid = self._no_grid
         if t_eval is not None:
             grid = np.asarray(t_eval, dtype=float)
             grid = np.unique(grid[(grid > t) & (grid <= t_end)])  # a time is recorded once, as in the reference
-        while t < t_end:
-            seg_end = self._segment_end(t, t_end)
-            self.system.begin_segment(t, seg_end)
-            self._call(self.instance.set_input_forms, self._forms(t, seg_end), 1 if self._restart_pending else 0)
-            self._restart_pending = False
-            seg_grid = np.ascontiguousarray(grid[(grid > t) & (grid <= seg_end)]) if grid.size else grid
-            rows = np.empty((seg_grid.size, self.model.n_record)) if seg_grid.size else self._no_rows
-            status, n_rows = self._call(self.instance.advance, seg_end, seg_grid, rows)
-            self.results.rows.extend(self._decoded(row, t_row) for row, t_row in zip(rows[:n_rows], seg_grid))
-            if status == native.ADVANCED_TO_EVENT:
-                self._log_event(self.instance.report())
-            elif seg_end < t_end:
-                self.system.begin_segment(seg_end, np.inf)  # the inputs' right limits: the time event
-                self._call(self.instance.set_input_forms, self._forms(seg_end, self._segment_end(seg_end, np.inf)), 2)
-                report = self.instance.report()
-                kind = self._kind(report)
-                if kind:
-                    self.results.events.append((seg_end, kind))
-                    self.results.rows.append(self._decoded(self._outputs(), seg_end))
-            t = self.instance.t
+        try:
+            while t < t_end:
+                seg_end = self._segment_end(t, t_end)
+                system.begin_segment(t, seg_end)
+                self._forms(t, seg_end, instance.forms)
+                instance.set_input_forms(None, 1 if self._restart_pending else 0)
+                self._restart_pending = False
+                seg_grid = np.ascontiguousarray(grid[(grid > t) & (grid <= seg_end)]) if grid.size else grid
+                rows = np.empty((seg_grid.size, self.model.n_record)) if seg_grid.size else self._no_rows
+                status, n_rows = instance.advance(seg_end, seg_grid, rows)
+                if n_rows:
+                    self.results.rows.extend(self._decoded(row, t_row) for row, t_row in zip(rows[:n_rows], seg_grid))
+                if status == native.ADVANCED_TO_EVENT:
+                    self._log_event(instance.report())
+                elif seg_end < t_end:
+                    system.begin_segment(seg_end, np.inf)  # the inputs' right limits: the time event
+                    self._forms(seg_end, self._segment_end(seg_end, np.inf), instance.forms)
+                    instance.set_input_forms(None, 2)
+                    report = instance.report()
+                    kind = self._kind(report)
+                    if kind:
+                        self.results.events.append((seg_end, kind))
+                        self.results.rows.append(self._decoded(self._outputs(), seg_end))
+                t = instance.t
+        except native.InstanceError as error:
+            raise self._error(error) from None
         return self.results
 
     def _log_event(self, report):
@@ -143,21 +150,28 @@ class CompiledIntegrator:
         try:
             return function(*args)
         except native.InstanceError as error:
-            if error.status == native.STATUS_BAD_ARGUMENT:
-                raise ValueError(str(error)) from None
-            raise FrictionJointsError(str(error)) from None
+            raise self._error(error) from None
 
-    def _forms(self, t_start, t_end) -> np.ndarray:
-        forms = self.system.input_forms(t_start, t_end)
+    @staticmethod
+    def _error(error: native.InstanceError) -> Exception:
+        """The library's exception of an engine failure: ValueError for a bad argument."""
+        return (ValueError if error.status == native.STATUS_BAD_ARGUMENT else FrictionJointsError)(str(error))
+
+    def _forms(self, t_start, t_end, out=None) -> np.ndarray:
+        """The inputs' forms (n_tau, 5) on [t_start, t_end]: a new array, or ``out`` (the instance's
+        ``forms``, which its set_input_forms(None, ...) passes) filled."""
+        forms = self.system.input_forms(t_start, t_end, out)
         if forms is None:
             raise ValueError("the compiled engine needs inputs that are numbers, tables, sines or held values, "
                              "not callables of time: use the Python engine (HybridIntegrator) for those")
-        return np.ascontiguousarray(forms, dtype=float)
+        return forms
 
     def _segment_end(self, t, t_end) -> float:
         """The first input breakpoint in (t, t_end), else t_end (s)."""
         bps = self._breakpoints
-        upcoming = bps[(bps > t) & (bps < t_end)] if len(bps) else bps
+        if not len(bps):
+            return t_end
+        upcoming = bps[(bps > t) & (bps < t_end)]
         return float(upcoming[0]) if len(upcoming) else t_end
 
     def _mode(self, fmode, imode):
@@ -184,9 +198,8 @@ class CompiledIntegrator:
         return "+".join(kinds) or None
 
     def _outputs(self) -> np.ndarray:
-        out = np.empty(self.model.n_record)
-        self._call(self.instance.outputs, out)
-        return out
+        """The record at the current time and state, a new array (n_record,)."""
+        return self._call(self.instance.outputs)
 
     def record_row(self, t, y, mode) -> dict:
         """The record dict at (t, y, mode) from the record kernel."""

@@ -1,23 +1,32 @@
 """Planar multibody engine: bodies, joints, absolute and minimal-form formulations (seed 000, 004), and
 the planar mechanism as a hybrid system: exact stick-slip (``MechanismSystem``), regularised friction
 (``RegularisedSystem``), bristle friction (``BristleSystem``) and the absolute form (``AbsoluteSystem``),
-with their packing for the C engine (``packing``, ``absolute_packing``)."""
+with their packing for the C engine (``packing``, ``absolute_packing``).
 
-from .absolute import AbsoluteSolution, absolute_dynamics
-from .absolute_system import AbsoluteSystem
-from .bodies import Body, BodyLoad
-from .bristle import BristleSystem, contact_laws
-from .inverse import ProgrammedMotion, programmed_motion
-from .joints import Joint, PinInSlot, Prismatic, Revolute
-from .minimal import MinimalForm, MinimalSolution
-from .model import PlanarModel
-from .regularised import RegularisedSystem
-from .system import MechanismSystem, Mode
-from .tree import JointCoordinates
+The names below are imported from their modules on first use (PEP 562): a model that needs one
+part, an FMU say, loads that part only."""
 
-__all__ = [
-    "AbsoluteSolution", "absolute_dynamics", "Body", "BodyLoad", "ProgrammedMotion",
-    "programmed_motion", "Joint", "PinInSlot", "Prismatic", "Revolute", "MinimalForm",
-    "MinimalSolution", "PlanarModel", "JointCoordinates", "MechanismSystem", "Mode", "RegularisedSystem",
-    "BristleSystem", "contact_laws", "AbsoluteSystem",
-]
+import importlib
+
+_MODULE_OF = {  # public name: its module
+    "AbsoluteSolution": "absolute", "absolute_dynamics": "absolute", "AbsoluteSystem": "absolute_system",
+    "Body": "bodies", "BodyLoad": "bodies", "BristleSystem": "bristle", "contact_laws": "bristle",
+    "ProgrammedMotion": "inverse", "programmed_motion": "inverse", "Joint": "joints", "PinInSlot": "joints",
+    "Prismatic": "joints", "Revolute": "joints", "MinimalForm": "minimal", "MinimalSolution": "minimal",
+    "PlanarModel": "model", "RegularisedSystem": "regularised", "MechanismSystem": "system", "Mode": "system",
+    "JointCoordinates": "tree",
+}
+
+__all__ = list(_MODULE_OF)
+
+
+def __getattr__(name):
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = globals()[name] = getattr(importlib.import_module(f".{module}", __name__), name)
+    return value
+
+
+def __dir__():
+    return sorted({*globals(), *__all__})

@@ -13,7 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.linalg as sla
 
 from ..errors import SingularConfigurationError
 from .coupling import solve_coupled
@@ -39,6 +38,7 @@ def absolute_dynamics(model: PlanarModel, x, xd, tau, *, direction=None, static=
     direction: optional (l,) slip signs used instead of sgn(sd) (the intended sliding direction at
     sd = 0); static: evaluate friction with the static coefficients (seed 000 Sect. 5).
     """
+    import scipy.linalg as sla  # here: importing SciPy is most of an FMU's start-up
     _, _, C, Cmu, xi = model.constraints(x, xd)
     n, m = model.n, model.m
     K = np.block([[model.M, -C.T], [C, np.zeros((m, m))]])

@@ -40,7 +40,7 @@ ST_AUGMENTED_SINGULAR, ST_NOT_FINITE = 12, 13  # absolute.c's message() has thei
 # ======================================================================================================
 
 def record_layout(model):
-    """[(key, size, kind)] of the flat record (kinds as ``planar.packing.decode_record`` reads them)."""
+    """[(key, size, kind)] of the flat record (kinds as ``planar.packing.record_decoder`` reads them)."""
     n, m, l = model.n, model.m, model.l
     return [("x", n, "array"), ("xd", n, "array"), ("xdd", n, "array"), ("f", m, "array"), ("f_mu", l, "array")]
 

@@ -88,6 +88,6 @@ class AbsoluteSystem(DrivenSystem):
         """The dict of ``record`` from the flat output of the compiled record kernel."""
         from . import absolute_packing, packing
 
-        if "_record_layout" not in self.__dict__:
-            self._record_layout = absolute_packing.record_layout(self.model)
-        return packing.decode_record(self._record_layout, out)
+        if "_record_decoder" not in self.__dict__:
+            self._record_decoder = packing.record_decoder(absolute_packing.record_layout(self.model))
+        return self._record_decoder(out)

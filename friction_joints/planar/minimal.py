@@ -21,7 +21,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.linalg as sla
 
 from ..errors import SingularConfigurationError
 from .coupling import solve_coupled
@@ -90,6 +89,7 @@ class MinimalForm:
     def choose_partition(self, q, current=None):
         """Indices of q whose velocities are independent (u). Keeps ``current`` while cond(V) stays
         below MAX_CONDITION, else picks the best-conditioned V by QR with column pivoting of C2'."""
+        import scipy.linalg as sla  # here: importing SciPy is most of an FMU's start-up
         if self.m2 == 0:
             return tuple(range(self.k1))
         _, _, _, C2p = self.closing_jacobian(q)
@@ -111,6 +111,7 @@ class MinimalForm:
 
     def _D2(self, C2p, u_idx, v_idx):
         """D2 (k1, k) of eq. (5.2) and the LU of V."""
+        import scipy.linalg as sla  # here: importing SciPy is most of an FMU's start-up
         V = C2p[:, v_idx]
         if self.m2 and np.linalg.cond(V) > 1e12:
             raise SingularConfigurationError(
@@ -153,6 +154,7 @@ class MinimalForm:
     def kinematics(self, q, u, partition):
         """Velocity-level quantities at (q, u): dict with x, xd, qd, C, Cmu, xi, D (= D1 D2), gamma,
         D1, D2, nu2, sd."""
+        import scipy.linalg as sla  # here: importing SciPy is most of an FMU's start-up
         model, coords = self.model, self.coords
         u = np.atleast_1d(np.asarray(u, dtype=float))
         if u.shape != (self.k,):
@@ -180,6 +182,7 @@ class MinimalForm:
         """The minimal form with friction as an unknown: dict of ``kinematics`` plus M2, h2, the
         Cholesky factor M2_cho, Cpp = C_mu D (l, k) (eq. 5.5: sd = Cpp u), and f0 (m,), B (m, l)
         such that f = f0 + B f_mu and udot = M2^-1 (h2 + Cpp^T f_mu) for any friction f_mu."""
+        import scipy.linalg as sla  # here: importing SciPy is most of an FMU's start-up
         model = self.model
         kin = self.kinematics(q, u, partition)
         D, gamma, C, Cmu = kin["D"], kin["gamma"], kin["C"], kin["Cmu"]
@@ -199,6 +202,7 @@ class MinimalForm:
 
     def solution(self, lin, f, f_mu, kappa=0.0, iterations=0) -> MinimalSolution:
         """Assemble the MinimalSolution of ``linear_terms`` for given reactions and friction."""
+        import scipy.linalg as sla  # here: importing SciPy is most of an FMU's start-up
         h2_mu = lin["Cpp"].T @ f_mu  # h''_mu = D2^T C_mu'^T f_mu
         udot = sla.cho_solve(lin["M2_cho"], lin["h2"] + h2_mu, check_finite=False)
         return MinimalSolution(udot, lin["qd"], lin["D2"] @ udot + lin["nu2"], lin["x"], lin["xd"],

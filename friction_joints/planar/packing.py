@@ -59,7 +59,6 @@ Newton step (I - B J)^-1 R = R + B (I - J B)^-1 J R (l x l); the results agree t
 from __future__ import annotations
 
 import numpy as np
-import scipy.linalg as sla
 
 from .. import native
 from ..friction.laws import Coulomb, Exponential, Stribeck, Tanh
@@ -154,6 +153,7 @@ def record_layout(model, minimal):
 
 def encode_mode(model, minimal, mode):
     """(fmode, imode) of a planar.system.Mode (layout in the module docstring)."""
+    import scipy.linalg as sla  # here: importing SciPy is most of an FMU's start-up
     k1, k, m2, l = minimal.k1, minimal.k, minimal.m2, model.l
     imode = np.zeros(IM_HEADER + 2 * k + m2 + 2 * l, dtype=np.int64)
     fmode = np.zeros(l + k * k)
@@ -179,23 +179,32 @@ def encode_mode(model, minimal, mode):
     return np.ascontiguousarray(fmode), np.ascontiguousarray(imode)
 
 
-def decode_record(layout, out):
-    """The record dict (as MechanismSystem.record returns it) of the flat record ``out`` (n_record,).
-    Its arrays are views of ``out``: a caller that keeps the dict gives every record a fresh ``out``."""
-    rec, o = {}, 0
+def record_decoder(layout):
+    """The function ``out -> record dict`` (as MechanismSystem.record returns it) of the flat records
+    ``out`` (n_record,) of ``layout`` (``record_layout``'s). Its arrays are views of ``out``: a caller
+    that keeps the dict gives every record a fresh ``out``. Called at every co-simulation step: the
+    offsets are worked out once, the scalars read from one list."""
+    entries, o = [], 0
     for key, size, kind in layout:
-        if kind == "array":
-            rec[key] = out[o : o + size]
-        elif kind == "bools":
-            rec[key] = out[o : o + size].astype(bool)  # nonzero (NaN too): True
-        elif kind == "bool":
-            rec[key] = bool(out[o])
-        elif kind == "float":
-            rec[key] = float(out[o])
-        else:
-            rec[key] = out[o]
+        entries.append((key, slice(o, o + size) if kind in ("array", "bools") else o, kind))
         o += size
-    return rec
+    entries = tuple(entries)
+
+    def decode(out) -> dict:
+        rec, values = {}, out.tolist()
+        for key, at, kind in entries:
+            if kind == "array":
+                rec[key] = out[at]
+            elif kind == "bools":
+                rec[key] = out[at].astype(bool)  # nonzero (NaN too): True
+            elif kind == "bool":
+                rec[key] = bool(values[at])
+            elif kind == "float":
+                rec[key] = values[at]
+            else:  # "float64": a numpy scalar
+                rec[key] = out[at]
+        return rec
+    return decode
 
 
 def decode_mode(model, minimal, fmode, imode):

@@ -35,7 +35,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.linalg as sla
 
 from ..errors import ConvergenceError, FrictionJointsError
 from ..hybrid.integrator import DrivenSystem, Event
@@ -66,6 +65,7 @@ class Mode:
 
 def _independent_rows(R, tol=1e-9):
     """Indices of a maximal set of independent rows of R (QR with column pivoting of R^T)."""
+    import scipy.linalg as sla  # here: importing SciPy is most of an FMU's start-up
     if R.shape[0] == 0:
         return []
     _, r, piv = sla.qr(R.T, pivoting=True, mode="economic")
@@ -76,6 +76,7 @@ def _independent_rows(R, tol=1e-9):
 def lock_velocity(v, lock):
     """v (k,) with the locked combinations lock @ v exactly zero: the pivot components of lock are
     solved from the others (exact for rows like e_j or e_i - e_j)."""
+    import scipy.linalg as sla  # here: importing SciPy is most of an FMU's start-up
     R = np.array(lock, dtype=float)
     if R.size == 0:
         return v
@@ -186,6 +187,7 @@ class MechanismSystem(DrivenSystem):
 
     def _gauss(self, lin, direction, Z):
         """Gauss-principle static friction of the contacts Z (seed 001): (lambda, slip accelerations)."""
+        import scipy.linalg as sla  # here: importing SciPy is most of an FMU's start-up
         model, Cpp, sd = self.model, lin["Cpp"], lin["sd"]
         base = np.array(direction, dtype=float)
         base[Z] = 0.0
@@ -222,6 +224,7 @@ class MechanismSystem(DrivenSystem):
 
     def _stuck(self, t, y, mode):
         """(MinimalSolution, udot, f, f_mu) in a stuck mode: the locked accelerations are zero."""
+        import scipy.linalg as sla  # here: importing SciPy is most of an FMU's start-up
         q, u = self._split(y)
         lin = self.minimal.linear_terms(q, u, self.tau(t), mode.partition)
         S = list(mode.stuck)
@@ -432,15 +435,12 @@ class MechanismSystem(DrivenSystem):
 
     def decode_record(self, out):
         """The dict of ``record`` from the flat output (n_record,) of the compiled record kernel, its
-        arrays views of ``out`` (``planar.packing.decode_record``, with this system's layout)."""
+        arrays views of ``out`` (``planar.packing.record_decoder`` of this system's layout)."""
         decode = self.__dict__.get("_record_decoder")
         if decode is None:
-            from functools import partial
-
             from . import packing
 
-            decode = self._record_decoder = partial(packing.decode_record,
-                                                    packing.record_layout(self.model, self.minimal))
+            decode = self._record_decoder = packing.record_decoder(packing.record_layout(self.model, self.minimal))
         return decode(out)
 
     def record(self, t, y, mode):

@@ -34,7 +34,6 @@ that E_kin + E_pot changes by W_drive + W_friction (up to the Baumgarte closure'
 from __future__ import annotations
 
 import numpy as np
-from scipy.optimize import brentq
 
 from ..errors import check_parameters
 from ..friction import BristleLaw, law_list_problems, make_law
@@ -70,6 +69,7 @@ def surface_laws(mechanism: RSRRR, model: int, *, sigma0, sigma1, sigma2=0.0, v_
 def steady_deflection(law: BristleLaw, v) -> float:
     """The deflection z (rad) with zdot(z, v) = 0 at the slip v (rad/s; 0 at v = 0): the root on
     |z| <= 1.01 z_bound, across which every law's zdot changes sign from that of v to the opposite."""
+    from scipy.optimize import brentq  # here: importing SciPy is most of an FMU's start-up
     if v == 0.0:
         return 0.0
     bound = 1.01 * law.z_bound
