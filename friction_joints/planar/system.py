@@ -14,9 +14,9 @@ moves: its friction takes the sign of the slip past the zero, no stick test). If
 one direction g of u (every contact of a 1-DOF mechanism, or a single contact), the stick test of
 seed 000 Sect. 5 decides: udot with the friction of Z off gives the tendency d = sgn(g . udot); udot
 with the static friction of Z at its maximum opposing d gives a_s; motion continues (in direction d, a
-reversal passing straight through) if d a_s > 0, else Z sticks. If they span several directions, the Gauss principle decides
-(``hybrid.stiction.gauss_friction``, seed 001 Sect. 3-4): a bounded least-squares problem for the static
-friction of Z, iterated with the reactions on which the static limits depend.
+reversal passing straight through) if d a_s > 0, else Z sticks. If they span several directions, the
+Gauss principle decides (``hybrid.stiction.gauss_friction``, seed 001 Sect. 3-4): a bounded least-squares
+problem for the static friction of Z, iterated with the reactions on which the static limits depend.
 
 Stuck modes. A stuck contact is an added constraint Cpp_c udot = 0 whose reaction is the holding
 friction (seed 000 Sect. 3, seed 004 Sect. 2); the locked rows are frozen at the stick instant
