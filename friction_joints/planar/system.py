@@ -10,13 +10,13 @@ are those of the mode, so the right-hand side is smooth within a mode, and the e
 
 Decision at zero slip. The contacts with zero slip whose rows Cpp_c are not zero form the
 candidate set Z (a contact with Cpp_c = 0 passes a kinematic zero of its slip while the mechanism
-moves: its friction just reverses). If the rows of Z span one direction g of u (every contact of
-a 1-DOF mechanism, or a single contact), the stick test of seed 000 Sect. 5 decides: udot with the
-friction of Z off gives the tendency d = sgn(g . udot); udot with the static friction of Z at its
-maximum opposing d gives a_s; motion continues (in direction d, a reversal passing straight through)
-if d a_s > 0, else Z sticks. If they span several directions, the Gauss principle decides
-(``hybrid.stiction.gauss_friction``, seed 001 Sect. 3-4): a bounded least-squares problem for the static
-friction of Z, iterated with the reactions on which the static limits depend.
+moves: its friction takes the sign of the slip past the zero, no stick test). If the rows of Z span
+one direction g of u (every contact of a 1-DOF mechanism, or a single contact), the stick test of
+seed 000 Sect. 5 decides: udot with the friction of Z off gives the tendency d = sgn(g . udot); udot
+with the static friction of Z at its maximum opposing d gives a_s; motion continues (in direction d, a
+reversal passing straight through) if d a_s > 0, else Z sticks. If they span several directions, the
+Gauss principle decides (``hybrid.stiction.gauss_friction``, seed 001 Sect. 3-4): a bounded least-squares
+problem for the static friction of Z, iterated with the reactions on which the static limits depend.
 
 Stuck modes. A stuck contact is an added constraint Cpp_c udot = 0 whose reaction is the holding
 friction (seed 000 Sect. 3, seed 004 Sect. 2); the locked rows are frozen at the stick instant
@@ -335,8 +335,10 @@ class MechanismSystem(DrivenSystem):
             zero = [c for c in zero if c in stuck or old[c] == 0]
         kinematic = [c for c in zero if row_scale[c] <= ZERO_ROW]
         Z = [c for c in zero if row_scale[c] > ZERO_ROW]
-        for c in kinematic:  # friction reverses as the joint passes a kinematic zero of its slip
-            direction[c] = -old[c] if old[c] else self._direction_off_zero(t, y, partition, c)
+        for c in kinematic:  # friction reverses as the joint passes a kinematic zero of its slip: the sign
+            # its slip takes past the zero, not -old, since a contact reversed at an event just before
+            # may still be within ZERO_SLIP of its zero at the next one (it would turn back against the motion)
+            direction[c] = self._direction_off_zero(t, y, partition, c)
         new_stuck, direction = self._decide(t, y, lin, partition, direction, Z)
         lock = tuple(tuple(Cpp[c]) for c in np.array(new_stuck)[_independent_rows(Cpp[new_stuck])]) \
             if new_stuck else ()
@@ -371,8 +373,8 @@ class MechanismSystem(DrivenSystem):
 
     @staticmethod
     def _kind(mode, new, Z, kinematic, event):
-        """Event kinds: stick, breakaway, reversal (pass-through at zero slip), reversal:c
-        (kinematic zero), slip (a contact at zero slip starts to move); None otherwise."""
+        """Event kinds: stick, breakaway, reversal (pass-through at zero slip), reversal:c (the contacts
+        whose direction a kinematic zero changed), slip (a contact at zero slip starts to move); None otherwise."""
         if mode is not None and new == mode:
             return None
         old_stuck = set(mode.stuck) if mode else set()
@@ -384,8 +386,9 @@ class MechanismSystem(DrivenSystem):
             kinds.append("breakaway")
         if any(old[c] and new.direction[c] == -old[c] for c in Z):
             kinds.append("reversal")
-        if kinematic and event:
-            kinds.append("reversal:" + ",".join(map(str, kinematic)))
+        reversed_ = [c for c in kinematic if new.direction[c] != old[c]]
+        if reversed_ and event:
+            kinds.append("reversal:" + ",".join(map(str, reversed_)))
         if not kinds and any(new.direction[c] for c in Z):
             kinds.append("slip")
         return "+".join(kinds) or None

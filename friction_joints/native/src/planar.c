@@ -1792,13 +1792,10 @@ static int64_t decide(const fj_args *a, double t, double *y, const double *tau, 
             Z[nz++] = c;
     }
     int stale = 0;
-    for (int64_t i = 0; i < n_kin; i++) { /* friction reverses as the joint passes a kinematic zero of its slip */
-        int64_t c = kinematic[i];
-        if (old[c])
-            direction[c] = -old[c];
-        else if ((st = direction_off_zero(&b, y, tau, c, direction + c, &stale)))
-            return st;
-    }
+    /* friction reverses as the joint passes a kinematic zero of its slip: the sign its slip takes past the
+     * zero, not -old (a contact reversed at an event just before may still be within ZERO_SLIP of it) */
+    for (int64_t i = 0; i < n_kin; i++)
+        if ((st = direction_off_zero(&b, y, tau, kinematic[i], direction + kinematic[i], &stale))) return st;
     if (stale && (st = linear_terms(&b, q, u, tau))) return st;
     int64_t *new_stuck = ifield(a, WI_NEW_STUCK), *rows = ifield(a, WI_ROWS), ns;
     if ((st = decide_at_zero(&b, fmode, imode, direction, Z, nz, new_stuck, &ns))) return st;
