@@ -12,7 +12,7 @@ import pytest
 
 from friction_joints.fmi import master
 from friction_joints.fmi.regression import read_csv, write_csv
-from friction_joints.fmi.ssp import SSPError, read_ssp
+from friction_joints.fmi.ssp import SSPError, read_ssp, write_ssp
 from friction_joints.fmi.steering_vehicle import LINKS, RECORD, run_fmpy, run_libcosim, sine_sweep
 
 H, T_END = 0.005, 2.0
@@ -69,14 +69,25 @@ def test_cli_on_steering_vehicle_matches_the_master_on_the_fmus(fmus, steering_c
     assert np.abs(direct["r"]).max() > 0.05  # the car turns
 
 
-def test_libcosim_on_the_ssp_agrees_with_the_master_jacobi(fmus, steering_cli):
+def test_libcosim_on_the_ssp_agrees_with_the_master_jacobi(fmus, tmp_path):
+    """libcosim and the command on SteeringVehicle.ssp with both FMUs at rtol 1e-12 (inline parameter
+    bindings): the masters' inputs differ at rounding level, which moves the stick-slip events by ~1e-10 s,
+    so a comparison at 1e-9 is only meaningful where each FMU's own integration error is below it (as in
+    test_steering_cosim)."""
     pytest.importorskip("libcosimpy")
-    b = run_libcosim(None, TAU, T_END, H, ssp=fmus["SteeringSystem"].parent / "SteeringVehicle.ssp")
-    np.testing.assert_allclose(b["time"], steering_cli["time"][1:], atol=1e-12)
+    system = read_ssp(fmus["SteeringSystem"].parent / "SteeringVehicle.ssp", tmp_path / "unpacked")
+    system.parameters = {name: {**system.parameters.get(name, {}), "rtol": 1e-12} for name in system.fmus}
+    write_ssp(tmp_path / "tight.ssp", system)
+    t = np.arange(int(round(T_END / H)) + 1) * H
+    status, a = cli(tmp_path, tmp_path / "tight.ssp", "--stop-time", str(T_END), "--step", str(H),
+                    inputs=table({"steering.tau_sw": TAU(t)}, t))
+    assert status == 0
+    b = run_libcosim(None, TAU, T_END, H, ssp=tmp_path / "tight.ssp")
+    np.testing.assert_allclose(b["time"], a["time"][1:], atol=1e-12)
     for column, (instance, var) in RECORD.items():
         if column != "tau_sw":
-            a = steering_cli[f"{instance}.{var}"]
-            np.testing.assert_allclose(b[column], a[1:], rtol=0, atol=1e-9 * np.abs(a).max(), err_msg=column)
+            ref = a[f"{instance}.{var}"]
+            np.testing.assert_allclose(b[column], ref[1:], rtol=0, atol=1e-9 * np.abs(ref).max(), err_msg=column)
 
 
 def test_cli_on_speed_control_matches_the_example(fmus, tmp_path):
