@@ -268,6 +268,12 @@ class HybridSystem:
         """A new CompiledModel of this system, or None (the default: no compiled form)."""
         return None
 
+    def _keeps_equations(self, base, names) -> bool:
+        """Whether this system's class has each method of ``names`` as ``base`` defines it: a subclass that
+        overrides one changes the equations that base's compiled kernels implement."""
+        cls = type(self)
+        return all(getattr(cls, name) is getattr(base, name) for name in names)
+
     def events_watch_all(self, mode) -> bool:
         """Whether the events of ``mode`` watch every decision that a change of the inputs could switch
         (a slip reaching zero, a holding force reaching its limit): then a restart at which every event

@@ -107,10 +107,9 @@ class BristleOscillator(DrivenSystem):
     def _build_compiled(self):
         """The CompiledModel of this system (the C family "bristle"), None for a subclass that changes the
         equations."""
-        cls = type(self)
-        for name in ("rhs", "events", "record", "update", "contact", "acceleration", "input_values"):
-            if getattr(cls, name) is not getattr(BristleOscillator, name):
-                return None
+        if not self._keeps_equations(BristleOscillator, ("rhs", "events", "record", "update", "contact", "acceleration",
+                                                         "input_values")):
+            return None
         from . import bristle_packing
 
         return bristle_packing.compile_system(self)

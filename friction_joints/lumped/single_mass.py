@@ -120,11 +120,10 @@ class SingleMassFriction(DrivenSystem):
     def _build_compiled(self):
         """The CompiledModel of this system (kernels of the C family "lumped", the parameters as arrays by
         ``lumped.packing``), None for a subclass that changes the equations."""
-        cls = type(self)
-        for name in ("rhs", "events", "record", "force", "acting", "friction", "acceleration", "input_values",
-                     "update", "events_watch_all"):
-            if getattr(cls, name) is not getattr(SingleMassFriction, name):
-                return None
+        if not self._keeps_equations(SingleMassFriction, ("rhs", "events", "record", "force", "acting", "friction",
+                                                          "acceleration", "input_values", "update",
+                                                          "events_watch_all")):
+            return None
         from . import packing
 
         return packing.compile_single(self)

@@ -240,10 +240,9 @@ class TwoMassFriction(DrivenSystem):
     def _build_compiled(self):
         """The CompiledModel of this system (kernels of the C family "lumped", the parameters as arrays by
         ``lumped.packing``), None for a subclass that changes the equations."""
-        cls = type(self)
-        for name in ("rhs", "events", "record", "forces", "relative", "input_values", "update", "events_watch_all"):
-            if getattr(cls, name) is not getattr(TwoMassFriction, name):
-                return None
+        if not self._keeps_equations(TwoMassFriction, ("rhs", "events", "record", "forces", "relative", "input_values",
+                                                       "update", "events_watch_all")):
+            return None
         from . import packing
 
         return packing.compile_two(self)

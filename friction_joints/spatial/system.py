@@ -165,11 +165,10 @@ class RSRRRSystem(DrivenSystem):
         None where the kernels do not apply: a load other than SpeedLoad,
         a subclass that changes the equations (of this class, RSRRR, Chain or CutJointLoop), or chains
         other than 1 + 3 joints."""
-        cls = type(self)
-        for name in ("rhs", "events", "update", "events_watch_all", "record", "holding", "state_of_motion",
-                     "resistance", "applied", "_coordinates", "_rest_terms"):
-            if getattr(cls, name) is not getattr(RSRRRSystem, name):
-                return None
+        if not self._keeps_equations(RSRRRSystem, ("rhs", "events", "update", "events_watch_all", "record", "holding",
+                                                   "state_of_motion", "resistance", "applied", "_coordinates",
+                                                   "_rest_terms")):
+            return None
         from . import packing
 
         return packing.compile_system(self)

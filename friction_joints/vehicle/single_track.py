@@ -105,10 +105,9 @@ class SingleTrackVehicle(DrivenSystem):
     def _build_compiled(self):
         """The CompiledModel of this system (kernels of the C family "vehicle", the parameters as arrays by
         ``vehicle.single_track_packing``), None for a subclass that changes the equations."""
-        cls = type(self)
-        for name in ("rhs", "events", "record", "steady_forces", "tyre_forces", "input_values"):
-            if getattr(cls, name) is not getattr(SingleTrackVehicle, name):
-                return None
+        if not self._keeps_equations(SingleTrackVehicle, ("rhs", "events", "record", "steady_forces", "tyre_forces",
+                                                          "input_values")):
+            return None
         from . import single_track_packing
 
         return single_track_packing.compile_system(self)

@@ -331,12 +331,11 @@ class SteeringSystem(DrivenSystem):
     def _build_compiled(self):
         """The CompiledModel of this system (kernels of the C family "steering", the parameters as arrays by
         ``vehicle.steering_packing``), None for a subclass that changes the equations."""
-        cls = type(self)
-        for name in ("rhs", "events", "record", "forces", "accelerations", "accelerations_of", "powers", "_breakaway",
-                     "energies", "record_state", "input_values", "_stop_spring", "_stop_push"):
-            if getattr(cls, name) is not getattr(SteeringSystem, name):
-                return None
-        if cls.FRICTION_DOF != SteeringSystem.FRICTION_DOF:
+        if not self._keeps_equations(SteeringSystem, ("rhs", "events", "record", "forces", "accelerations",
+                                                      "accelerations_of", "powers", "_breakaway", "energies",
+                                                      "record_state", "input_values", "_stop_spring", "_stop_push")):
+            return None
+        if type(self).FRICTION_DOF != SteeringSystem.FRICTION_DOF:
             return None
         from . import steering_packing
 
