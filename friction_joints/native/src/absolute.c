@@ -141,12 +141,6 @@ static int64_t rhs(const fj_args *a, double t, const double *y, const double *ta
     return FJ_OK;
 }
 
-/* No events (AbsoluteSystem.events is empty): writes nothing. */
-static int64_t events(const fj_args *a, double t, const double *y, const double *tau, double *g, int64_t n_out) {
-    (void)a, (void)t, (void)y, (void)tau, (void)g, (void)n_out;
-    return FJ_OK;
-}
-
 /* x, xd, xdd, f, f_mu flat (record_layout; AbsoluteSystem.record). */
 static int64_t record(const fj_args *a, double t, const double *y, const double *tau, double *out, int64_t n_out) {
     (void)t, (void)n_out;
@@ -193,5 +187,5 @@ static void mode_layout(const double *fpar, int64_t n_fpar, const int64_t *ipar,
     layout->max_events = layout->n_change = 0;
 }
 
-const fj_family fj_family_absolute = {"absolute", rhs, events, record, work_size, message, mode_layout,
+const fj_family fj_family_absolute = {"absolute", rhs, fj_no_events, record, work_size, message, mode_layout,
                                      fj_single_mode_events, fj_single_mode_decide, NULL};

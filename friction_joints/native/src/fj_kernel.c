@@ -13,6 +13,11 @@ const char *fj_no_failure(int64_t status) {
     return "unknown status";
 }
 
+int64_t fj_no_events(const fj_args *a, double t, const double *y, const double *tau, double *g, int64_t n_out) {
+    (void)a, (void)t, (void)y, (void)tau, (void)g, (void)n_out;
+    return FJ_OK;
+}
+
 void fj_single_mode_layout(const double *fpar, int64_t n_fpar, const int64_t *ipar, int64_t n_ipar,
                            fj_mode_layout *layout) {
     (void)fpar, (void)n_fpar, (void)ipar, (void)n_ipar;

@@ -100,6 +100,8 @@ typedef struct fj_family {
 void fj_no_scratch(const double *fpar, int64_t n_fpar, const int64_t *ipar, int64_t n_ipar, int64_t *n_work,
                    int64_t *n_iwork);
 const char *fj_no_failure(int64_t status);
+/* events of a family with no event functions: writes nothing. */
+int64_t fj_no_events(const fj_args *a, double t, const double *y, const double *tau, double *g, int64_t n_out);
 /* mode_layout, mode_events and decide of a family with a single mode (one zero in each mode array),
  * which has no events and never changes. */
 void fj_single_mode_layout(const double *fpar, int64_t n_fpar, const int64_t *ipar, int64_t n_ipar,

@@ -62,12 +62,6 @@ static int64_t rhs(const fj_args *a, double t, const double *y, const double *ta
     return FJ_OK;
 }
 
-/* No events (one smooth mode). */
-static int64_t events(const fj_args *a, double t, const double *y, const double *tau, double *g, int64_t n_out) {
-    (void)a, (void)t, (void)y, (void)tau, (void)g, (void)n_out;
-    return FJ_OK;
-}
-
 /* The quantities of SingleTrackVehicle.record, flat (vehicle.single_track_packing.RECORD). */
 static int64_t record(const fj_args *a, double t, const double *y, const double *tau, double *out,
                       int64_t n_out) {
@@ -101,5 +95,5 @@ static void mode_layout(const double *fpar, int64_t n_fpar, const int64_t *ipar,
     layout->max_events = layout->n_change = 0;
 }
 
-const fj_family fj_family_vehicle = {"vehicle", rhs, events, record, fj_no_scratch, fj_no_failure, mode_layout,
+const fj_family fj_family_vehicle = {"vehicle", rhs, fj_no_events, record, fj_no_scratch, fj_no_failure, mode_layout,
                                      fj_single_mode_events, fj_single_mode_decide, NULL};
