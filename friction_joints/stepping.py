@@ -34,7 +34,7 @@ class Stepper:
         self.integrator = make_integrator(self.system, t0, y0_of(self.system), engine=engine, rtol=rtol,
                                           atol=rtol * 1e-2)
         self.integrator.results.rows.clear()
-        self.outputs = self._record()
+        self._outputs, self._row = self._record(), None
 
     @staticmethod
     def _checked(values, n) -> list:
@@ -59,6 +59,13 @@ class Stepper:
     def time(self) -> float:
         return self.integrator.time
 
+    @property
+    def outputs(self) -> dict:
+        """The record dict at the current time: the last step's outputs."""
+        if self._outputs is None:  # after step_record: its row, decoded once asked for
+            self._outputs = self.integrator.decoded(self._row.copy(), self.integrator.time)
+        return self._outputs
+
     def _record(self):
         s = self.integrator.state
         return self.integrator.record_row(s.t, s.y, s.mode)
@@ -67,6 +74,24 @@ class Stepper:
         """Advance from t to t + h (s) with the inputs held, or, with rates (per s, one per input),
         following inputs + rates (tau - t); returns the outputs at t + h (the
         ``MechanismSystem.record`` dict). The integrator's results then hold this step's events, no rows."""
+        self._hold(t, h, inputs, rates)
+        results = self.integrator.results
+        results.events.clear()  # the events of this step only: memory stays bounded
+        self._outputs, self._row = self.integrator.advance_to(t + h), None
+        results.rows.clear()
+        return self._outputs
+
+    def step_record(self, t, h, inputs, rates=None) -> np.ndarray:
+        """``step`` on the compiled engine, as an FMU's step needs it: one call of the engine, no record
+        dict and no events in the results; the record at t + h (n_record,) as the engine writes it, in a
+        buffer that the next step overwrites (``outputs`` decodes it)."""
+        values, rates = self._hold(t, h, inputs, rates)
+        self._outputs, self._row = None, self.integrator.step_held(t + h, values, rates)
+        return self._row
+
+    def _hold(self, t, h, inputs, rates):
+        """Checks a step's arguments and holds the inputs from t (the integrator restarts where they
+        changed); the values and rates as lists of floats."""
         if not 0.0 < h < math.inf:
             raise ValueError(f"step size h = {h!r} must be positive and finite")
         integrator = self.integrator
@@ -81,11 +106,7 @@ class Stepper:
             held.value, held.rate, held.t0 = v, r, t
         if changed:
             integrator.restart()
-        results = integrator.results
-        results.events.clear()  # the events of this step only: memory stays bounded
-        self.outputs = integrator.advance_to(t + h)
-        results.rows.clear()
-        return self.outputs
+        return values, rates
 
     def get_state(self):
         """A snapshot of everything that determines the future: integrator state, held inputs, outputs."""
@@ -97,7 +118,7 @@ class Stepper:
         self.integrator.set_state(state)
         for held, (value, rate, t0) in zip(self.inputs, held_inputs):
             held.value, held.rate, held.t0 = value, rate, t0
-        self.outputs = copy.deepcopy(outputs)
+        self._outputs, self._row = copy.deepcopy(outputs), None
 
 
 class MechanismStepper(Stepper):

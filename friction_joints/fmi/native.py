@@ -43,6 +43,7 @@ from ..mechanisms.expressions import c_double
 from ..mechanisms.files import MechanismFile
 from ..native.build import CFLAGS, c_compiler
 from ..planar import MechanismSystem
+from .publication import NotFromRecord, record_indices
 from .slave import SystemSlave
 
 FMI_DIR = Path(native.__file__).resolve().parent / "fmi"
@@ -188,39 +189,13 @@ def _system(cls, slave, values, inputs):
 
 
 def _record_indices(cls, slave, system, n_record) -> dict:
-    """{output name: (its first index in the record, count)}, found by publishing a record of distinct values
-    (a Real output is one of them: count 1) and, for the Boolean outputs, records with entries zeroed (the
-    shortest run of entries that is false where all of them are zero and true where any one is not: count
-    its length); (UNUSED, 1) for a Real output that publish gives as 0 from any record (of a feature the
-    assembly refuses)."""
-    row = np.arange(n_record, dtype=float) + 2.0
-    published = slave.publish(system.decode_record(row.copy()))
-    negated = slave.publish(system.decode_record(-row))
-    indices = {}
-    for v in cls.variables:
-        if v.causality != "output":
-            continue
-        if v.kind == "Real" and published[v.name] == 0.0 == negated[v.name]:
-            indices[v.name] = (UNUSED, 1)
-            continue
-        count, found = 1, [i for i in range(n_record) if published[v.name] == row[i]]
-        if v.kind == "Boolean":
-            def true(zero):  # the output of the record with the entries zero zeroed
-                probe = row.copy()
-                probe[list(zero)] = 0.0
-                return slave.publish(system.decode_record(probe))[v.name]
-
-            for count in range(1, n_record + 1):
-                runs = [range(i, i + count) for i in range(n_record - count + 1)]
-                found = [run[0] for run in runs if not true(run) and all(true(set(run) - {j}) for j in run)]
-                if found:
-                    break
-        if len(found) != 1:
-            raise NotNative(f"its output {v.name} is not one entry of the record (publish computes it)"
-                            if v.kind == "Real" else
-                            f"its output {v.name} is not true where one of a run of the record's entries is")
-        indices[v.name] = (found[0], count)
-    return indices
+    """{output name: (its index in the record or UNUSED, count)} (``publication.record_indices``); NotNative
+    for an output that is not read from the record."""
+    try:
+        indices = record_indices(cls.variables, slave.publish, system.decode_record, n_record)
+    except NotFromRecord as error:
+        raise NotNative(str(error)) from None
+    return {name: (UNUSED if index is None else index, count) for name, (index, count) in indices.items()}
 
 
 def model_source(table: ModelTable, token: str, script: str) -> str:

@@ -76,6 +76,7 @@ from ..engine import PYTHON_SLOWDOWN, engine_from_environment
 from ..errors import FrictionJointsError
 from .bundle import drop_repeated_path, follow_resources
 from .exit_guard import guard_library_exit, pin_scipy_uarray
+from .publication import NotFromRecord, Publication
 
 
 def _internal_error(exc: Exception) -> str:
@@ -446,6 +447,7 @@ class MechanismSlave(VarSlave):
         super().__init__(**kwargs)
         self.stepper = None
         self.built_with = None  # the parameters the stepper was built with
+        self.publication = None  # publish read from the compiled engine's record row, where it can be
 
     # --- to implement -----------------------------------------------------------------------------
     def build(self, p: dict):
@@ -482,6 +484,19 @@ class MechanismSlave(VarSlave):
         """The stepper of the current values."""
         self.stepper = self.make_stepper(self.build(self.values), [self.values[n] for n in self.inputs])
         self.built_with = self.parameters()
+        self.publication = self._publication()
+
+    def _publication(self):
+        """``publish`` as a Publication of the compiled engine's record row (a step is then one call of the
+        engine and no record dict), or None: the Python engine, or a publish that computes an output."""
+        integrator = self.stepper.integrator
+        if integrator.engine != "compiled":
+            return None
+        try:
+            return Publication(self.variables, self.publish, self.stepper.system.decode_record,
+                               integrator.model.n_record)
+        except NotFromRecord:
+            return None
 
     def friction_model(self) -> int:
         """The value of the Integer parameter ``friction_model`` (0, also without one: the exact model; 1-4 a
@@ -504,14 +519,19 @@ class MechanismSlave(VarSlave):
         rates = self.rates
         if rates:
             self.rates = {}  # the derivatives hold for this step only
+        inputs = [self.values[n] for n in self.inputs]
+        rates = [rates.get(n, 0.0) for n in self.inputs] if rates else None
+        publication = self.publication
         try:
-            rec = self.stepper.step(current_time, step_size, [self.values[n] for n in self.inputs],
-                                    [rates.get(n, 0.0) for n in self.inputs] if rates else None)
+            if publication is None:
+                rec = self.stepper.step(current_time, step_size, inputs, rates)
+            else:
+                row = self.stepper.step_record(current_time, step_size, inputs, rates)
         except (ValueError, FrictionJointsError, ArithmeticError) as exc:
             # a wrong communication point, or the model failed inside the step: fmi2Error, not
             # fmi2Discard (a smaller step would fail the same way, see the module's docstring)
             return self._fail(f"doStep at t={current_time!r}", exc)
-        self.values.update(self.publish(rec))
+        self.values.update(self.publish(rec) if publication is None else publication(row))
         return True
 
     def _get_fmu_state(self):

@@ -300,6 +300,7 @@ class Instance:
         # a co-simulation step's calls: bound once, with the addresses of buffers of their own (numpy's
         # array.ctypes.data costs more than the call)
         self._time, self._advance = self.lib.fj_instance_time, self.lib.fj_instance_advance
+        self._step = self.lib.fj_instance_step
         self._set_input_forms, self._outputs = self.lib.fj_instance_set_input_forms, self.lib.fj_instance_outputs
         self.forms = np.zeros((self.n_tau, 5))
         self._forms_address = self.forms.ctypes.data
@@ -349,7 +350,18 @@ class Instance:
                                                       None if derivative is None else derivative.ctypes.data))
 
     def step(self, t_end: float) -> None:
-        self._checked(self.lib.fj_instance_step(self.handle, float(t_end)))
+        self._checked(self._step(self.handle, float(t_end)))
+
+    def step_and_record(self, t_end: float, jump: int) -> np.ndarray:
+        """A co-simulation step: the inputs of ``forms`` (n_tau, 5), filled by the caller, from the current
+        time (jump as set_input_forms), then to t_end with every event and mode decision in C; the record
+        at t_end (n_record,) in the instance's own buffer, which the next call overwrites."""
+        handle = self.handle
+        status = (self._set_input_forms(handle, self._forms_address, jump) or self._step(handle, t_end)
+                  or self._outputs(handle, self._record_address))
+        if status:
+            self._checked(status)
+        return self._record
 
     def advance(self, t_end: float, grid, rows) -> tuple[int, int]:
         """To t_end or right after the first event: (ADVANCED_TO_END or ADVANCED_TO_EVENT, rows written at

@@ -54,7 +54,7 @@ class CompiledIntegrator:
                                         hold_step=hold_step)
         self._call(self.instance.set_input_forms, forms, 0)
         self._call(self.instance.start, t0, y0)
-        self.results.rows.append(self._decoded(self._outputs(), t0))
+        self.results.rows.append(self.decoded(self._outputs(), t0))
         kind = self._kind(self.instance.report())
         if kind:
             self.results.events.append((t0, kind))
@@ -92,7 +92,21 @@ class CompiledIntegrator:
     def advance_to(self, t_end: float) -> dict:
         """Integrate to t_end (a co-simulation step); the record there."""
         self.advance(t_end)
-        return self._decoded(self._outputs(), self.instance.t)
+        return self.decoded(self._outputs(), self.instance.t)
+
+    def step_held(self, t_end: float, values, rates) -> np.ndarray:
+        """A co-simulation step to t_end of a system whose inputs are all ``Held`` signals, set to values
+        and rates (one per input, per s) at the current time: one call of the engine, with the events and
+        mode decisions in C and not logged in ``results``. The record at t_end (n_record,), in the
+        instance's buffer, which the next call overwrites."""
+        forms = self.instance.forms  # a held input's form: (0, value, rate, 0, 0) from the current time
+        forms[:, 1] = values
+        forms[:, 2] = rates
+        jump, self._restart_pending = int(self._restart_pending), False
+        try:
+            return self.instance.step_and_record(t_end, jump)
+        except native.InstanceError as error:
+            raise self._error(error) from None
 
     def advance(self, t_end: float, t_eval=None):
         """Integrate to t_end, recording at the times ``t_eval`` (within (t, t_end]) and at events."""
@@ -115,7 +129,7 @@ class CompiledIntegrator:
                 rows = np.empty((seg_grid.size, self.model.n_record)) if seg_grid.size else self._no_rows
                 status, n_rows = instance.advance(seg_end, seg_grid, rows)
                 if n_rows:
-                    self.results.rows.extend(self._decoded(row, t_row) for row, t_row in zip(rows[:n_rows], seg_grid))
+                    self.results.rows.extend(self.decoded(row, t_row) for row, t_row in zip(rows[:n_rows], seg_grid))
                 if status == native.ADVANCED_TO_EVENT:
                     self._log_event(instance.report())
                 elif seg_end < t_end:
@@ -126,7 +140,7 @@ class CompiledIntegrator:
                     kind = self._kind(report)
                     if kind:
                         self.results.events.append((seg_end, kind))
-                        self.results.rows.append(self._decoded(self._outputs(), seg_end))
+                        self.results.rows.append(self.decoded(self._outputs(), seg_end))
                 t = instance.t
         except native.InstanceError as error:
             raise self._error(error) from None
@@ -141,9 +155,9 @@ class CompiledIntegrator:
             if kind:
                 self.results.events.append((t, kind))
             return
-        self.results.rows.append(self._decoded(row_before, t))
+        self.results.rows.append(self.decoded(row_before, t))
         self.results.events.append((t, kind or self._event_name(report)))
-        self.results.rows.append(self._decoded(row_after, t))
+        self.results.rows.append(self.decoded(row_after, t))
 
     # --- helpers ----------------------------------------------------------------------------------
     def _call(self, function, *args):
@@ -204,16 +218,16 @@ class CompiledIntegrator:
     def record_row(self, t, y, mode) -> dict:
         """The record dict at (t, y, mode) from the record kernel."""
         if t == self.instance.t and mode == self.state.mode and np.array_equal(y, self.instance.y):
-            return self._decoded(self._outputs(), t)
+            return self.decoded(self._outputs(), t)
         out = np.empty(self.model.n_record)
         status = self.model.workspace(self.system, mode).call("record", t, np.ascontiguousarray(y, float),
                          np.ascontiguousarray(self.system.input_values(t), float), out)
         if status:
             raise FrictionJointsError(f"{self.model.message(status)} at t={t:.9g} (record)")
-        return self._decoded(out, t)
+        return self.decoded(out, t)
 
-    def _decoded(self, row, t) -> dict:
-        """The record dict of a row (n_record,) at time t (s), with 't'."""
+    def decoded(self, row, t) -> dict:
+        """The record dict of a row (n_record,) at time t (s), with 't' (its arrays are views of row)."""
         rec = self.system.decode_record(row)
         rec["t"] = float(t)
         return rec
