@@ -83,7 +83,7 @@ class Publication:
         kinds = {v.name: v.kind for v in variables}
         reals = [(name, i) for name, (i, _) in indices.items() if kinds[name] != "Boolean" and i is not None]
         self.names = tuple(name for name, _ in reals)
-        self.index = np.array([i for _, i in reals], dtype=np.intp)
+        self.index = tuple(i for _, i in reals)
         self.booleans = tuple((name, i, i + count) for name, (i, count) in indices.items() if kinds[name] == "Boolean")
         probe = np.random.default_rng(1).uniform(-2.0, 2.0, n_record)  # another row: publish agrees on it too,
         probe[::3] = 0.0  # Boolean outputs false and true among them
@@ -93,7 +93,8 @@ class Publication:
             raise NotFromRecord(f"its outputs {', '.join(wrong)} are not entries of the record (publish computes them)")
 
     def __call__(self, row: np.ndarray) -> dict:
-        out = dict(zip(self.names, row[self.index].tolist()))
+        values = row.tolist()  # Python floats: cheaper to pick from than the array's entries
+        out = dict(zip(self.names, [values[i] for i in self.index]))
         for name, start, stop in self.booleans:
-            out[name] = bool(row[start:stop].any())
+            out[name] = any(values[start:stop])  # NaN is true, as bool(NaN)
         return out
