@@ -2,7 +2,10 @@
 
 A slave in ``fmu_src/`` declares its variables as ``Var`` rows and implements ``build`` (the
 mechanism and initial state from the parameter values) and ``publish`` (output values from the
-``MechanismSystem.record`` dict). Everything else is here, and there is no physics here.
+``MechanismSystem.record`` dict). Everything else is here, and there is no physics here. On the
+compiled engine a doStep is one call of the C engine (``Stepper.step_record``) and the outputs are
+read from its record row at the indices publish takes them from (``publication.Publication``, found
+once when the model is built); on the Python engine publish gets the record dict.
 
 Failures (FMI error semantics)
 ------------------------------
