@@ -481,11 +481,10 @@ def build_versions(script: Path, out: Path, versions=(2, 3), loader: bool = True
 NATIVE = "native"  # DIR/native: the native FMUs (FMI 2.0), DIR/native/fmi3 (FMI 3.0)
 
 
-def build_native_versions(script: Path, out: Path, versions=(2, 3), twins: Path | None = None) -> list[Path]:
+def build_native_versions(script: Path, out: Path, versions=(2, 3)) -> list[Path]:
     """The native FMUs of a fmu_src script (friction_joints.fmi.native) for each FMI version, 2.0 into
-    ``out/native`` and 3.0 into ``out/native/fmi3``, from its pythonfmu twins built into a temporary folder
-    (or, as shipped, into ``twins`` and its fmi3 folder, kept), validated by FMPy; none, with a message
-    saying why, for a model the native build does not cover."""
+    ``out/native`` and 3.0 into ``out/native/fmi3``, from its pythonfmu twins built into a temporary folder,
+    validated by FMPy; none, with a message saying why, for a model the native build does not cover."""
     from friction_joints.fmi.native import NotNative, model_table
 
     cls = slave_class(script)
@@ -495,7 +494,7 @@ def build_native_versions(script: Path, out: Path, versions=(2, 3), twins: Path 
         print(f"{script.stem}: skipped, no native FMU yet: {why}", file=sys.stderr)
         return []
     with tempfile.TemporaryDirectory() as tmp:
-        built = build_versions(script, Path(twins or tmp), versions, loader=twins is not None)
+        built = build_versions(script, Path(tmp), versions, loader=False)
         return native_of_twins(cls, built, out, f"fmu_src/{script.name}")
 
 

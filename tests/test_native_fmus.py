@@ -55,12 +55,18 @@ def why_not_native(name):
 
 
 @pytest.fixture(scope="session")
-def native_folder(build_once):
+def native_folder(build_once, fmus):
     """The folder of build_fmu.py --native for MODELS (native/, native/fmi3/) with their pythonfmu twins as
-    shipped (twins/, twins/fmi3/), built once per session."""
+    shipped (twins/, twins/fmi3/: the session's build of build_fmu.py, ``fmus``), built once per session."""
+    dist = next(iter(fmus.values())).parent
+
     def build(folder):
+        (folder / "twins").symlink_to(dist, target_is_directory=True)
         for name in MODELS:
-            build_fmu.build_native_versions(build_fmu.SOURCES / f"{name}.py", folder, twins=folder / "twins")
+            if why_not_native(name) is None:
+                build_fmu.native_of_twins(build_fmu.slave_class(build_fmu.SOURCES / f"{name}.py"),
+                                          [dist / f"{name}.fmu", dist / "fmi3" / f"{name}.fmu"], folder,
+                                          f"fmu_src/{name}.py")
     return build_once("native_fmus", build)
 
 

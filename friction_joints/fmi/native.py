@@ -22,9 +22,11 @@ in C; ``model_table`` raises ``NotNative`` saying why another is not.
 
 from __future__ import annotations
 
+import concurrent.futures
 import functools
 import hashlib
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -252,24 +254,13 @@ FILE_ASSEMBLY = "FILE_ASSEMBLY"  # the name of a file's assembly in model.c (its
 def engine_sources(family: str, uses: tuple) -> tuple[Path, ...]:
     """The engine's C files the model of ``family`` needs: ENGINE_CORE, the family's own (``<family>.c``),
     the files that define the symbols model.c ``uses`` (``assembly_symbols``) and every file that defines a
-    symbol they use, found with nm on their objects (without nm: every file). LOOKUPS are left out: the
-    FMU's model.c finds its one family and assembly (so the binary holds no other)."""
+    symbol they use (``_engine_symbols``; without nm: every file). LOOKUPS are left out: the FMU's model.c
+    finds its one family and assembly (so the binary holds no other)."""
     files = sorted(p for p in ENGINE_DIR.glob("*.c") if p.name not in LOOKUPS)
-    nm = shutil.which("nm")
-    if nm is None:
+    symbols = _engine_symbols()
+    if symbols is None:
         return tuple(files)
-    with tempfile.TemporaryDirectory() as tmp:
-        defined, undefined = {}, {}
-        for path in files:
-            obj = Path(tmp) / (path.stem + ".o")
-            subprocess.run([*c_compiler(), "-std=c99", "-O0", "-c", "-I", str(ENGINE_DIR), str(path), "-o", str(obj)],
-                           check=True, capture_output=True)  # (only its symbols matter)
-            symbols = subprocess.run([nm, str(obj)], check=True, capture_output=True, text=True).stdout.split("\n")
-            entries = [line.split()[-2:] for line in symbols if len(line.split()) >= 2]
-            undefined[path.name] = {name for kind, name in entries if kind == "U"}
-            for kind, name in entries:
-                if kind in "TDRB":
-                    defined[name] = path.name
+    defined, undefined = symbols
     lookups = {"fj_family_find", "fj_assembly_find"}
     needed, todo = set(), [*ENGINE_CORE, f"{family}.c", *(defined[s] for s in uses)]
     while todo:
@@ -278,6 +269,29 @@ def engine_sources(family: str, uses: tuple) -> tuple[Path, ...]:
             needed.add(name)
             todo.extend(defined[s] for s in undefined[name] if s in defined and s not in lookups)
     return tuple(p for p in files if p.name in needed)
+
+
+@functools.cache
+def _engine_symbols():
+    """({symbol: the engine's C file that defines it}, {file: the symbols it uses but does not define}) of
+    the engine's files but LOOKUPS, found with nm on their objects; None without nm."""
+    nm = shutil.which("nm")
+    if nm is None:
+        return None
+    files = sorted(p for p in ENGINE_DIR.glob("*.c") if p.name not in LOOKUPS)
+
+    def entries(path, tmp):
+        obj = Path(tmp) / (path.stem + ".o")
+        subprocess.run([*c_compiler(), "-std=c99", "-O0", "-c", "-I", str(ENGINE_DIR), str(path), "-o", str(obj)],
+                       check=True, capture_output=True)  # (only its symbols matter)
+        symbols = subprocess.run([nm, str(obj)], check=True, capture_output=True, text=True).stdout.split("\n")
+        return [line.split()[-2:] for line in symbols if len(line.split()) >= 2]
+
+    with tempfile.TemporaryDirectory() as tmp, concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 1) as pool:
+        found = dict(zip((p.name for p in files), pool.map(lambda path: entries(path, tmp), files)))
+    defined = {name: file for file, pairs in found.items() for kind, name in pairs if kind in "TDRB"}
+    undefined = {file: {name for kind, name in pairs if kind == "U"} for file, pairs in found.items()}
+    return defined, undefined
 
 
 def assembly_symbols(assembly) -> tuple:
@@ -304,15 +318,58 @@ def source_files(fmi_version: int, family: str, uses: tuple) -> list[Path]:
 
 def compile_binary(sources: Path, platform: Platform, out: Path, name: str) -> str:
     """The C files of the folder ``sources`` compiled for the platform into out/<name><suffix>; the
-    compiler's warnings ("" when clean). RuntimeError with its output if it fails."""
+    compiler's warnings ("" when clean). Each file is compiled on its own (as one command line would),
+    the files missing from this process's objects at once (``_OBJECTS``: FMUs share most of the engine's),
+    then linked. RuntimeError with the compiler's output if it fails."""
     out.mkdir(parents=True, exist_ok=True)
     target = out / (name + platform.suffix)
-    command = [*platform.compiler, *CFLAGS, *platform.flags, "-I", str(sources),
-               *sorted(str(p) for p in sources.glob("*.c")), "-o", str(target), "-lm"]
+    files = sorted(sources.glob("*.c"))
+    keys = [_object_key(path, sources, platform) for path in files]
+    missing = {key: path for key, path in zip(keys, files) if key not in _OBJECTS}
+    with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 1) as pool:  # the compilers run in processes
+        _OBJECTS.update(zip(missing, pool.map(lambda path: _compiled(path, sources, platform), missing.values())))
+    objects = out / f".{name}.objects"
+    objects.mkdir(exist_ok=True)
+    paths = []
+    for key, path in zip(keys, files):
+        paths.append(objects / (path.stem + ".o"))
+        paths[-1].write_bytes(_OBJECTS[key][0])
+    command = [*platform.compiler, *CFLAGS, *platform.flags, *map(str, paths), "-o", str(target), "-lm"]
     done = subprocess.run(command, capture_output=True, text=True)
+    shutil.rmtree(objects)
     if done.returncode != 0:
-        raise RuntimeError(f"compiling {name} for {platform.name} failed ({' '.join(command)}):\n{done.stderr}")
-    return done.stderr
+        raise RuntimeError(f"linking {name} for {platform.name} failed ({' '.join(command)}):\n{done.stderr}")
+    return "".join(_OBJECTS[key][1] for key in keys) + done.stderr
+
+
+#: (object file, compiler warnings) of the C files this process compiled, by ``_object_key``
+_OBJECTS: dict = {}
+
+
+def _object_key(path: Path, folder: Path, platform: Platform) -> str:
+    """What the object of the C file at path depends on: the platform's compiler and flags, the file and
+    the headers of ``folder`` it includes (followed through their own includes)."""
+    digest = hashlib.sha256(repr((platform.compiler, CFLAGS, platform.flags, path.name)).encode())
+    seen, todo = set(), [path]
+    while todo:
+        text = todo.pop().read_bytes()
+        digest.update(text)
+        for header in sorted(set(re.findall(rb'^#include "([^"]+)"', text, re.MULTILINE)) - seen):
+            seen.add(header)
+            if (folder / header.decode()).exists():
+                todo.append(folder / header.decode())
+    return digest.hexdigest()
+
+
+def _compiled(path: Path, folder: Path, platform: Platform) -> tuple[bytes, str]:
+    """(the object file, the compiler's warnings) of the C file at path, compiled for the platform."""
+    with tempfile.TemporaryDirectory() as tmp:
+        target = Path(tmp) / (path.stem + ".o")
+        command = [*platform.compiler, *CFLAGS, *platform.flags, "-c", "-I", str(folder), str(path), "-o", str(target)]
+        done = subprocess.run(command, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise RuntimeError(f"compiling {path.name} for {platform.name} failed ({' '.join(command)}):\n{done.stderr}")
+        return target.read_bytes(), done.stderr
 
 
 def _token(name: str, fmi_version: int, files) -> str:
