@@ -2,11 +2,13 @@
 
 Drive torque ramped to 10 N.m over 0.05 s from rest, every link in the vertical yz plane; the bearing of joint
 (2,2) starts centred on its journal (clearance 0.1 mm, K = 1e8 N/m^1.5, Flores law e = 0.9), so it drops, strikes
-and rattles before it settles. Four runs: the ideal joint, the clearance with friction (journal friction of
-seed 002 in the other joints, Tanh contact friction), the clearance without any friction, and the clearance
-beside a flexible coupler (modified RFEM, 2 sdes, E = 2 GPa). Prints the contact events, the peak contact force
-and the energy balance of each run; writes rsrrr_clearance.png (joint force time courses, the bearing centre's
-path inside the clearance circle, the coupler's deflection, friction's effect) to the output folder.
+and rattles before it settles. K is a soft contact here, for speed: the default from the steel journal's geometry,
+7.8e10 N/m^1.5, keeps the penetration at 3 % of the clearance instead of 65 %, and runs about 7 times longer.
+Four runs: the ideal joint, the clearance with friction (journal friction of seed 002 in the other joints, Tanh
+contact friction), the clearance without any friction, and the clearance beside a flexible coupler (modified
+RFEM, 2 sdes, E = 2 GPa). Prints the contact events, the peak contact force and the energy balance of each run;
+writes rsrrr_clearance.png (joint force time courses, the bearing centre's path inside the clearance circle, the
+coupler's deflection, friction's effect) to the output folder.
 
     python examples/rsrrr_clearance.py [--t-end 0.03] [--out out]
 """

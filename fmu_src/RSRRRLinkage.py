@@ -45,7 +45,8 @@ CLEARANCE_VARIABLES = (
     Var("clearance_model", "parameter", "", "clearance model: 1 planar (parallel axes), 2 spatial (the axes tilt, "
         "the contact spread along the bearing)", 1, 1, 2, kind="Integer"),
     Var("k_contact", "parameter", "", "contact stiffness K (N/m^1.5; FMI units have integer exponents) of "
-        "F = K delta^1.5 (1 + chi deltad / deltad0)", 1e9, 0.0),
+        "F = K delta^1.5 (1 + chi deltad / deltad0); 0: from the materials, the Hertz stiffness of a steel journal "
+        "(diameter d_A of seed 002 Table 1) in its bearing (radius + clearance; Flores et al. 2006)", 0.0, 0.0),
     Var("e_restitution", "parameter", "1", "coefficient of restitution of the Flores et al. (2011) contact law", 0.9,
         0.0, 1.0),
     Var("n_rfe", "parameter", "", "spring-damper elements of the flexible link flexible_link (0: rigid)", 0, 0,
@@ -80,7 +81,7 @@ def clearance_system(p, params, load):
     from friction_joints.spatial.clearance_system import ClearanceRSRRRSystem
 
     cp = ClearanceParameters(clearance=p["clearance"], joint=int(p["clearance_joint"]) - 1,
-                             model=MODELS[int(p["clearance_model"]) - 1], k_contact=p["k_contact"],
+                             model=MODELS[int(p["clearance_model"]) - 1], k_contact=p["k_contact"] or None,
                              e_restitution=p["e_restitution"], flexible=int(p["flexible_link"]) - 1,
                              n_rfe=int(p["n_rfe"]), rfem=APPROACHES[int(p["rfem"]) - 1], E=p["E"], G=p["G"])
     mech = ClearanceRSRRR(params, cp)

@@ -35,7 +35,8 @@ def test_defaults_pass_the_reference(fmu, capsys):
      ClearanceParameters(clearance=1e-4, k_contact=1e8, joint=3, e_restitution=0.8)),
     (dict(clearance=1e-4, k_contact=1e8, n_rfe=1, flexible_link=4, E=2e9, G=2e9 / 2.6),
      ClearanceParameters(clearance=1e-4, k_contact=1e8, flexible=3, n_rfe=1, E=2e9, G=2e9 / 2.6)),
-], ids=["planar clearance in (2,3)", "planar clearance in (2,2), flexible (2,3)"])
+    (dict(clearance=1e-4), ClearanceParameters(clearance=1e-4, joint=2)),  # k_contact 0: K from the materials
+], ids=["planar clearance in (2,3)", "planar clearance in (2,2), flexible (2,3)", "default contact in (2,2)"])
 def test_fmu_with_clearance_equals_the_library(fmu, start, clearance):
     """The FMU stepped by FMPy (tau = 2 N.m held, the governed load of its defaults) and the library's hybrid
     system advanced over the same communication points with the FMU's tolerances (rtol 1e-6, atol 1e-8)

@@ -31,7 +31,8 @@ conforming surfaces,
     K = 4 / (3 (sigma_J + sigma_B)) * sqrt(R_J R_B / (R_B - R_J)),   sigma_k = (1 - nu_k^2) / E_k,
 
 strictly the law of two spheres (n = 1.5), which those papers use for the cylinders of a revolute joint
-with clearance for want of a closed-form force-penetration law of internal cylinder contact.
+with clearance for want of a closed-form force-penetration law of internal cylinder contact. (Seed 003, an
+extended abstract, names the clearance models but gives no contact equation.)
 """
 
 from __future__ import annotations

@@ -39,7 +39,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ..contact import Flores, PlanarClearance, SpatialClearance
+from ..contact import Flores, PlanarClearance, SpatialClearance, cylinder_stiffness
 from ..errors import check_parameters, require
 from ..friction.laws import Tanh
 from .chain import X_TO_Z, Y_TO_Z, Chain, Link, fixed
@@ -55,8 +55,10 @@ BEAM_FRAMES = (np.eye(4), fixed(Y_TO_Z), np.eye(4), np.eye(4))
 @dataclass(frozen=True)
 class ClearanceParameters:
     """clearance (m): radial clearance c >= 0 (0: the ideal joint); joint: 0..3, which joint of (1,1),
-    (2,1), (2,2), (2,3); model: "planar" or "spatial"; k_contact (N/m^1.5) > 0, e_restitution in (0, 1]:
-    the Flores et al. (2011) contact law (``contact.Flores``, for low restitution as well); n_slices:
+    (2,1), (2,2), (2,3); model: "planar" or "spatial"; k_contact (N/m^1.5) > 0 or None, e_restitution in
+    (0, 1]: the Flores et al. (2011) contact law (``contact.Flores``, for low restitution as well), K = k_contact
+    or, with None, from the journal's radius, the clearance and the material E_joint (Pa) > 0, nu_joint in
+    [0, 0.5) of journal and bearing (steel: ``stiffness``); n_slices:
     slices of the spatial model; v_eps (m/s) > 0: the slip speed scale of the contact friction;
     deltad0_min (m/s) > 0: the floor of the impact rate; flexible: 0..3,
     the flexible link; n_rfe >= 0: its sdes (0: rigid); rfem: "modified" or "classical"; E, G (Pa) its
@@ -65,7 +67,7 @@ class ClearanceParameters:
     clearance: float = 0.0
     joint: int = 2
     model: str = "planar"
-    k_contact: float = 1e9
+    k_contact: float | None = None
     e_restitution: float = 0.9
     n_slices: int = 10
     v_eps: float = 1e-3
@@ -77,6 +79,8 @@ class ClearanceParameters:
     G: float = 8.1e10
     beta: float = 1e-4
     kappa: float = 0.9
+    E_joint: float = 2.1e11
+    nu_joint: float = 0.3
 
     def __post_init__(self):
         problems = []
@@ -93,12 +97,22 @@ class ClearanceParameters:
             value, low = getattr(self, name), 1 if name == "n_slices" else 0
             if not isinstance(value, (int, np.integer)) or value < low:
                 problems.append(f"{name} must be an integer >= {low}, got {value!r}")
-        for name in ("k_contact", "v_eps", "deltad0_min", "E", "G"):
+        given = ("k_contact",) if self.k_contact is not None else ()
+        for name in ("v_eps", "deltad0_min", "E", "G", "E_joint") + given:
             require(problems, name, getattr(self, name), 0.0, low_open=True)
+        require(problems, "nu_joint", self.nu_joint, 0.0, 0.5, high_open=True)
         require(problems, "e_restitution", self.e_restitution, 0.0, 1.0, low_open=True)
         require(problems, "beta", self.beta, 0.0)
         require(problems, "kappa", self.kappa, 0.0, 1.0, low_open=True)
         check_parameters(problems)
+
+    def stiffness(self, R_J) -> float:
+        """K (N/m^1.5) of the contact of a journal of radius R_J (m): k_contact, or with None the Hertz
+        stiffness of that journal in its bearing of radius R_J + clearance (> 0), both of the material E_joint,
+        nu_joint (``contact.cylinder_stiffness``, Flores et al. 2006)."""
+        if self.k_contact is not None:
+            return self.k_contact
+        return cylinder_stiffness(R_J, R_J + self.clearance, self.E_joint, self.E_joint, self.nu_joint, self.nu_joint)
 
 
 def massless(B, A, joint) -> Link:
@@ -177,7 +191,7 @@ class ClearanceRSRRR(RSRRR):
         self.joints, self.gap, self.sde = np.array(joints), np.array(gap, int), np.array(sde, int)
         if cp.clearance > 0:
             R_J = journal.d_A / 2.0
-            law = Flores(cp.e_restitution, cp.k_contact)
+            law = Flores(cp.e_restitution, cp.stiffness(R_J))
             friction = Tanh(journal.mu_A, cp.v_eps) if params.friction else None
             self.clearance_joint = (PlanarClearance(R_J, R_J + cp.clearance, law, friction) if cp.model == "planar"
                                     else SpatialClearance(R_J, R_J + cp.clearance, journal.a_bar, law, friction,
