@@ -1,4 +1,4 @@
-"""A planar mechanism with bristle friction in its joints: one smooth mode, integrated by LSODA.
+"""A planar mechanism with bristle friction in its joints: one smooth, stiff mode (LSODA; RODAS compiled).
 
 State y = [q (k1), u (k), zeta (n_c), W_drive, W_friction]: the mechanism's minimal form (seed 000
 Sect. 4-5, as ``MechanismSystem``) and one bristle deflection per frictional contact, scaled as in
