@@ -17,6 +17,7 @@ from friction_joints.planar import packing
 from friction_joints.planar.bristle import BristleSystem, contact_laws
 
 from native_build import run_against
+from test_bristle_joints import assert_energy_balance
 from test_compiled_planar import STATUS_OF, assert_close, assert_failure, python_or_error, random_state, yoke
 
 MECHANISMS = {"SliderCrank": slider_crank, "OffsetSliderCrank": offset_slider_crank, "Yoke": yoke}
@@ -117,13 +118,7 @@ def test_runs_agree_with_the_python_engine(model):
         error = np.max(np.abs(got - want)) / np.ptp(want)
         print(f"law {model}: {key} max |C - Python| {error:.1e} of its range")
         assert got.shape == want.shape and error < 1e-7, key
-    res = runs["compiled"]
-    energy = res["E_kin"] + res["E_pot"]
-    balance = energy - energy[0] - res["W_drive"] - res["W_friction"]
-    scale = np.abs(res["W_drive"]).max()
-    print(f"law {model}: energy balance of the C run {np.abs(balance).max():.1e} J of W_drive {scale:.3f} J")
-    assert np.abs(res["u"]).max() > 0.3 and res["W_friction"][-1] < -0.01 * scale
-    assert np.abs(balance).max() < 1e-8 * scale
+    assert_energy_balance(runs["compiled"], 1e-8)
 
 
 def test_a_subclass_that_changes_the_equations_runs_on_the_python_engine():
