@@ -10,7 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from friction_joints import native
 from friction_joints.engine import run
+from friction_joints.friction import Dahl, ElastoPlastic, Gonthier, LuGre, make_law
+from friction_joints.lumped.bristle_packing import LAW_PARAMETERS, law_parameters
 from friction_joints.hybrid import Constant, Sine
 from friction_joints.mechanisms import offset_slider_crank, slider_crank
 from friction_joints.planar import packing
@@ -119,6 +122,25 @@ def test_runs_agree_with_the_python_engine(model):
         print(f"law {model}: {key} max |C - Python| {error:.1e} of its range")
         assert got.shape == want.shape and error < 1e-7, key
     assert_energy_balance(runs["compiled"], 1e-8)
+
+
+def test_the_law_rows_are_packed_in_c_with_make_laws_checks():
+    """Each contact's row is its law's fields (native.pack_bristle_law, the C packer of the BristleOscillator's
+    row too), and a value make_law refuses is refused with make_law's text."""
+    mech = yoke()
+    system = BristleSystem(mech, laws_of(mech, 0), [0.0, 0.0])
+    rows = system.compiled().fpar[-system.n_c * len(LAW_PARAMETERS):].reshape(system.n_c, -1)
+    for row, law in zip(rows, system.laws):
+        want = [law_parameters(law)[name] for name in LAW_PARAMETERS]
+        assert list(row) == want and row[0] == {Dahl: 1, LuGre: 2, ElastoPlastic: 3, Gonthier: 4}[type(law)]
+    for bad in (dict(sigma0=-1.0), dict(mu_s=0.05), dict(z_ba_ratio=1.0), dict(model=5)):
+        values = {**dict(model=3, sigma0=1e4, sigma1=0.05, sigma2=0.0, mu_c=0.1, mu_s=0.15, v_s=1e-3, delta=2.0,
+                         z_ba_ratio=0.7), **bad}
+        with pytest.raises(ValueError) as python:
+            make_law(int(values["model"]), **{k: v for k, v in values.items() if k != "model"})
+        with pytest.raises(ValueError) as c:
+            native.pack_bristle_law([values[name] for name in LAW_PARAMETERS])
+        assert str(c.value) == str(python.value), bad
 
 
 def test_a_subclass_that_changes_the_equations_runs_on_the_python_engine():

@@ -3,8 +3,8 @@ mechanism with bristle friction of ``planar.bristle.BristleSystem``, which the e
 stiff integrator RODAS (``engine="compiled"``).
 
 Arrays: fpar = [the planar family's fpar (``planar.packing.pack`` as for a RegularisedSystem: the single
-mode of the mechanism's partition), one law row per frictional contact in their order (fj_bristle_laws.h:
-``lumped.bristle_packing.LAW_PARAMETERS``)], ipar = the planar family's. State, mode and workspace:
+mode of the mechanism's partition), one law row per frictional contact in their order (fj_bristle_laws.h,
+packed in C: ``native.pack_bristle_law``)], ipar = the planar family's. State, mode and workspace:
 BristleSystem's state [q, u, zeta, W_drive, W_friction], the planar family's mode and workspace. Record:
 ``record_layout``.
 """
@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..lumped.bristle_packing import LAW_PARAMETERS, law_parameters
+from .. import native
+from ..lumped.bristle_packing import law_parameters
 from ..native.model import CompiledModel
 from . import packing
 
@@ -32,6 +33,6 @@ def compile_system(system):
     if packed is None:
         return None
     fpar, ipar = packed
-    rows = [[law_parameters(law)[name] for name in LAW_PARAMETERS] for law in system.laws]
+    rows = [native.pack_bristle_law(list(law_parameters(law).values())) for law in system.laws]
     n_record = sum(size for _, size, _ in record_layout(system))
     return CompiledModel("planar_bristle", np.concatenate((fpar, np.ravel(rows))), ipar, n_record)
