@@ -70,11 +70,6 @@ static int64_t rhs(const fj_args *a, double t, const double *y, const double *ta
     return FJ_OK;
 }
 
-static int64_t events(const fj_args *a, double t, const double *y, const double *tau, double *g, int64_t n_out) {
-    (void)a, (void)t, (void)y, (void)tau, (void)g, (void)n_out;
-    return FJ_OK;
-}
-
 /* BristleSystem.record: MechanismSystem.record's quantities (stuck always false), then z and zdot. */
 static int64_t record(const fj_args *a, double t, const double *y, const double *tau, double *out, int64_t n_out) {
     (void)t;
@@ -110,5 +105,5 @@ static int64_t decide(const fj_args *a, double t, double *y, const double *tau, 
     return fj_family_planar.decide(a, t, y, tau, event, fmode, imode, change);
 }
 
-const fj_family fj_family_planar_bristle = {"planar_bristle", rhs, events, record, work_size, message,
+const fj_family fj_family_planar_bristle = {"planar_bristle", rhs, fj_no_events, record, work_size, message,
                                             mode_layout, mode_events, decide, &fj_rodas};
