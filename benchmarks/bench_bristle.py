@@ -11,7 +11,7 @@ The slider-crank (seed 000 Example 2) in its joints: held at th1 = 0.5 rad by th
 gravity plus 2 sin 5t N.m (stick, slip, stick, slip in 0.8 s; tests/test_bristle_joints.py), T_crank
 seconds. Exact: MechanismSystem on the compiled and the Python engine, rtol 1e-8. Bristle:
 planar.BristleSystem with LuGre in all four joints, sigma0 = 1e3, 1e4, 1e5 (1/rad, 1/m),
-sigma1 = 0.05 sqrt(sigma0), v_s = 3e-3, on LSODA (Python engine only), rtol 1e-8, atol 1e-10.
+sigma1 = 0.05 sqrt(sigma0), v_s = 3e-3, on RODAS (compiled engine) and LSODA (Python), rtol 1e-8, atol 1e-10.
 
 The spatial RSRRR linkage (seed 002) under the drive of Fig. 10a and the governed load, from rest,
 T_rsrrr seconds. Exact: RSRRRSystem (kinetic characteristic of eq. 7, no stiction) on the compiled and
@@ -19,13 +19,24 @@ the Python engine, rtol 1e-8. Bristle: spatial.BristleRSRRRSystem with LuGre on 
 journal surfaces, sigma0 = 1e3, 1e4, 1e5 1/rad, sigma1 = 0.05 sqrt(sigma0), v_s = 3e-3 rad/s, on LSODA
 (Python engine only), rtol 1e-8, atol 1e-10.
 
+The SliderCrank FMU (pythonfmu, from --dist) stepped by FMPy's FMU2Slave at h = 1 ms, its default
+experiment's torque 4 sin 3t N.m sampled at each communication point, from rest, T_fmu seconds, internal
+rtol 1e-8: the exact model (friction_model 0) and LuGre in every joint (friction_model 2, the FMU's bristle
+defaults sigma0 = 1e4, sigma1 = 5, v_s = 3e-3) on the compiled engine (planar_bristle.c, RODAS) and on the
+Python engine (LSODA; FRICTION_JOINTS_ENGINE=python, over T_fmu / 20). Reported: the real-time factor
+(simulated / wall) and the wall time per step. (The native SliderCrank FMU refuses friction_model > 0.)
+
 Usage: OPENBLAS_NUM_THREADS=1 python benchmarks/bench_bristle.py [--t-end 3] [--t-crank 0.8] [--t-rsrrr 0.5]
+       [--t-fmu 10] [--dist dist] [--only fmu]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -94,9 +105,10 @@ def crank_rows(t_end):
     for sigma0 in (1e3, 1e4, 1e5):
         system = BristleSystem(mech, contact_laws(mech, 2, sigma0=sigma0, sigma1=0.05 * np.sqrt(sigma0), v_s=3e-3),
                                [drive])
-        start = time.perf_counter()
-        run(system, system.initial_state(q0, [0.0]), t_end, dt_out=0.01, rtol=1e-8, atol=1e-10, engine="python")
-        rows.append((f"LuGre sigma0 = {sigma0:.0e}, LSODA", t_end, time.perf_counter() - start))
+        for engine, method in (("compiled", "RODAS"), ("python", "LSODA")):
+            start = time.perf_counter()
+            run(system, system.initial_state(q0, [0.0]), t_end, dt_out=0.01, rtol=1e-8, atol=1e-10, engine=engine)
+            rows.append((f"LuGre sigma0 = {sigma0:.0e}, {method}", t_end, time.perf_counter() - start))
     return rows
 
 
@@ -118,6 +130,45 @@ def rsrrr_rows(t_end):
         run(system, system.initial_state(), t_end, dt_out=0.01, rtol=1e-8, atol=1e-10, engine="python")
         rows.append((f"LuGre sigma0 = {sigma0:.0e}, LSODA", t_end, time.perf_counter() - start))
     return rows
+
+
+def fmu_rtf(path, friction_model, t_end, h, engine):
+    """(simulated s, wall s) of the SliderCrank FMU at path stepped by FMPy (module docstring) on ``engine``."""
+    from fmpy import extract, read_model_description
+    from fmpy.fmi2 import FMU2Slave
+
+    md = read_model_description(str(path))
+    vr = {v.name: v.valueReference for v in md.modelVariables}
+    os.environ["FRICTION_JOINTS_ENGINE"] = engine  # read by the slave at its initialisation
+    fmu = FMU2Slave(guid=md.guid, unzipDirectory=extract(str(path), tempfile.mkdtemp()),
+                    modelIdentifier=md.coSimulation.modelIdentifier, instanceName="bench")
+    fmu.instantiate()
+    fmu.setupExperiment(startTime=0.0)
+    fmu.enterInitializationMode()
+    fmu.setInteger([vr["friction_model"]], [friction_model])
+    fmu.exitInitializationMode()
+    n = int(round(t_end / h))
+    start = time.perf_counter()
+    for i in range(n):
+        fmu.setReal([vr["tau"]], [4.0 * np.sin(3.0 * i * h)])
+        fmu.doStep(i * h, h)
+    wall = time.perf_counter() - start
+    fmu.terminate()
+    fmu.freeInstance()
+    del os.environ["FRICTION_JOINTS_ENGINE"]
+    return n * h, wall
+
+
+def fmu_report(dist, t_end, h=1e-3):
+    """Print the real-time factors of the SliderCrank FMU runs of the module's docstring."""
+    path = Path(dist) / "SliderCrank.fmu"
+    print(f"SliderCrank FMU (pythonfmu) through FMPy, h = {h * 1e3:g} ms, rtol 1e-8: real-time factor")
+    for label, model, t, engine in (("exact Coulomb, compiled engine", 0, t_end, "compiled"),
+                                    ("LuGre, compiled engine (RODAS)", 2, t_end, "compiled"),
+                                    ("LuGre, Python engine (LSODA)", 2, t_end / 20, "python")):
+        simulated, wall = fmu_rtf(path, model, t, h, engine)
+        print(f"  {label:34s} RTF {simulated / wall:8.3f}  {wall / simulated * h * 1e3:8.3f} ms per step "
+              f"({simulated:g} s)", flush=True)
 
 
 def main(t_end, t_crank, t_rsrrr):
@@ -144,5 +195,10 @@ if __name__ == "__main__":
     parser.add_argument("--t-end", type=float, default=3.0)
     parser.add_argument("--t-crank", type=float, default=0.8)
     parser.add_argument("--t-rsrrr", type=float, default=0.5)
+    parser.add_argument("--t-fmu", type=float, default=10.0)
+    parser.add_argument("--dist", default=str(Path(__file__).resolve().parents[1] / "dist"))
+    parser.add_argument("--only", choices=("fmu",), help="only the FMU runs")
     args = parser.parse_args()
-    main(args.t_end, args.t_crank, args.t_rsrrr)
+    if args.only != "fmu":
+        main(args.t_end, args.t_crank, args.t_rsrrr)
+    fmu_report(args.dist, args.t_fmu)

@@ -109,7 +109,8 @@ def crank_fmus(fmus):
 def test_crank_fmus_with_bristle_friction_agree_with_the_library(crank_fmus, name, model, mechanism):
     """SliderCrank with LuGre (friction_model 2) and OffsetSliderCrank with the elasto-plastic law (3) in
     all their joints, the FMUs' bristle defaults, under their default experiments' torque held per step:
-    the FMU's outputs equal planar.BristleSystem fed the same held torque."""
+    the FMU's outputs equal planar.BristleSystem fed the same held torque, on the compiled engine (RODAS) as
+    the FMU runs it."""
     from friction_joints import mechanisms
     from friction_joints.planar import BristleSystem, contact_laws
 
@@ -121,13 +122,34 @@ def test_crank_fmus_with_bristle_friction_agree_with_the_library(crank_fmus, nam
     system = BristleSystem(mech, contact_laws(mech, model, sigma0=1e4, sigma1=5.0, sigma2=0.0, v_s=3e-3),
                            held(table, ("tau",)))
     lib = run(system, system.initial_state(mech.assemble([0.0]), [0.0]), stop, dt_out=H, rtol=1e-8, atol=1e-10,
-              engine="python")  # the FMU's default rtol; its atol = rtol / 100
+              engine="compiled")  # the FMU's default rtol; its atol = rtol / 100
     rows = lib.rows_at(res["time"])
     # the states (the reactions follow the held torque at once, and the two runs round the input jumps' times apart)
     for output, got, want in (("q[1]", res["q[1]"], lib["q"][rows, 0]), ("u", res["u"], lib["u"][rows, 0]),
                               ("W_friction", res["W_friction"], lib["W_friction"][rows])):
         np.testing.assert_allclose(got, want, atol=1e-6 * np.ptp(want), err_msg=output)
     assert np.ptp(res["u"]) > 0.1 and not res["stuck"].any()
+
+
+@pytest.mark.parametrize("engine, family", [("auto", "planar_bristle"), ("python", None)])
+def test_crank_slave_runs_bristle_friction_on_the_environments_engine(monkeypatch, engine, family):
+    """The SliderCrank slave with friction_model 2 runs planar.BristleSystem on the engine
+    FRICTION_JOINTS_ENGINE names, as with the exact model (the compiled family "planar_bristle" by default),
+    and logs which."""
+    monkeypatch.setenv("FRICTION_JOINTS_ENGINE", engine)
+    slave = build_fmu.slave_class(build_fmu.SOURCES / "SliderCrank.py")(instance_name="test", resources=None)
+    slave.values["friction_model"] = 2
+    slave.exit_initialization_mode()
+    assert slave.do_step(0.0, 0.01) is True
+    stepper = slave.stepper
+    assert type(stepper.system).__name__ == "BristleSystem"
+    assert stepper.integrator.engine == ("compiled" if family else "python")
+    log = [m.msg for m in slave.log_queue]
+    if family:
+        assert stepper.system.compiled().family_name == family and log == ["compiled engine (C)"], log
+    else:
+        assert log == ["bristle friction runs on the Python engine with LSODA (it has no compiled form, or the "
+                       "Python engine was chosen)"], log
 
 
 def test_crank_friction_model_outside_its_range_is_an_fmi_error_with_its_name(crank_fmus):

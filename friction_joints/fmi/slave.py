@@ -503,13 +503,14 @@ class MechanismSlave(VarSlave):
 
     def friction_model(self) -> int:
         """The value of the Integer parameter ``friction_model`` (0, also without one: the exact model; 1-4 a
-        bristle law, which runs on the Python engine)."""
+        bristle law)."""
         return int(self.values.get("friction_model", 0))
 
     def _log_engine(self):
         """Say which engine runs the model."""
-        if self.friction_model() > 0:
-            self.log("bristle friction runs on the Python engine with LSODA (it has no compiled form)", Fmi2Status.ok)
+        if self.friction_model() > 0 and self.stepper.integrator.engine == "python":
+            self.log("bristle friction runs on the Python engine with LSODA (it has no compiled form, or the "
+                     "Python engine was chosen)", Fmi2Status.ok)
             return
         if self.stepper.integrator.engine == "python":
             self.log(f"Python engine (C engine not built, or model not compiled): {PYTHON_SLOWDOWN} slower than "
@@ -555,7 +556,7 @@ class MechanismSlave(VarSlave):
 class FrictionModelSlave(MechanismSlave):
     """A MechanismSlave whose Integer parameter ``friction_model`` chooses the friction of every joint:
     0 the exact reaction-dependent Coulomb model with stick-slip events (the default), 1-4 a bristle
-    law (seed 003: Dahl, LuGre, elasto-plastic, Gonthier; ``planar.BristleSystem`` on the Python
+    law (seed 003: Dahl, LuGre, elasto-plastic, Gonthier; ``planar.BristleSystem``, RODAS on the compiled
     engine) with mu_c and mu_s of each joint taken from its kinetic and static coefficients. Its
     ``variables`` include BRISTLE_PARAMETERS."""
 
@@ -563,8 +564,8 @@ class FrictionModelSlave(MechanismSlave):
     #: per m in the prismatic ones); mu_c and mu_s of a joint are its kinetic and static coefficients
     BRISTLE_PARAMETERS = (
         Var("friction_model", "parameter", "", "friction of the joints: 0 exact Coulomb stick-slip (events), bristle "
-            "laws 1 Dahl, 2 LuGre, 3 elasto-plastic, 4 Gonthier (seed 003; Python engine, LSODA)", 0, 0, 4,
-            kind="Integer"),
+            "laws 1 Dahl, 2 LuGre, 3 elasto-plastic, 4 Gonthier (seed 003; stiff: RODAS, LSODA on the Python engine)",
+            0, 0, 4, kind="Integer"),
         Var("sigma0", "parameter", "", "bristle stiffness per unit load (1/rad in the revolute joints, 1/m in the "
             "sliding ones; friction_model > 0)", 1e4, 0.0),
         Var("sigma1", "parameter", "", "bristle damping per unit load (s/rad, s/m; friction_model > 0)", 5.0, 0.0),
@@ -577,10 +578,11 @@ class FrictionModelSlave(MechanismSlave):
         " With friction_model 1-4 every joint has a bristle law instead (seed 003: Dahl, LuGre, elasto-plastic, "
         "Gonthier): friction = N (&sigma;<sub>0</sub> z + &sigma;<sub>1</sub> z') + &sigma;<sub>2</sub> v with the "
         "joint's load N from the same coupled solve (eq. 3.3), one bristle deflection z per joint; no stick events, "
-        "the stiff smooth system integrated by LSODA on the Python engine.")
+        "the stiff smooth system integrated by RODAS (LSODA on the Python engine).")
 
     def make_stepper(self, built, inputs0):
-        """The exact model's stepper (friction_model 0), or the bristle system's on the Python engine."""
+        """The exact model's stepper (friction_model 0), or the bristle system's, each on the environment's
+        engine (``engine_from_environment``)."""
         model = self.friction_model()
         if model == 0:
             return super().make_stepper(built, inputs0)
@@ -589,7 +591,7 @@ class FrictionModelSlave(MechanismSlave):
 
         laws = contact_laws(mechanism, model, **self.bristle_options(self.values))
         return Stepper(lambda inputs: BristleSystem(mechanism, laws, inputs), lambda s: s.initial_state(q0, u0),
-                       inputs0, rtol, self.t_start, "python")
+                       inputs0, rtol, self.t_start, engine_from_environment())
 
     @classmethod
     def bristle_options(cls, values: dict) -> dict:

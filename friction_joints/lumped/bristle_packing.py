@@ -19,16 +19,23 @@ from ..native.model import CompiledModel
 
 PARAMETERS = ("model", "m", "k", "sigma0", "sigma1", "sigma2", "mu_c", "mu_s", "v_s", "delta", "z_ba_ratio")
 RECORD = ("x", "v", "a", "z", "zdot", "F", "N", "v_r", "W_friction", "E_kin", "E_spring")
+#: a law's parameters, in the order of its row (fj_bristle_laws.h)
+LAW_PARAMETERS = ("model", "sigma0", "sigma1", "sigma2", "mu_c", "mu_s", "v_s", "delta", "z_ba_ratio")
+
+
+def law_parameters(law) -> dict:
+    """The parameters LAW_PARAMETERS of a bristle law (floats); the fields it lacks are 1 (never read)."""
+    model = next(number for number, kind in LAWS.items() if type(law) is kind)
+    values = dict(model=model, sigma0=law.sigma0, sigma1=law.sigma1, sigma2=law.sigma2, mu_c=law.mu_c,
+                  mu_s=law.mu_s, v_s=getattr(law, "v_s", 1.0), delta=getattr(law, "delta", 1.0),
+                  z_ba_ratio=getattr(law, "z_ba_ratio", 1.0))
+    return {name: float(values[name]) for name in LAW_PARAMETERS}
 
 
 def parameters(params) -> dict:
     """The parameters of the C assembly (those of the FMU BristleOscillator, ``PARAMETERS``) of
     BristleOscillatorParameters; the fields its law lacks are 1 (never read)."""
-    law = params.law
-    model = next(number for number, kind in LAWS.items() if type(law) is kind)
-    values = dict(model=float(model), m=params.m, k=params.k, sigma0=law.sigma0, sigma1=law.sigma1,
-                  sigma2=law.sigma2, mu_c=law.mu_c, mu_s=law.mu_s, v_s=getattr(law, "v_s", 1.0),
-                  delta=getattr(law, "delta", 1.0), z_ba_ratio=getattr(law, "z_ba_ratio", 1.0))
+    values = dict(law_parameters(params.law), m=params.m, k=params.k)
     return {name: float(values[name]) for name in PARAMETERS}
 
 

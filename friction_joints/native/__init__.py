@@ -493,6 +493,20 @@ class Assembly:
         return fpar, ipar, y0
 
 
+def pack_bristle_law(values, lib=None) -> np.ndarray:
+    """fj_bristle_law_pack (assembly_bristle.c, the one packer of a law's row): the row of the bristle law of
+    ``values`` (model, sigma0, sigma1, sigma2, mu_c, mu_s, v_s, delta, z_ba_ratio: the row's order);
+    ValueError naming each value out of its allowed range (friction.bristle.make_law's text)."""
+    lib = library() if lib is None else lib
+    p = np.ascontiguousarray(values, np.float64)
+    row, error = np.zeros(p.size), ctypes.create_string_buffer(1024)
+    pack = lib.fj_bristle_law_pack
+    pack.restype, pack.argtypes = _c_int64, [_c_void_p, _c_void_p, ctypes.c_char_p, ctypes.c_size_t]
+    if pack(p.ctypes.data, row.ctypes.data, error, len(error)):
+        raise ValueError(error.value.decode())
+    return row
+
+
 def repr_double(x: float, lib=None) -> str:
     """fj_repr: the engine's text of a double, which is Python's repr(float) of it."""
     lib = library() if lib is None else lib

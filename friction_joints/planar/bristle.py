@@ -1,4 +1,4 @@
-"""A planar mechanism with bristle friction in its joints: one smooth mode, integrated by LSODA.
+"""A planar mechanism with bristle friction in its joints: one smooth, stiff mode (LSODA; RODAS compiled).
 
 State y = [q (k1), u (k), zeta (n_c), W_drive, W_friction]: the mechanism's minimal form (seed 000
 Sect. 4-5, as ``MechanismSystem``) and one bristle deflection per frictional contact, scaled as in
@@ -18,8 +18,9 @@ reaction-friction equations f = f0 + B f_mu(f) (seed 000 eq. 3.3) keep their for
 joint is a deflected bristle, the contact's stiffness N_c sigma0 acting on the mechanism.
 
 Integration: the model is stiff (rates of order N sigma0 / inertia in pre-sliding and sigma0 |v| /
-mu in sliding, see ``lumped.bristle``), so it runs with SciPy's LSODA, whose BDF branch follows the
-slow motion with few steps. The Python engine only: the compiled kernels have no bristle states.
+mu in sliding, see ``lumped.bristle``), so it runs with SciPy's LSODA on the Python engine, whose BDF
+branch follows the slow motion with few steps; the compiled engine has it as the family
+"planar_bristle" (``planar.bristle_packing``), which it integrates with its Rosenbrock method RODAS.
 
 Energy: W_friction integrates the friction power f_mu . sd on the mechanism, so that
 E_kin + E_pot - (its start) = W_drive + W_friction; the elastic energy held in the bristles is part
@@ -124,8 +125,29 @@ class BristleSystem(MechanismSystem):
     def update(self, t, y, mode, event):
         return y, self.mode, None
 
-    def _build_compiled(self):
+    def change_kind(self, mode, new, event, change):
+        """None: the single mode never changes."""
         return None
+
+    # --- compiled engine (friction_joints.planar.bristle_packing) -----------------------------------
+    def _build_compiled(self):
+        """The CompiledModel of this system (the C family "planar_bristle"), None for a joint or friction
+        law the planar kernels do not implement or a subclass that changes the equations."""
+        if not self._keeps_equations(BristleSystem, ("rhs", "record", "events", "update", "_contacts")):
+            return None
+        from . import bristle_packing
+
+        return bristle_packing.compile_system(self)
+
+    def decode_record(self, out):
+        """The dict of ``record`` from the flat output of the compiled record kernel (its arrays views of
+        ``out``: ``planar.bristle_packing.record_layout``)."""
+        decode = self.__dict__.get("_record_decoder")
+        if decode is None:
+            from . import bristle_packing, packing
+
+            decode = self._record_decoder = packing.record_decoder(bristle_packing.record_layout(self))
+        return decode(out)
 
     def record(self, t, y, mode):
         """The quantities of ``MechanismSystem.record`` (stuck always False: no stick modes) and the

@@ -26,7 +26,7 @@ a coefficient sigma1 |zdot| far above them (a joint sliding fast from z = 0) can
 State y = [q (4), qd (4), W_drive, W_res, W_friction, zeta (n_s)] with zeta = sigma0 z (dimensionless,
 O(mu): one absolute tolerance fits every sigma0, as in ``lumped.bristle``). One smooth mode, no events
 (a held joint is a deflected bristle); stiff (rates sigma0 |psid| / mu in sliding, N sigma0 / inertia in
-pre-sliding), so it runs with LSODA like ``planar.BristleSystem``, on the Python engine only. W_friction
+pre-sliding), so it runs with LSODA as ``planar.BristleSystem`` does there, on the Python engine only. W_friction
 integrates -t_f . qd, the work of the joint friction including the elastic energy the bristles hold, so
 that E_kin + E_pot changes by W_drive + W_friction (up to the Baumgarte closure's drift in form 'cut').
 """

@@ -44,6 +44,12 @@ extern const fj_assembly fj_assembly_SliderCrank, fj_assembly_OffsetSliderCrank,
 extern const fj_assembly fj_assembly_RSRRRSystem, fj_assembly_RSRRRLinkage;
 extern const fj_assembly fj_assembly_BristleOscillator;
 
+/* The row (FJ_BRISTLE_LAW_SIZE, fj_bristle_laws.h) of the bristle law of parameters p in the row's order (model,
+ * sigma0, sigma1, sigma2, mu_c, mu_s, v_s, delta, z_ba_ratio), checked as friction.bristle.make_law checks them
+ * (assembly_bristle.c: the one packer of a law's row): the fields the law lacks are 1, Dahl's mu_s its mu_c.
+ * Returns 0, or the number of problems with their messages in error (n_error bytes; may be NULL). */
+int64_t fj_bristle_law_pack(const double *p, double *law, char *error, size_t n_error);
+
 /* The shortest decimal text that reads back as x, as Python's repr(float) writes it ("0.0", "1e-05",
  * "2.5", "inf", "nan"), into out (n bytes). Whatever the C locale. */
 void fj_repr(double x, char *out, size_t n);

@@ -1,8 +1,8 @@
 /* fj_kernel.h: what a model family gives the C engine (C99, libm only).
  *
- * A family (planar minimal form, absolute form, lumped, steering, vehicle, spatial RSRRR, bristle) is three
- * kernels over a packed model (fpar, ipar: flat arrays built once by the family's Python packer,
- * never written) and a mode (fmode, imode: flat arrays built by the Python encoder of the mode):
+ * A family (planar minimal form, absolute form, lumped, steering, vehicle, spatial RSRRR, bristle, planar with
+ * bristles) is three kernels over a packed model (fpar, ipar: flat arrays built once by the family's Python
+ * packer, never written) and a mode (fmode, imode: flat arrays built by the Python encoder of the mode):
  *
  *   rhs(a, t, y, tau, dy)       dy (n_y): dy/dt in the mode
  *   events(a, t, y, tau, g)     g (n_out): the mode's event functions, in the order of the Python
@@ -80,7 +80,7 @@ typedef int64_t (*fj_decide_fn)(const fj_args *a, double t, double *y, const dou
                                 double *fmode, int64_t *imode, int64_t *change);
 
 typedef struct fj_family {
-    const char *name; /* "planar", "absolute", "lumped", "steering", "vehicle", "spatial", "bristle" */
+    const char *name; /* "planar", "absolute", "lumped", "steering", "vehicle", "spatial", "bristle", ... */
     fj_kernel rhs, events, record;
     /* the scratch the kernels need for this packed model: *n_work doubles, *n_iwork integers */
     void (*work_size)(const double *fpar, int64_t n_fpar, const int64_t *ipar, int64_t n_ipar, int64_t *n_work,
@@ -110,8 +110,7 @@ int64_t fj_single_mode_events(const fj_args *a, int64_t *directions, int64_t *fl
 int64_t fj_single_mode_decide(const fj_args *a, double t, double *y, const double *tau, int64_t event,
                               double *fmode, int64_t *imode, int64_t *change);
 
-/* The seven families (each defined in its source: planar.c, absolute.c, lumped.c, steering.c, vehicle.c,
- * spatial.c, bristle.c). */
+/* The families, each defined in its source (fj_family_<name> in <name>.c). */
 extern const fj_family fj_family_planar;
 extern const fj_family fj_family_absolute;
 extern const fj_family fj_family_lumped;
@@ -119,6 +118,7 @@ extern const fj_family fj_family_steering;
 extern const fj_family fj_family_vehicle;
 extern const fj_family fj_family_spatial;
 extern const fj_family fj_family_bristle;
+extern const fj_family fj_family_planar_bristle;
 
 /* The family whose name is `name` (families.c); NULL for an unknown name or a NULL name. */
 const fj_family *fj_family_find(const char *name);

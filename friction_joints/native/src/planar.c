@@ -399,6 +399,8 @@ static void friction(const fj_args *a, const double *f, const double *sd, const 
             if (stat[r] == STAT_FIXED) {
                 f_mu[r] = field(a, W_FIXED)[r];
                 for (int64_t i = z; i < z + nz; i++) J[r * ld + i] = 0.0;
+            } else if (stat[r] == STAT_BRISTLE) {
+                f_mu[r] -= field(a, W_FIXED)[r]; /* the viscous part (BristleSystem._contacts) */
             }
     }
 }
@@ -503,16 +505,17 @@ static int64_t newton(const fj_args *a, const double *f_start, const double *f0,
     return -1;
 }
 
-/* kappa = ||B diag(L)||_2 < 1 (coupling.solve_coupled): its Frobenius norm bounds it; the exact
- * 2-norm (the largest singular value) decides where that bound does not. */
-static int kappa_below_one(const fj_args *a, const double *B) {
+/* kappa = ||B diag(L)||_2 < 1 (coupling.solve_coupled), the Lipschitz constants L scaled by lip_scale:
+ * its Frobenius norm bounds it; the exact 2-norm (the largest singular value) decides where that bound
+ * does not. */
+static int kappa_below_one(const fj_args *a, const double *B, double lip_scale) {
     int64_t m = a->ipar[I_M], l = a->ipar[I_L], ld = a->ipar[I_WIDTH];
     const double *lip = a->fpar + a->ipar[I_F_LIP];
     double *S = field(a, W_SV);
     double frob = 0.0;
     for (int64_t i = 0; i < m; i++)
         for (int64_t c = 0; c < l; c++) {
-            S[i * ld + c] = B[i * ld + c] * lip[c];
+            S[i * ld + c] = B[i * ld + c] * (lip[c] * lip_scale);
             frob += S[i * ld + c] * S[i * ld + c];
         }
     if (frob < 1.0) return 1;
@@ -530,7 +533,12 @@ int64_t fj_planar_solve_coupled(const fj_args *a, const double *f0, const double
                                 const double *direction, int use_sign, const int64_t *stat, double *f,
                                 double *f_mu) {
     const int64_t *ip = a->ipar;
-    if (kappa_below_one(a, B)) {
+    /* a bristle contact's coefficient is mu_s |direction|: the Lipschitz constants scaled by the largest
+     * |direction| above 1 (BristleSystem._contacts) */
+    double lip_scale = 1.0;
+    for (int64_t c = 0; c < ip[I_L]; c++)
+        if (stat[c] == STAT_BRISTLE) lip_scale = py_max(lip_scale, fabs(direction[c]));
+    if (kappa_below_one(a, B, lip_scale)) {
         if (newton(a, f0, f0, B, sd, direction, use_sign, stat, f, f_mu) < 0) return ST_NO_CONVERGENCE;
         return FJ_OK;
     }
@@ -883,6 +891,10 @@ static int64_t linear_terms(const fj_args *a, const double *q, const double *u, 
     return FJ_OK;
 }
 
+int64_t fj_planar_linear_terms(const fj_args *a, const double *q, const double *u, const double *tau) {
+    return linear_terms(a, q, u, tau);
+}
+
 /* udot = M''^-1 (h'' + Cpp^T f_mu) (seed 000 eq. 5.4)_2 (MinimalForm.solution). */
 static void udot_of(const fj_args *a, const double *f_mu, double *udot) {
     int64_t k = a->ipar[I_K], l = a->ipar[I_L], ld = a->ipar[I_WIDTH];
@@ -905,6 +917,10 @@ static int64_t evaluate(const fj_args *a, const double *direction, int use_sign,
     if (st) return st;
     udot_of(a, f_mu, field(a, W_UDOT));
     return FJ_OK;
+}
+
+int64_t fj_planar_evaluate(const fj_args *a, const double *direction, const int64_t *stat) {
+    return evaluate(a, direction, 0, stat);
 }
 
 /* ================================================================================================
@@ -1120,6 +1136,8 @@ static double drive_power(const fj_args *a, const double *tau, const double *xd)
     return power;
 }
 
+double fj_planar_drive_power(const fj_args *a, const double *tau) { return drive_power(a, tau, field(a, W_XD)); }
+
 /* ================================================================================================
  * The kernels (fj_kernel.h)
  * ================================================================================================ */
@@ -1228,17 +1246,11 @@ static void record_energies(const fj_args *a, const double *y, double *out) {
 /* The recorded quantities of MechanismSystem.record, flat (record_layout). */
 static int64_t record(const fj_args *a, double t, const double *y, const double *tau, double *out, int64_t n_out) {
     (void)t, (void)n_out;
-    const int64_t *ip = a->ipar;
-    int64_t m = ip[I_M], l = ip[I_L], k1 = ip[I_K1], k = ip[I_K], nd = ip[I_ND], ld = ip[I_WIDTH];
-    int64_t r = a->imode[IM_NSTUCK];
-    const double *q = y, *u = y + k1;
-    int64_t st = linear_terms(a, q, u, tau);
+    int64_t k1 = a->ipar[I_K1], k = a->ipar[I_K], r = a->imode[IM_NSTUCK];
+    int64_t st = linear_terms(a, y, y + k1, tau);
     if (st) return st;
-    const int64_t *flags = mode_flags(a);
-    /* the layout of record_layout: q, u, qd, qdd, udot, f, f_mu, sd, tau, stuck, stuck_contacts,
-     * E_kin, E_pot, W_drive, W_friction */
-    int64_t o_udot = 3 * k1 + k, o_f = o_udot + k, o_fmu = o_f + m;
-    const double *f = field(a, W_F), *f_mu = field(a, W_FMU), *udot = field(a, W_UDOT);
+    int64_t o_udot = 3 * k1 + k; /* udot's place in the record (fj_planar_record_fields) */
+    const double *udot = field(a, W_UDOT);
     if (r) {
         st = stuck_mode(a);
         copy(out + o_udot, udot, k); /* locked */
@@ -1248,8 +1260,20 @@ static int64_t record(const fj_args *a, double t, const double *y, const double 
         copy(out + o_udot, udot, k);
     }
     if (st) return st;
-    copy(out + o_f, f, m);
-    copy(out + o_fmu, f_mu, l);
+    fj_planar_record_fields(a, y, tau, out);
+    return FJ_OK;
+}
+
+/* the layout of record_layout: q, u, qd, qdd, udot, f, f_mu, sd, tau, stuck, stuck_contacts, E_kin, E_pot,
+ * W_drive, W_friction */
+void fj_planar_record_fields(const fj_args *a, const double *y, const double *tau, double *out) {
+    const int64_t *ip = a->ipar;
+    int64_t m = ip[I_M], l = ip[I_L], k1 = ip[I_K1], k = ip[I_K], nd = ip[I_ND], ld = ip[I_WIDTH];
+    const double *q = y, *u = y + k1;
+    const int64_t *flags = mode_flags(a);
+    int64_t o_udot = 3 * k1 + k, o_f = o_udot + k, o_fmu = o_f + m;
+    copy(out + o_f, field(a, W_F), m);
+    copy(out + o_fmu, field(a, W_FMU), l);
     copy(out, q, k1);
     copy(out + k1, u, k);
     copy(out + k1 + k, field(a, W_QD), k1);
@@ -1264,12 +1288,11 @@ static int64_t record(const fj_args *a, double t, const double *y, const double 
     o += l;
     copy(out + o, tau, nd);
     o += nd;
-    out[o] = r ? 1.0 : 0.0;
+    out[o] = a->imode[IM_NSTUCK] ? 1.0 : 0.0;
     o += 1;
     for (int64_t c = 0; c < l; c++) out[o + c] = flags[c] ? 1.0 : 0.0;
     o += l;
     record_energies(a, y, out + o);
-    return FJ_OK;
 }
 
 /* ================================================================================================

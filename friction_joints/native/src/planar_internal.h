@@ -51,9 +51,10 @@ enum {
     WI_PIV, WI_VPIV, WI_NPIV, WI_WPIV, WI_LPIV, WI_STATIC, WI_ALL_STATIC,
     WI_QR_PIV, WI_DIR, WI_OLD, WI_ZERO, WI_Z, WI_KINEMATIC, WI_STUCK, WI_NEW_STUCK, WI_ROWS, WI_PART, WI_QPI, WI_MEMO, WI_MEMO_PART
 };
-/* the static flags (stat) of the friction laws: kinetic, static coefficient mu_s, or f_mu fixed to the
- * workspace field `fixed` with zero derivative (the static friction of the Gauss problem) */
-enum { STAT_KINETIC, STAT_STATIC, STAT_FIXED };
+/* the static flags (stat) of the friction laws: kinetic, static coefficient mu_s, f_mu fixed to the
+ * workspace field `fixed` with zero derivative (the static friction of the Gauss problem), or a bristle
+ * contact (planar_bristle.c): mu_s scaled by its direction, less the field `fixed` (its viscous part) */
+enum { STAT_KINETIC, STAT_STATIC, STAT_FIXED, STAT_BRISTLE };
 
 /* per joint in ipar (its row in fpar and in fj_planar_model.joints: planar_joints.h's JF_*) */
 enum { JI_TYPE, JI_BODY_I, JI_BODY_J, JI_Z, JI_NZ, JI_S, JI_NS, JI_EDGE, JI_WIDTH };
@@ -137,10 +138,22 @@ void fj_planar_jacobians(const fj_args *a, const double *x, double *C, double *C
 /* xi = -Cdot xdot (m) (model.xi; seed 000 eq. 2.9). */
 void fj_planar_xi(const fj_args *a, const double *x, const double *xd, double *xi);
 /* f = f0 + B f_mu(f) (seed 000 eq. 3.3), B (m x l, row stride ipar[I_WIDTH]) (coupling.solve_coupled);
- * stat (l): STAT_* of each free coordinate. */
+ * stat (l): STAT_* of each free coordinate (with STAT_BRISTLE, the Lipschitz constants scaled by the largest
+ * |direction| above 1, as BristleSystem._contacts does). */
 int64_t fj_planar_solve_coupled(const fj_args *a, const double *f0, const double *B, const double *sd,
                                 const double *direction, int use_sign, const int64_t *stat, double *f,
                                 double *f_mu);
+/* The minimal form with friction unknown at (q, u, tau) for the partition of the mode a->imode
+ * (MinimalForm.linear_terms), into the workspace's fields (the memo's where it has them). */
+int64_t fj_planar_linear_terms(const fj_args *a, const double *q, const double *u, const double *tau);
+/* MinimalForm.evaluate on the linear terms with the friction directions direction (l) and the flags stat (l):
+ * the coupled solve, then udot (into the fields f, f_mu, udot). */
+int64_t fj_planar_evaluate(const fj_args *a, const double *direction, const int64_t *stat);
+/* (H tau) . xdot (W) at the kinematics in the workspace. */
+double fj_planar_drive_power(const fj_args *a, const double *tau);
+/* The record of record_layout (planar/packing.py) into out from y, tau and the workspace's fields after an
+ * evaluation, but udot (out's, written before: qdd = D2 udot + nu2 reads it); stuck per the mode a->imode. */
+void fj_planar_record_fields(const fj_args *a, const double *y, const double *tau, double *out);
 /* QR with column pivoting of A (m x n, row stride lda; overwritten) as scipy.linalg.qr(pivoting=True)
  * gets it from LAPACK's dgeqp3 (its unblocked dlaqp2 at these sizes): at step i the column of largest
  * partial norm (the first of equal ones), the reflector of dlarfg applied as dlarf does, the partial
