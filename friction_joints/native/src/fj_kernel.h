@@ -80,7 +80,8 @@ typedef int64_t (*fj_decide_fn)(const fj_args *a, double t, double *y, const dou
                                 double *fmode, int64_t *imode, int64_t *change);
 
 typedef struct fj_family {
-    const char *name; /* "planar", "absolute", "lumped", "steering", "vehicle", "spatial", "bristle" */
+    const char *name; /* "planar", "absolute", "lumped", "steering", "vehicle", "spatial", "bristle",
+                         "steering_bristle" */
     fj_kernel rhs, events, record;
     /* the scratch the kernels need for this packed model: *n_work doubles, *n_iwork integers */
     void (*work_size)(const double *fpar, int64_t n_fpar, const int64_t *ipar, int64_t n_ipar, int64_t *n_work,
@@ -108,8 +109,8 @@ int64_t fj_single_mode_events(const fj_args *a, int64_t *directions, int64_t *fl
 int64_t fj_single_mode_decide(const fj_args *a, double t, double *y, const double *tau, int64_t event,
                               double *fmode, int64_t *imode, int64_t *change);
 
-/* The seven families (each defined in its source: planar.c, absolute.c, lumped.c, steering.c, vehicle.c,
- * spatial.c, bristle.c). */
+/* The families (each defined in its source: planar.c, absolute.c, lumped.c, steering.c, vehicle.c,
+ * spatial.c, bristle.c, steering_bristle.c). */
 extern const fj_family fj_family_planar;
 extern const fj_family fj_family_absolute;
 extern const fj_family fj_family_lumped;
@@ -117,6 +118,7 @@ extern const fj_family fj_family_steering;
 extern const fj_family fj_family_vehicle;
 extern const fj_family fj_family_spatial;
 extern const fj_family fj_family_bristle;
+extern const fj_family fj_family_steering_bristle;
 
 /* The family whose name is `name` (families.c); NULL for an unknown name or a NULL name. */
 const fj_family *fj_family_find(const char *name);
