@@ -44,11 +44,6 @@ static int64_t rhs(const fj_args *a, double t, const double *y, const double *ta
     return FJ_OK;
 }
 
-static int64_t events(const fj_args *a, double t, const double *y, const double *tau, double *g, int64_t n_out) {
-    (void)a, (void)t, (void)y, (void)tau, (void)g, (void)n_out;
-    return FJ_OK;
-}
-
 static int64_t record(const fj_args *a, double t, const double *y, const double *tau, double *out, int64_t n_out) {
     (void)t, (void)n_out;
     const double *fpar = a->fpar;
@@ -66,6 +61,6 @@ static const char *message(int64_t status) {
     return status == ST_BAD_LOAD ? "the normal force F_n is outside the allowed range [0, inf)" : "unknown status";
 }
 
-const fj_family fj_family_bristle = {"bristle", rhs, events, record, fj_no_scratch, message,
+const fj_family fj_family_bristle = {"bristle", rhs, fj_no_events, record, fj_no_scratch, message,
                                      fj_single_mode_layout, fj_single_mode_events, fj_single_mode_decide,
                                      &fj_rodas};

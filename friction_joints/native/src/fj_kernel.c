@@ -34,3 +34,8 @@ int64_t fj_single_mode_decide(const fj_args *a, double t, double *y, const doubl
     for (int64_t i = 0; i < a->n_imode; i++) imode[i] = 0;
     return FJ_OK;
 }
+
+int64_t fj_no_events(const fj_args *a, double t, const double *y, const double *tau, double *g, int64_t n_out) {
+    (void)a, (void)t, (void)y, (void)tau, (void)g, (void)n_out;
+    return FJ_OK;
+}

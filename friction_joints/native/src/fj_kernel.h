@@ -108,6 +108,8 @@ void fj_single_mode_layout(const double *fpar, int64_t n_fpar, const int64_t *ip
 int64_t fj_single_mode_events(const fj_args *a, int64_t *directions, int64_t *flags, int64_t *watch_all);
 int64_t fj_single_mode_decide(const fj_args *a, double t, double *y, const double *tau, int64_t event,
                               double *fmode, int64_t *imode, int64_t *change);
+/* The events kernel of a family without events (a single smooth mode): writes nothing. */
+int64_t fj_no_events(const fj_args *a, double t, const double *y, const double *tau, double *g, int64_t n_out);
 
 /* The families (each defined in its source: planar.c, absolute.c, lumped.c, steering.c, vehicle.c,
  * spatial.c, bristle.c, steering_bristle.c). */

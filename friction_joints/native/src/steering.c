@@ -17,7 +17,8 @@
  *
  * State y = [th_sw, th_p, x, delta_L, delta_R, their rates (5), W_driver, W_aligning, W_friction,
  * W_damping]; inputs tau = [tau_sw, M_z_left, M_z_right, F_z_left, F_z_right]. The kernels cannot fail
- * (every division is by an inertia, > 0 by the parameters) and need no scratch.
+ * (every division is by an inertia, > 0 by the parameters) and need no scratch. The mechanics (forces,
+ * accelerations, powers, the record) are shared with the family steering_bristle (steering_internal.h).
  *
  * The mode decisions (SteeringSystem.update: the stick-slip of the four elements and the end stops'
  * contact, release and clear) are decide's, branch by branch as the Python's; its change report is that of

@@ -52,11 +52,6 @@ static int64_t rhs(const fj_args *a, double t, const double *y, const double *ta
     return FJ_OK;
 }
 
-static int64_t events(const fj_args *a, double t, const double *y, const double *tau, double *g, int64_t n_out) {
-    (void)a, (void)t, (void)y, (void)tau, (void)g, (void)n_out;
-    return FJ_OK;
-}
-
 /* SteeringBristle.record, flat (vehicle.steering_bristle_packing.RECORD). */
 static int64_t record(const fj_args *a, double t, const double *y, const double *tau, double *out, int64_t n_out) {
     (void)t, (void)n_out;
@@ -68,6 +63,6 @@ static int64_t record(const fj_args *a, double t, const double *y, const double 
     return FJ_OK;
 }
 
-const fj_family fj_family_steering_bristle = {"steering_bristle", rhs, events, record, fj_no_scratch, fj_no_failure,
-                                              fj_single_mode_layout, fj_single_mode_events, fj_single_mode_decide,
-                                              &fj_rodas};
+const fj_family fj_family_steering_bristle = {"steering_bristle", rhs, fj_no_events, record, fj_no_scratch,
+                                              fj_no_failure, fj_single_mode_layout, fj_single_mode_events,
+                                              fj_single_mode_decide, &fj_rodas};
