@@ -6,7 +6,8 @@ in pre-sliding, at the steady ones and beyond the static bound, inside and outsi
 rack at its end stops (pushing on either, released beyond it, on its edge). The C assembly packs a law row per
 element and refuses what SteeringParameters and element_laws refuse, with their messages; elements with
 different laws are packed row by row. Whole runs: the compiled engine (RODAS) against the Python engine (LSODA)
-at rtol 1e-11 (Gonthier's 1e-12), every law, and the energy balance of the compiled run with the rack on its end stops."""
+at rtol 1e-11 (Gonthier's 1e-12), every law, and the energy balance of the compiled run with the rack on its end
+stops."""
 
 import ctypes
 import math
@@ -44,8 +45,9 @@ def make_system(model, **params):
 
 def bristle_states(system, rng):
     """(t, y): test_compiled_steering's states (within the travel, in and out of the freeplay, at the end stops)
-    with, per element, a slip at rest, near v_s or sliding (the rack beyond its travel: its state's) and a deflection zeta = sigma0 z in pre-sliding, at
-    the steady sliding value mu(v) sgn v, or beyond the static bound (the elasto-plastic alpha's three parts)."""
+    with, per element, a slip at rest, near v_s or sliding (the rack beyond its travel: its state's) and a
+    deflection zeta = sigma0 z in pre-sliding, at the steady sliding value mu(v) sgn v, or beyond the static
+    bound (the elasto-plastic alpha's three parts)."""
     for k, (t, y) in enumerate(random_states(SteeringSystem(system.p, [0.0] * 5), rng)):
         zeta = np.empty(len(ELEMENTS))
         for e, law in enumerate(system.laws):

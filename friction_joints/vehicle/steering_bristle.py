@@ -4,9 +4,9 @@ its four friction elements instead of the exact stick-slip of ``vehicle.steering
 The mechanics are those of ``SteeringSystem`` (its ``forces``, ``accelerations_of``, ``powers`` and
 ``energies``); only the element frictions change. The rack's end stops push with the same force, taken
 as a function of the state (``SteeringSystem.stop_contact``) instead of a mode: their onset and release
-are not located (LSODA integrates over them, as it has no events here). Element k (ELEMENTS order: pinion bearings, rack
-housing, left and right king-pin) resists the slip v_k of its coordinate with the bristle force of the
-``friction.bristle`` frame,
+are not located (the integrator, LSODA or RODAS, integrates over them, as it has no events here).
+Element k (ELEMENTS order: pinion bearings, rack housing, left and right king-pin) resists the slip v_k
+of its coordinate with the bristle force of the ``friction.bristle`` frame,
 
     F_k = N_k (sigma0 z_k + sigma1 zdot_k) + sigma2 v_k,        f_k = -F_k on the coordinate,
 

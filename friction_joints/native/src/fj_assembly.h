@@ -36,8 +36,8 @@ typedef struct fj_assembly {
  * assembly below; a native FMU's model.c defines it for its one assembly (so its binary holds no other). */
 const fj_assembly *fj_assembly_find(const char *model);
 
-/* The assemblies: assembly.c (lumped, vehicle, steering with either friction), assembly_planar.c (the planar mechanisms),
- * assembly_spatial.c (the RSRRR linkage), assembly_bristle.c (the oscillator with bristle friction). */
+/* The assemblies: assembly.c (lumped, vehicle, steering with either friction), assembly_planar.c (the planar
+ * mechanisms), assembly_spatial.c (the RSRRR linkage), assembly_bristle.c (the oscillator with bristle friction). */
 extern const fj_assembly fj_assembly_SingleMassFriction, fj_assembly_TwoMassFriction, fj_assembly_SingleTrackVehicle,
     fj_assembly_SteeringSystem, fj_assembly_SteeringBristle;
 extern const fj_assembly fj_assembly_SliderCrank, fj_assembly_OffsetSliderCrank, fj_assembly_DupontTwoMass;
