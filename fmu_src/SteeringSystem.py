@@ -29,7 +29,7 @@ _STEERING_PARAMETERS = tuple(name for name, _, _ in _PARAMETERS)
 # level (T_p, F_r, a king-pin's mu_k r_k (|F_z| + |F_t|)), mu_c = 1, mu_s = static_factor (vehicle.steering_bristle)
 _BRISTLE_TEXT = {
     "friction_model": "friction of the four elements: 0 exact Coulomb stick-slip (events), bristle laws 1 Dahl, "
-                      "2 LuGre, 3 elasto-plastic, 4 Gonthier (seed 003; Python engine, LSODA)",
+                      "2 LuGre, 3 elasto-plastic, 4 Gonthier (seed 003; RODAS on the compiled engine)",
     "sigma0": "bristle stiffness per unit load (1/rad in the pinion and the king-pins, 1/m in the rack; the load is "
               "the element's kinetic friction level; friction_model > 0)",
     "sigma1": "bristle damping per unit load (s/rad, s/m in the rack; friction_model > 0)",
@@ -62,7 +62,7 @@ class SteeringSystem(SystemSlave):
                  "elasto-plastic, Gonthier): friction = N (&sigma;<sub>0</sub> z + &sigma;<sub>1</sub> z') + "
                  "&sigma;<sub>2</sub> v with the element's kinetic level as its load N, mu<sub>c</sub> = 1, "
                  "mu<sub>s</sub> = static_factor, one bristle deflection z per element; no stick events, the stiff "
-                 "smooth system integrated by LSODA on the Python engine.")
+                 "smooth system integrated by RODAS on the compiled engine (LSODA on the Python engine).")
     inputs = ("tau_sw", "M_z_left", "M_z_right", "F_z_left", "F_z_right")
     experiment = Experiment(4.0, 0.01, ("delta_sw", "delta_left", "T_f_kingpin_left", "stuck_rack"),
                             {"tau_sw": lambda t: 1.5 * math.sin(math.pi * t), "M_z_left": lambda t: 0.0,

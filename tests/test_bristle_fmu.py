@@ -211,21 +211,24 @@ def test_rsrrr_fmu_refuses_stiction_with_a_bristle_law(fmus):
 @pytest.mark.slow
 def test_steering_fmu_with_lugre_equals_the_library(fmus):
     """SteeringSystem with friction_model 2 (LuGre in its four elements, the FMU's bristle defaults) under its
-    default experiment's inputs held per step, rtol 1e-10 (at the default 1e-6 the two runs, which restart
-    LSODA at the same instants, differ by 1e-7 of the range): the FMU's outputs equal vehicle.SteeringBristle
-    fed the same held inputs to 1e-8 of each signal's range."""
+    default experiment's inputs held per step, rtol 1e-10: the FMU's outputs (on the compiled engine, RODAS)
+    equal vehicle.SteeringBristle fed the same held inputs on the compiled engine to 1e-8 of each signal's range
+    (test_compiled_steering_bristle compares the engines)."""
     from friction_joints.vehicle import SteeringBristle, SteeringParameters, element_laws
 
     stop, outputs = 0.6, ("delta_sw", "theta_pinion", "x_rack", "delta_left", "delta_right", "F_gear",
                           "T_f_kingpin_left", "F_f_rack", "W_friction")
     table = inputs("SteeringSystem", stop)
+    messages = []
     res = simulate_fmu(str(fmus["SteeringSystem"]), stop_time=stop, output_interval=H, input=table,
-                       start_values={"friction_model": 2, "rtol": 1e-10}, output=[*outputs, "stuck_rack"])
+                       start_values={"friction_model": 2, "rtol": 1e-10}, output=[*outputs, "stuck_rack"],
+                       debug_logging=True, logger=lambda env, *args: messages.append(args[-1].decode()))
+    assert any("compiled engine (C)" in m for m in messages), messages
     p = SteeringParameters()
     system = SteeringBristle(p, element_laws(p, 2, sigma0=1e4, sigma1=5.0, sigma2=0.0, v_s=3e-3),
                              held(table, ("tau_sw", "M_z_left", "M_z_right", "F_z_left", "F_z_right")))
     lib = run(system, system.initial_state(), stop, dt_out=H, rtol=1e-10, atol=1e-12,
-              engine="python")  # the FMU's atol = rtol / 100
+              engine="compiled")  # the FMU's atol = rtol / 100
     rows = lib.rows_at(res["time"])
     q, f = lib["q"][rows], lib["friction"][rows]
     for output, want in zip(outputs, (q[:, 0], q[:, 1], q[:, 2], q[:, 3], q[:, 4], lib["F_g"][rows], f[:, 2], f[:, 1],

@@ -226,6 +226,7 @@ class Instance:
         self.md = read_model_description(str(folder / "modelDescription.xml"))
         self.version = 3 if self.md.fmiVersion.startswith("3") else 2
         self.vr = {v.name: v.valueReference for v in self.md.modelVariables}
+        self.types = {v.name: "Integer" if v.type in ("Integer", "Int32") else v.type for v in self.md.modelVariables}
         self.messages = []
         cls = FMU3Slave if self.version == 3 else FMU2Slave
         self.fmu = cls(guid=token or self.md.guid, unzipDirectory=str(folder),
@@ -262,6 +263,9 @@ class Instance:
         self.fmu.exitInitializationMode()
 
     def set(self, name, value):
+        if self.types[name] == "Integer":
+            (self.fmu.setInt32 if self.version == 3 else self.fmu.setInteger)([self.vr[name]], [int(value)])
+            return
         (self.fmu.setFloat64 if self.version == 3 else self.fmu.setReal)([self.vr[name]], [value])
 
     def get(self, names):
@@ -338,6 +342,54 @@ def test_a_serialized_state_restored_in_a_fresh_instance_continues_bit_identical
     first.set_state(first.deserialize(data))  # and back in the first one
     assert np.array_equal(drive(first, cls.experiment.inputs, names, k_save, n, h), expected)
     for inst in (first, second):
+        assert inst.errors() == []
+        inst.free()
+
+
+#: SteeringSystem's bristle friction: LuGre with the defaults, and the elasto-plastic law with every bristle
+#: parameter tuned
+STEERING_BRISTLE = ({"friction_model": 2},
+                    {"friction_model": 3, "sigma0": 5e4, "sigma1": 2.0, "sigma2": 0.1, "v_s": 0.01, "z_ba_ratio": 0.5})
+
+
+@pytest.mark.parametrize("version", [2, 3])
+def test_steering_with_bristle_friction_is_its_twins_and_restores_its_state(native_folder, tmp_path, version):
+    """SteeringSystem with friction_model > 0 runs the C assembly SteeringBristle and the family steering_bristle
+    (fj_fmu_model.h's bristle assembly): the twin's results (on the compiled engine) within 1e-9 of each output's
+    range on the default experiment, the law's check of sigma0 with its message, and a serialized state of a LuGre
+    run restored into a fresh instance, and into one that ran the exact model, continues bit-identically."""
+    fmu, twin = fmu_path(native_folder, "SteeringSystem", version), fmu_path(native_folder, "SteeringSystem",
+                                                                            version, twin=True)
+    cls, table = experiment("SteeringSystem")
+    e, names = cls.experiment, outputs_of(read_model_description(str(fmu)))
+    for values in STEERING_BRISTLE:
+        messages = []
+        run = dict(stop_time=e.stop_time, output_interval=e.step_size, input=table, output=names, start_values=values)
+        native_run = simulate_fmu(str(fmu), **run, debug_logging=True,
+                                  logger=lambda env, *args: messages.append(args[-1].decode()))
+        assert_close(native_run, simulate_fmu(str(twin), **run), names, 1e-9,
+                     f"SteeringSystem with {values}, native vs pythonfmu")
+        assert any("the C engine's family steering_bristle" in m for m in messages), messages
+        assert np.ptp(native_run["T_f_kingpin_left"]) > 1.0 and not native_run["stuck_rack"].any()
+    folder = extracted(native_folder, "SteeringSystem", version, tmp_path)
+    inst = Instance(folder)
+    with pytest.raises(FMICallException):
+        inst.start(friction_model=3, sigma0=0.0)
+    assert inst.errors()[-1].endswith("initialization failed: sigma0=0.0 is outside the allowed range (0, inf)")
+    inst.free()
+    h, n, k_save = e.step_size, 150, 60
+    first, exact = Instance(folder, "first"), Instance(folder, "exact")
+    first.start(friction_model=2)
+    exact.start()
+    drive(first, e.inputs, names, 0, k_save, h)
+    drive(exact, e.inputs, names, 0, k_save, h)
+    data = first.serialize(first.get_state())
+    expected = drive(first, e.inputs, names, k_save, n, h)
+    second = Instance(folder, "second")  # instantiated only: the state brings its parameters and engine
+    for inst in (second, exact):
+        inst.set_state(inst.deserialize(data))
+        assert np.array_equal(drive(inst, e.inputs, names, k_save, n, h), expected)
+    for inst in (first, second, exact):
         assert inst.errors() == []
         inst.free()
 

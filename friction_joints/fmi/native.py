@@ -59,8 +59,12 @@ MINGW = "x86_64-w64-mingw32-gcc"
 #: same arithmetic; no slower in bench_native.py); on linux64 also the sections nothing uses dropped, and no
 #: unwind tables (C code that nothing unwinds: the FMI functions return a status, and FMI callbacks must not throw)
 SMALLER = ("-fno-inline-functions",)
-#: the bristle laws' parameters (FrictionModelSlave), used only with friction_model > 0, which no C assembly takes
+#: the bristle laws' parameters (FrictionModelSlave), used only with friction_model > 0, which the C assembly of a
+#: model takes only where it has a bristle assembly (BRISTLE_ASSEMBLIES)
 BRISTLE = ("sigma0", "sigma1", "sigma2", "v_s", "delta", "z_ba_ratio")
+#: the C assembly of a model's system with bristle friction (friction_model > 0), by the model's assembly: its
+#: parameters are the model's, then the bristle laws' (fj_fmu_model.h)
+BRISTLE_ASSEMBLIES = {"SteeringSystem": "SteeringBristle"}
 #: the parameters of seed 003's clearance joint and flexible link (fmu_src/RSRRRLinkage.py), used only with
 #: clearance > 0 or n_rfe > 0, which no C assembly takes
 CLEARANCE = ("clearance_joint", "clearance_model", "k_contact", "e_restitution", "flexible_link", "rfem", "E", "G")
@@ -112,13 +116,15 @@ class NotNative(Exception):
 
 @dataclass(frozen=True)
 class ModelTable:
-    """What model.c says of a slave class: its assembly and, per variable (in value-reference order), its
-    Var, index (the assembly's parameter, RTOL, tau or the record) and count (1; a Boolean output: the run of
-    the record's entries it is true for where one is not zero)."""
+    """What model.c says of a slave class: its assembly, the assembly of its bristle friction (or None) and,
+    per variable (in value-reference order), its Var, index (the assembly's parameter, RTOL, tau or the
+    record) and count (1; a Boolean output: the run of the record's entries it is true for where one is not
+    zero)."""
 
     name: str
     assembly: native.Assembly
     variables: tuple  # ((Var, index, count), ...): count, of an output, the record's entries it joins
+    bristle: native.Assembly | None = None
 
 
 def model_table(cls) -> ModelTable:
@@ -152,13 +158,15 @@ def model_table(cls) -> ModelTable:
             or model.n_record != assembly.n_record):
         raise NotNative(f"its system's compiled form is not its C assembly's ({assembly.family})")
     outputs = _record_indices(cls, slave, system, assembly.n_record)
+    bristle = _bristle_assembly(cls, slave, defaults, inputs, assembly, outputs)
+    names = (bristle or assembly).names
     rows = []
     for v in cls.variables:
         if v.causality == "parameter":
             if v.name == "rtol":
                 index = RTOL
-            elif v.name in assembly.names:
-                index = assembly.names.index(v.name)
+            elif v.name in names:
+                index = names.index(v.name)
             elif v.name in BRISTLE and "friction_model" in assembly.names:
                 index = UNUSED  # the assembly refuses a bristle law: these never act
             elif v.name in CLEARANCE and {"clearance", "n_rfe"} <= set(assembly.names):
@@ -170,10 +178,32 @@ def model_table(cls) -> ModelTable:
         else:
             index, count = outputs[v.name]
         rows.append((v, index, count if v.causality == "output" else 1))
-    missing = set(assembly.names) - {v.name for v in cls.variables}
+    missing = set(names) - {v.name for v in cls.variables}
     if missing:
         raise NotNative(f"the C assembly's parameters {sorted(missing)} are not its variables")
-    return ModelTable(name, assembly, tuple(rows))
+    return ModelTable(name, assembly, tuple(rows), bristle)
+
+
+def _bristle_assembly(cls, slave, defaults, inputs, assembly, outputs):
+    """The C assembly of the model's bristle friction (BRISTLE_ASSEMBLIES), None if it has none; NotNative
+    where it does not fit fj_fmu_model.h: its parameters must begin with the assembly's, its inputs be the
+    same, the system the slave builds with friction_model 2 be its compiled form, and every output read the
+    same record entries."""
+    if assembly.model not in BRISTLE_ASSEMBLIES:
+        return None
+    bristle = native.Assembly(BRISTLE_ASSEMBLIES[assembly.model])
+    values = dict(defaults, friction_model=2)
+    system, y0_python = _system(cls, slave, values, inputs)
+    model = system.compiled()
+    fpar, ipar, y0 = bristle(values)
+    if (bristle.names[:len(assembly.names)] != assembly.names or bristle.n_tau != assembly.n_tau or model is None
+            or model.family_name != bristle.family or not np.array_equal(model.fpar, fpar)
+            or not np.array_equal(model.ipar, ipar) or not np.array_equal(y0_python, y0)
+            or model.n_record != bristle.n_record
+            or _record_indices(cls, slave, system, bristle.n_record) != outputs):
+        raise NotNative(f"its bristle system's compiled form is not its C assembly's ({bristle.family}) or does not "
+                        f"extend {assembly.model}'s")
+    return bristle
 
 
 def _system(cls, slave, values, inputs):
@@ -206,6 +236,16 @@ def model_source(table: ModelTable, token: str, script: str) -> str:
     family, model = table.assembly.family, table.assembly.model
     written = getattr(table.assembly, "source", "")
     found = "&" + (FILE_ASSEMBLY if written else f"fj_assembly_{model}")
+    bristle = table.bristle
+    friction_model_vr = [v.name for v, _, _ in table.variables].index("friction_model") if bristle else -1
+    families, assemblies = {family: f"&fj_family_{family}"}, {model: found}
+    if bristle:
+        families[bristle.family] = f"&fj_family_{bristle.family}"
+        assemblies[bristle.model] = f"&fj_assembly_{bristle.model}"
+
+    def lookup(table_of):  # the body of a lookup by name
+        return "".join(f"    if (name != NULL && strcmp(name, {json.dumps(key)}) == 0) return {value};\n"
+                       for key, value in table_of.items()) + "    return NULL;\n"
     lines = []
     for vr, (v, index, count) in enumerate(table.variables):
         start = v.start if v.start is not None else 0.0
@@ -225,15 +265,12 @@ def model_source(table: ModelTable, token: str, script: str) -> str:
             "    /* name, causality, type, start, has_min, has_max, min, max, index, inertia, count */\n"
             + "\n".join(lines) + "\n};\n\n"
             f"const fj_fmu_model fj_fmu_the_model = {{{json.dumps(table.name)}, {json.dumps(token)}, "
-            f"{json.dumps(table.assembly.model)}, {len(table.variables)}, VARIABLES}};\n\n"
-            f"/* The engine's family by name (families.c's, for this FMU's one family: the binary holds no other). */\n"
-            f"const fj_family *fj_family_find(const char *name) {{\n"
-            f"    return name != NULL && strcmp(name, {json.dumps(family)}) == 0 ? &fj_family_{family} : NULL;\n"
-            f"}}\n\n"
-            f"/* The assembly by name (assemblies.c's, for this FMU's one assembly). */\n"
-            f"const fj_assembly *fj_assembly_find(const char *name) {{\n"
-            f"    return name != NULL && strcmp(name, {json.dumps(model)}) == 0 ? {found} : NULL;\n"
-            f"}}\n")
+            f"{json.dumps(table.assembly.model)}, {len(table.variables)}, VARIABLES, "
+            f"{json.dumps(bristle.model) if bristle else 'NULL'}, {friction_model_vr}}};\n\n"
+            f"/* The engine's family by name (families.c's, for this FMU's families: the binary holds no other). */\n"
+            f"const fj_family *fj_family_find(const char *name) {{\n{lookup(families)}}}\n\n"
+            f"/* The assembly by name (assemblies.c's, for this FMU's assemblies). */\n"
+            f"const fj_assembly *fj_assembly_find(const char *name) {{\n{lookup(assemblies)}}}\n")
 
 
 # ======================================================================================================
@@ -442,7 +479,10 @@ def build_native(cls, twin: Path, out: Path, script: str = "", targets=None) -> 
     targets = list(found) if targets is None else list(targets)
     notes = [f"{cls.__name__}: no {name} binary: {why}" for name, why in missing.items() if name in targets or
              targets == list(found)]
-    files = source_files(fmi_version, table.assembly.family, assembly_symbols(table.assembly))
+    uses = assembly_symbols(table.assembly)
+    if table.bristle:  # its family and assembly too
+        uses += (f"fj_family_{table.bristle.family}", f"fj_assembly_{table.bristle.model}")
+    files = source_files(fmi_version, table.assembly.family, uses)
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "sources"
         src.mkdir()

@@ -508,11 +508,12 @@ class MechanismSlave(VarSlave):
 
     def _log_engine(self):
         """Say which engine runs the model."""
-        if self.friction_model() > 0 and self.stepper.integrator.engine == "python":
+        python = self.stepper.integrator.engine == "python"
+        if self.friction_model() > 0 and python:
             self.log("bristle friction runs on the Python engine with LSODA (it has no compiled form, or the "
                      "Python engine was chosen)", Fmi2Status.ok)
             return
-        if self.stepper.integrator.engine == "python":
+        if python:
             self.log(f"Python engine (C engine not built, or model not compiled): {PYTHON_SLOWDOWN} slower than "
                      "the compiled engine", Fmi2Status.warning)
             return
@@ -604,8 +605,7 @@ class SystemSlave(MechanismSlave):
     taken by ``stepping.Stepper`` (make_system: function of the held input signals)."""
 
     def make_stepper(self, built, inputs0):
-        """On the Python engine with a bristle law (friction_model > 0), else the environment's choice
-        (``engine_from_environment``)."""
+        """On the environment's choice of engine (``engine_from_environment``; "auto": the Python engine for a
+        system without a compiled form, such as RSRRRLinkage's with a bristle law)."""
         make_system, y0_of, rtol = built
-        engine = "python" if self.friction_model() > 0 else engine_from_environment()
-        return Stepper(make_system, y0_of, inputs0, rtol, self.t_start, engine)
+        return Stepper(make_system, y0_of, inputs0, rtol, self.t_start, engine_from_environment())

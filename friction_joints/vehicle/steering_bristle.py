@@ -4,9 +4,9 @@ its four friction elements instead of the exact stick-slip of ``vehicle.steering
 The mechanics are those of ``SteeringSystem`` (its ``forces``, ``accelerations_of``, ``powers`` and
 ``energies``); only the element frictions change. The rack's end stops push with the same force, taken
 as a function of the state (``SteeringSystem.stop_contact``) instead of a mode: their onset and release
-are not located (LSODA integrates over them, as it has no events here). Element k (ELEMENTS order: pinion bearings, rack
-housing, left and right king-pin) resists the slip v_k of its coordinate with the bristle force of the
-``friction.bristle`` frame,
+are not located (the integrator, LSODA or RODAS, integrates over them, as it has no events here).
+Element k (ELEMENTS order: pinion bearings, rack housing, left and right king-pin) resists the slip v_k
+of its coordinate with the bristle force of the ``friction.bristle`` frame,
 
     F_k = N_k (sigma0 z_k + sigma1 zdot_k) + sigma2 v_k,        f_k = -F_k on the coordinate,
 
@@ -30,8 +30,10 @@ it and E_kin + E_spring - (its start) = W_driver + W_aligning + W_friction + W_d
 the exact model.
 
 Integration: stiff (pre-sliding rates of order sqrt(N sigma0 / inertia), relaxation sigma0 |v| / mu in
-slip): SciPy's LSODA, as the other bristle systems (``lumped.bristle`` gives the measured reasons). The
-Python engine only: the compiled steering kernels have no bristle states.
+slip): SciPy's LSODA on the Python engine, as the other bristle systems (``lumped.bristle`` gives the measured
+reasons); on the compiled engine (``engine="compiled"``) the C family "steering_bristle"
+(``vehicle.steering_bristle_packing``), which shares the steering family's mechanics and runs on the engine's
+Rosenbrock method RODAS.
 """
 
 from __future__ import annotations
@@ -114,8 +116,40 @@ class SteeringBristle(SteeringSystem):
     def update(self, t, y, mode, event):
         return y, None, None
 
+    # --- compiled engine (friction_joints.vehicle.steering_bristle_packing) --------------------------
     def _build_compiled(self):
+        """The CompiledModel of this system (the C family "steering_bristle"), None for a subclass that changes
+        the equations."""
+        if not self._keeps_equations(SteeringBristle, ("rhs", "events", "update", "record", "bristles", "forces",
+                                                       "accelerations_of", "powers", "energies", "record_state",
+                                                       "input_values", "stop_contact", "_stop_spring",
+                                                       "_stop_push")):
+            return None
+        if type(self).FRICTION_DOF != SteeringSystem.FRICTION_DOF:
+            return None
+        from . import steering_bristle_packing
+
+        return steering_bristle_packing.compile_system(self)
+
+    def encode_mode(self, mode):
+        """(fmode float64, imode int64) of the single mode for the compiled kernels."""
+        from . import steering_bristle_packing
+
+        return steering_bristle_packing.encode_mode(mode)
+
+    def decode_mode(self, fmode, imode):
+        """The mode of the C engine's arrays: the single mode (None, as ``update`` gives it)."""
         return None
+
+    def change_kind(self, mode, new, event, change):
+        """The kind of the C engine's mode decision: none (the single mode never changes)."""
+        return None
+
+    def decode_record(self, out):
+        """The dict of ``record`` from the flat output of the compiled record kernel."""
+        from . import steering_bristle_packing
+
+        return steering_bristle_packing.decode_record(out)
 
     def record(self, t, y, mode):
         """The quantities of ``SteeringSystem.record`` (stuck always False: no stick modes) and the loads N

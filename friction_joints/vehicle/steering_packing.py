@@ -90,8 +90,18 @@ def decode_mode(fmode, imode):
 def decode_record(out):
     """The record dict (as SteeringSystem.record returns it, the same types) of the flat record ``out``.
     Its arrays are views of ``out``: a caller that keeps the dict gives every record a fresh ``out``."""
+    return decode(out, _RECORD_AT)
+
+
+def offsets(record) -> tuple:
+    """(key, offset, size, kind) of each entry of a flat record layout such as RECORD."""
+    return tuple((key, sum(s for _, s, _ in record[:i]), size, form) for i, (key, size, form) in enumerate(record))
+
+
+def decode(out, record_at) -> dict:
+    """The record dict of the flat record ``out`` in the layout ``record_at`` (``offsets``)."""
     rec = {}
-    for key, o, size, form in _RECORD_AT:
+    for key, o, size, form in record_at:
         if form == "array":
             rec[key] = out[o : o + size]
         elif form == "bools":
@@ -105,5 +115,5 @@ def decode_record(out):
     return rec
 
 
-_RECORD_AT = tuple((key, sum(s for _, s, _ in RECORD[:i]), size, form) for i, (key, size, form) in enumerate(RECORD))
+_RECORD_AT = offsets(RECORD)
 

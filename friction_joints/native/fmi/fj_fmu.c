@@ -23,10 +23,13 @@ enum { /* the header of a saved state (doubles) */
 
 struct fj_fmu {
     const fj_fmu_model *model;
-    const fj_assembly *assembly;
+    const fj_assembly *assembly, *bristle; /* bristle: that of friction_model > 0, or NULL */
+    const fj_assembly *built;              /* the assembly of the engine */
     fj_fmu_logger *logger;
     void *env;
-    int n_tau, n_record, rtol_vr; /* rtol_vr: the value reference of rtol, or -1 */
+    int n_tau, n_record, rtol_vr; /* n_record: the record's entries the variables read; rtol_vr: the value
+                                     reference of rtol, or -1 */
+    int64_t n_param;      /* the parameters: the bristle assembly's where there is one (the others' then) */
     double *values;       /* n_variables: the current values (Booleans 0 or 1) */
     double *explicit_set; /* n_variables: 1 where the host has set the variable */
     double *rates;        /* n_tau: the inputs' first derivatives for the next doStep */
@@ -158,10 +161,19 @@ static void *block(size_t count, size_t size, int *ok) {
 fj_fmu *fj_fmu_new(const fj_fmu_model *model, fj_fmu_logger *logger, void *env) {
     fj_fmu probe = {0};
     probe.logger = logger, probe.env = env;
-    const fj_assembly *a = fj_assembly_find(model->assembly);
+    const fj_assembly *a = fj_assembly_find(model->assembly), *b = NULL;
     if (a == NULL) {
         fj_fmu_fail(&probe, "instantiate", "the C engine has no assembly of the model %s", model->assembly);
         return NULL;
+    }
+    if (model->bristle_assembly != NULL) {
+        b = fj_assembly_find(model->bristle_assembly);
+        if (b == NULL || b->n_tau != a->n_tau || b->n_param < a->n_param || b->n_record < a->n_record ||
+            model->friction_model_vr < 0 || model->friction_model_vr >= model->n_variables) {
+            fj_fmu_fail(&probe, "instantiate", "the C engine has no bristle assembly %s that fits the model's %s",
+                        model->bristle_assembly, model->assembly);
+            return NULL;
+        }
     }
     fj_fmu *f = calloc(1, sizeof *f);
     if (f == NULL) {
@@ -169,17 +181,20 @@ fj_fmu *fj_fmu_new(const fj_fmu_model *model, fj_fmu_logger *logger, void *env) 
         return NULL;
     }
     *f = probe;
-    f->model = model, f->assembly = a;
+    f->model = model, f->assembly = a, f->bristle = b;
     f->n_tau = (int)a->n_tau, f->n_record = (int)a->n_record, f->rtol_vr = -1;
+    const fj_assembly *most = b != NULL ? b : a; /* the sizes: the larger of the two */
+    f->n_param = most->n_param;
     int ok = 1;
     size_t nv = (size_t)model->n_variables, nt = (size_t)a->n_tau, d = sizeof(double);
     f->values = block(nv, d, &ok), f->explicit_set = block(nv, d, &ok);
     f->rates = block(nt, d, &ok), f->held_value = block(nt, d, &ok), f->held_rate = block(nt, d, &ok);
     f->input_vr = block(nt, sizeof(int), &ok);
-    f->p = block((size_t)a->n_param, d, &ok), f->built_with = block((size_t)a->n_param + 1, d, &ok);
-    f->fpar = block((size_t)a->n_fpar, d, &ok), f->ipar = block((size_t)a->n_ipar, sizeof(int64_t), &ok);
-    f->y0 = block((size_t)a->n_y, d, &ok), f->forms = block(5 * nt, d, &ok);
-    f->record = block((size_t)a->n_record, d, &ok);
+    f->p = block((size_t)f->n_param, d, &ok), f->built_with = block((size_t)f->n_param + 1, d, &ok);
+    f->fpar = block((size_t)(b && b->n_fpar > a->n_fpar ? b->n_fpar : a->n_fpar), d, &ok);
+    f->ipar = block((size_t)(b && b->n_ipar > a->n_ipar ? b->n_ipar : a->n_ipar), sizeof(int64_t), &ok);
+    f->y0 = block((size_t)(b && b->n_y > a->n_y ? b->n_y : a->n_y), d, &ok), f->forms = block(5 * nt, d, &ok);
+    f->record = block((size_t)most->n_record, d, &ok);
     if (!ok) {
         fj_fmu_free(f);
         fj_fmu_fail(&probe, "instantiate", "out of memory");
@@ -202,7 +217,7 @@ fj_fmu *fj_fmu_new(const fj_fmu_model *model, fj_fmu_logger *logger, void *env) 
         } else if (v->index == FJ_FMU_UNUSED) {
             bad = 0;
         } else {
-            bad = v->index < 0 || v->index >= a->n_param; /* a Boolean's value is 0 or 1 */
+            bad = v->index < 0 || v->index >= f->n_param; /* a Boolean's value is 0 or 1 */
         }
         if (bad) {
             fj_fmu_fail(&probe, "instantiate", "the model's variable %s does not fit its assembly %s", v->name,
@@ -336,7 +351,7 @@ static void parameters(fj_fmu *f, const double *values, double *p, double *rtol)
 
 /* The engine of the parameters in values, not started (f->engine replaced); f->y0 its initial state. */
 static fj_fmu_status build_engine(fj_fmu *f, const char *where, const double *values) {
-    const fj_assembly *a = f->assembly;
+    const fj_assembly *a = f->bristle != NULL && values[f->model->friction_model_vr] > 0.0 ? f->bristle : f->assembly;
     double rtol;
     parameters(f, values, f->p, &rtol);
     char error[MESSAGE_SIZE];
@@ -347,9 +362,9 @@ static fj_fmu_status build_engine(fj_fmu *f, const char *where, const double *va
                                           a->n_record, &options, error, sizeof error);
     if (engine == NULL) return fj_fmu_fail(f, where, "initialization failed: %s", error);
     fj_instance_free(f->engine);
-    f->engine = engine;
-    memcpy(f->built_with, f->p, (size_t)a->n_param * sizeof(double));
-    f->built_with[a->n_param] = rtol;
+    f->engine = engine, f->built = a;
+    memcpy(f->built_with, f->p, (size_t)f->n_param * sizeof(double));
+    f->built_with[f->n_param] = rtol;
     return FJ_FMU_OK;
 }
 
@@ -398,7 +413,7 @@ fj_fmu_status fj_fmu_initialize(fj_fmu *f, const char *where) {
     if (publish(f, where) != FJ_FMU_OK) return FJ_FMU_ERROR;
     f->initialized = 1;
     fj_fmu_log(f, FJ_FMU_OK, "%s: native FMU %s: the C engine's family %s, rtol = %s", where, f->model->name,
-               f->assembly->family, show(f->built_with[f->assembly->n_param]).text);
+               f->built->family, show(f->built_with[f->n_param]).text);
     return FJ_FMU_OK;
 }
 
@@ -519,8 +534,8 @@ static fj_fmu_status set_state(fj_fmu *f, const char *where, const void *buffer,
         const double *engine_state = s + 2 * nv + 3 * nt;
         double rtol;
         parameters(f, values, f->p, &rtol);
-        int same = f->engine != NULL && rtol == f->built_with[f->assembly->n_param] &&
-                   memcmp(f->p, f->built_with, (size_t)f->assembly->n_param * d) == 0;
+        int same = f->engine != NULL && rtol == f->built_with[f->n_param] &&
+                   memcmp(f->p, f->built_with, (size_t)f->n_param * d) == 0;
         if (!same && build_engine(f, where, values) != FJ_FMU_OK) return FJ_FMU_ERROR;
         if (fj_instance_state_size(f->engine) != n_engine || fj_instance_set_state(f->engine, engine_state) != FJ_STATUS_OK)
             return fj_fmu_fail(f, where, "not a state of this FMU: %s", fj_instance_message(f->engine));

@@ -6,7 +6,8 @@
  * the parameters into the engine's packed arrays and initial state:
  *
  *   parameters -> the assembly's parameters p (by index; rtol is the integrator's tolerance)
- *   p -> fpar, ipar, y0, the family, n_y       (fj_assembly.assemble, at exitInitializationMode)
+ *   p -> fpar, ipar, y0, the family, n_y       (fj_assembly.assemble, at exitInitializationMode; the
+ *                                               bristle assembly's where friction_model > 0)
  *   inputs -> tau (by index)                   (each doStep; derivatives through fmi2SetRealInputDerivatives)
  *   record -> outputs (by index)               (fj_instance_outputs after each doStep)
  *
@@ -48,6 +49,12 @@ typedef struct fj_fmu_model {
     const char *assembly; /* the name of its assembly (fj_assembly_find) */
     int n_variables;      /* value references 0 .. n_variables - 1 (FMI 3.0: then the time) */
     const fj_fmu_variable *variables;
+    /* the assembly of its bristle friction, which runs where the Integer parameter friction_model (value
+     * reference friction_model_vr) is > 0, NULL if none: its parameters are those of `assembly`, in their
+     * order, then its own; its inputs are the same; its record begins with the record of `assembly` (the
+     * variables' indices hold in both) */
+    const char *bristle_assembly;
+    int friction_model_vr;
 } fj_fmu_model;
 
 /* The model of this FMU (model.c, written by build_fmu.py --native). */

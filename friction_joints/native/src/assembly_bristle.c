@@ -6,8 +6,7 @@
  * mu_s, v_s, delta, z_ba_ratio; LuGre and Gonthier: z_ba_ratio), as friction.bristle.make_law ignores them.
  * The checks are those of make_law, the laws' __post_init__ and BristleOscillatorParameters, with their
  * messages. fpar = [m, k, the law row of fj_bristle_laws.h (the fields a law lacks are 1; Dahl's mu_s is
- * mu_c)], ipar = [0], y0 = 0: at rest, x = z = 0, no work (the FMU's start). fj_bristle_law_pack (fj_assembly.h)
- * packs a law's row alone with the same checks (planar/bristle_packing.py: a law per contact).
+ * mu_c)], ipar = [0], y0 = 0: at rest, x = z = 0, no work (the FMU's start).
  */
 #include <math.h>
 #include <stdio.h>
@@ -20,59 +19,57 @@ static const char *const NAMES[] = {"model", "m",   "k", "sigma0", "sigma1", "si
 enum { P_MODEL, P_M, P_K, P_SIGMA0, P_SIGMA1, P_SIGMA2, P_MU_C, P_MU_S, P_V_S, P_DELTA, P_Z_BA_RATIO, N_PARAM };
 enum { N_FPAR = 2 + FJ_BRISTLE_LAW_SIZE };
 
-/* friction.bristle: make_law's model, _common_problems, _Stribeck's and ElastoPlastic's checks of the law's
- * parameters p (FJ_LAW_*: the row's order). */
-static void law_problems(fj_problems *pr, const double *p) {
-    double model = p[FJ_LAW_MODEL];
+/* friction.bristle: make_law's model (named `model_name`), _common_problems, _Stribeck's and ElastoPlastic's checks
+ * of the law row `given` (fj_bristle_laws.h's order), with their messages; where it has none, the row packed into
+ * law: given, with the fields the law lacks 1 (Dahl: mu_s is mu_c). */
+void fj_bristle_law(fj_problems *pr, const char *model_name, const double *given, double *law) {
+    double model = given[FJ_LAW_MODEL];
     if (!(model == FJ_DAHL || model == FJ_LUGRE || model == FJ_ELASTO_PLASTIC || model == FJ_GONTHIER)) {
         char text[32]; /* the FMU's Integer as Python writes an int, else the double */
         if (model == floor(model) && fabs(model) < 1e15)
             snprintf(text, sizeof text, "%.0f", model);
         else
             fj_repr(model, text, sizeof text);
-        fj_problem(pr, "model=%s is outside the allowed range [1, 4] (1 Dahl, 2 LuGre, 3 elasto-plastic, 4 Gonthier)",
-                   text);
+        fj_problem(pr, "%s=%s is outside the allowed range [1, 4] (1 Dahl, 2 LuGre, 3 elasto-plastic, 4 Gonthier)",
+                   model_name, text);
         return;
     }
-    fj_require(pr, "sigma0", p[FJ_LAW_SIGMA0], FJ_OPEN, 0.0, FJ_NO_BOUND, 0.0);
-    fj_require(pr, "sigma1", p[FJ_LAW_SIGMA1], FJ_CLOSED, 0.0, FJ_NO_BOUND, 0.0);
-    fj_require(pr, "sigma2", p[FJ_LAW_SIGMA2], FJ_CLOSED, 0.0, FJ_NO_BOUND, 0.0);
     int64_t before = pr->count;
-    fj_require(pr, "mu_c", p[FJ_LAW_MU_C], FJ_OPEN, 0.0, FJ_NO_BOUND, 0.0);
-    if (model == FJ_DAHL) return;
-    fj_require(pr, "mu_s", p[FJ_LAW_MU_S], FJ_CLOSED, pr->count == before ? p[FJ_LAW_MU_C] : 0.0, FJ_NO_BOUND, 0.0);
-    fj_require(pr, "v_s", p[FJ_LAW_V_S], FJ_OPEN, 0.0, FJ_NO_BOUND, 0.0);
-    fj_require(pr, "delta", p[FJ_LAW_DELTA], FJ_OPEN, 0.0, FJ_NO_BOUND, 0.0);
-    if (model == FJ_ELASTO_PLASTIC) fj_require(pr, "z_ba_ratio", p[FJ_LAW_Z_BA_RATIO], FJ_CLOSED, 0.0, FJ_OPEN, 1.0);
-}
-
-/* The row of the law of parameters p (FJ_LAW_*), checked: the fields it lacks are 1, Dahl's mu_s is mu_c. */
-static void law_row(const double *p, double *law) {
-    int dahl = p[FJ_LAW_MODEL] == FJ_DAHL;
-    for (int i = 0; i < FJ_BRISTLE_LAW_SIZE; i++) law[i] = p[i];
-    law[FJ_LAW_MU_S] = dahl ? p[FJ_LAW_MU_C] : p[FJ_LAW_MU_S]; /* Dahl.mu_s */
-    law[FJ_LAW_V_S] = dahl ? 1.0 : p[FJ_LAW_V_S];
-    law[FJ_LAW_DELTA] = dahl ? 1.0 : p[FJ_LAW_DELTA];
-    law[FJ_LAW_Z_BA_RATIO] = p[FJ_LAW_MODEL] == FJ_ELASTO_PLASTIC ? p[FJ_LAW_Z_BA_RATIO] : 1.0;
+    fj_require(pr, "sigma0", given[FJ_LAW_SIGMA0], FJ_OPEN, 0.0, FJ_NO_BOUND, 0.0);
+    fj_require(pr, "sigma1", given[FJ_LAW_SIGMA1], FJ_CLOSED, 0.0, FJ_NO_BOUND, 0.0);
+    fj_require(pr, "sigma2", given[FJ_LAW_SIGMA2], FJ_CLOSED, 0.0, FJ_NO_BOUND, 0.0);
+    int64_t mu_c_checked = pr->count;
+    fj_require(pr, "mu_c", given[FJ_LAW_MU_C], FJ_OPEN, 0.0, FJ_NO_BOUND, 0.0);
+    int dahl = model == FJ_DAHL;
+    if (!dahl) {
+        fj_require(pr, "mu_s", given[FJ_LAW_MU_S], FJ_CLOSED, pr->count == mu_c_checked ? given[FJ_LAW_MU_C] : 0.0,
+                   FJ_NO_BOUND, 0.0);
+        fj_require(pr, "v_s", given[FJ_LAW_V_S], FJ_OPEN, 0.0, FJ_NO_BOUND, 0.0);
+        fj_require(pr, "delta", given[FJ_LAW_DELTA], FJ_OPEN, 0.0, FJ_NO_BOUND, 0.0);
+        if (model == FJ_ELASTO_PLASTIC)
+            fj_require(pr, "z_ba_ratio", given[FJ_LAW_Z_BA_RATIO], FJ_CLOSED, 0.0, FJ_OPEN, 1.0);
+    }
+    if (pr->count != before) return;
+    for (int i = 0; i < FJ_BRISTLE_LAW_SIZE; i++) law[i] = given[i];
+    if (dahl) law[FJ_LAW_MU_S] = given[FJ_LAW_MU_C], law[FJ_LAW_V_S] = law[FJ_LAW_DELTA] = 1.0; /* Dahl.mu_s */
+    if (model != FJ_ELASTO_PLASTIC) law[FJ_LAW_Z_BA_RATIO] = 1.0;
 }
 
 int64_t fj_bristle_law_pack(const double *p, double *law, char *error, size_t n_error) {
     fj_problems pr = fj_no_problems(error, n_error);
-    law_problems(&pr, p);
-    if (pr.count == 0) law_row(p, law);
+    fj_bristle_law(&pr, "model", p, law);
     return pr.count;
 }
 
 static int64_t assemble(const double *p, double *fpar, int64_t *ipar, double *y0, char *error, size_t n_error) {
     fj_problems pr = fj_no_problems(error, n_error);
-    const double law_p[FJ_BRISTLE_LAW_SIZE] = {p[P_MODEL], p[P_SIGMA0], p[P_SIGMA1], p[P_SIGMA2], p[P_MU_C],
+    const double given[FJ_BRISTLE_LAW_SIZE] = {p[P_MODEL], p[P_SIGMA0], p[P_SIGMA1], p[P_SIGMA2], p[P_MU_C],
                                                p[P_MU_S],  p[P_V_S],    p[P_DELTA],  p[P_Z_BA_RATIO]};
-    law_problems(&pr, law_p);
+    fj_bristle_law(&pr, "model", given, fpar + 2);
     fj_require(&pr, "m", p[P_M], FJ_OPEN, 0.0, FJ_NO_BOUND, 0.0); /* BristleOscillatorParameters */
     fj_require(&pr, "k", p[P_K], FJ_CLOSED, 0.0, FJ_NO_BOUND, 0.0);
     if (pr.count) return pr.count;
     fpar[0] = p[P_M], fpar[1] = p[P_K];
-    law_row(law_p, fpar + 2);
     ipar[0] = 0;
     for (int i = 0; i < 4; i++) y0[i] = 0.0;
     return 0;

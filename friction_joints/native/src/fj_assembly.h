@@ -36,10 +36,10 @@ typedef struct fj_assembly {
  * assembly below; a native FMU's model.c defines it for its one assembly (so its binary holds no other). */
 const fj_assembly *fj_assembly_find(const char *model);
 
-/* The assemblies: assembly.c (lumped, vehicle, steering), assembly_planar.c (the planar mechanisms),
- * assembly_spatial.c (the RSRRR linkage), assembly_bristle.c (the oscillator with bristle friction). */
+/* The assemblies: assembly.c (lumped, vehicle, steering with either friction), assembly_planar.c (the planar
+ * mechanisms), assembly_spatial.c (the RSRRR linkage), assembly_bristle.c (the oscillator with bristle friction). */
 extern const fj_assembly fj_assembly_SingleMassFriction, fj_assembly_TwoMassFriction, fj_assembly_SingleTrackVehicle,
-    fj_assembly_SteeringSystem;
+    fj_assembly_SteeringSystem, fj_assembly_SteeringBristle;
 extern const fj_assembly fj_assembly_SliderCrank, fj_assembly_OffsetSliderCrank, fj_assembly_DupontTwoMass;
 extern const fj_assembly fj_assembly_RSRRRSystem, fj_assembly_RSRRRLinkage;
 extern const fj_assembly fj_assembly_BristleOscillator;
@@ -74,6 +74,10 @@ void fj_require(fj_problems *pr, const char *name, double value, int low_kind, d
 void fj_require_finite(fj_problems *pr, const char *name, double value);
 /* The parameter friction_model must be 0: the native FMUs have the exact friction model only. */
 void fj_require_exact_friction(fj_problems *pr, double friction_model);
+/* The checks of a bristle law row `given` (fj_bristle_laws.h's order; its model the parameter model_name) as
+ * friction.bristle.make_law makes them, with their messages; where it has none, the row packed into law (the
+ * fields the law lacks 1, Dahl's mu_s its mu_c). assembly_bristle.c. */
+void fj_bristle_law(fj_problems *pr, const char *model_name, const double *given, double *law);
 /* A problem in words (printf's format). */
 void fj_problem(fj_problems *pr, const char *format, ...);
 

@@ -17,7 +17,8 @@
  *
  * State y = [th_sw, th_p, x, delta_L, delta_R, their rates (5), W_driver, W_aligning, W_friction,
  * W_damping]; inputs tau = [tau_sw, M_z_left, M_z_right, F_z_left, F_z_right]. The kernels cannot fail
- * (every division is by an inertia, > 0 by the parameters) and need no scratch.
+ * (every division is by an inertia, > 0 by the parameters) and need no scratch. The mechanics (forces,
+ * accelerations, powers, the record) are shared with the family steering_bristle (steering_internal.h).
  *
  * The mode decisions (SteeringSystem.update: the stick-slip of the four elements and the end stops'
  * contact, release and clear) are decide's, branch by branch as the Python's; its change report is that of
@@ -29,15 +30,10 @@
 
 #include "fj_kernel.h"
 #include "luz_tar.h"
+#include "steering_internal.h"
 
 #define BREAKAWAY_MARGIN 1e-9 /* vehicle.steering.BREAKAWAY_MARGIN (N.m or N) */
 #define ZERO_VELOCITY 1e-9    /* vehicle.steering.ZERO_VELOCITY (rad/s or m/s) */
-
-/* fpar: the SteeringParameters in the order of vehicle.steering_packing.PARAMETERS, then mu_k r_k, then the inertias */
-enum {
-    F_J_SW, F_K_C, F_C_C, F_J_P, F_R_P, F_K_G, F_B, F_M_R, F_K_T, F_C_T, F_L_A, F_J_W, F_C_W, F_T_P,
-    F_F_R, F_MU_K, F_R_K, F_STATIC, F_SCALE, F_TRAVEL, F_K_STOP, F_C_STOP, F_KINGPIN, F_MASSES
-};
 
 #define I_STOP 4 /* imode[I_STOP]: Mode.stop (0 within the travel, s on end stop s, 2 s released from it) */
 #define N_MODE 5 /* entries of fmode and imode: the four directions, then Mode.stop */
@@ -52,21 +48,16 @@ enum { C_STOP = 4, C_SIDE, N_CHANGE };
 /* statuses of decide */
 enum { ST_NAN_SIGN = 1, ST_BAD_EVENT };
 
-/* k_stop pen (N) of end stop s (+1 left, -1 right): pen = s x - rack_travel (SteeringSystem._stop_spring). */
-static double stop_spring(const double *y, const double *fpar, int64_t s) {
+double fj_steering_stop_spring(const double *y, const double *fpar, int64_t s) {
     return fpar[F_K_STOP] * ((double)s * y[2] - fpar[F_TRAVEL]);
 }
 
-/* k_stop pen + c_stop pend (N) of end stop s: its force while the rack is on it (SteeringSystem._stop_push). */
-static double stop_push(const double *y, const double *fpar, int64_t s) {
+double fj_steering_stop_push(const double *y, const double *fpar, int64_t s) {
     return fpar[F_K_STOP] * ((double)s * y[2] - fpar[F_TRAVEL]) + fpar[F_C_STOP] * (double)s * y[7];
 }
 
-/* Q (5) the generalised forces without friction, kinetic (4) the kinetic friction levels, internal (5)
- * (T_c, F_g, F_tL, F_tR, F_stop) with the rack at its end stops as stop (Mode.stop) says
- * (SteeringSystem.forces). */
-static void forces(const double *y, const double *tau, const double *fpar, int64_t stop, double *Q,
-                   double *kinetic, double *internal) {
+void fj_steering_forces(const double *y, const double *tau, const double *fpar, int64_t stop, double *Q,
+                        double *kinetic, double *internal) {
     double th_sw = y[0], th_p = y[1], x = y[2], dL = y[3], dR = y[4];
     double w_sw = y[5], w_p = y[6], v = y[7], wL = y[8], wR = y[9];
     double r_p = fpar[F_R_P], l_a = fpar[F_L_A];
@@ -78,7 +69,7 @@ static void forces(const double *y, const double *tau, const double *fpar, int64
     /* an end stop pushes only (clipped at 0: the release event fires where the clip would act) */
     double F_stop = 0.0;
     if (stop == 1 || stop == -1) {
-        double push = stop_push(y, fpar, stop);
+        double push = fj_steering_stop_push(y, fpar, stop);
         F_stop = -(double)stop * (push > 0.0 ? push : 0.0);
     }
     Q[0] = tau[0] - T_c;
@@ -104,12 +95,14 @@ static double element(int64_t d, double Q_dof, double level) {
     return d == 0 ? -Q_dof : -(double)d * level;
 }
 
-/* acc (5) and the friction f (4) of the elements in the mode (SteeringSystem.accelerations): element k
- * acts on coordinate k + 1; a stuck coordinate's acceleration is exactly 0 (the luz form of seed 001
- * Sect. 2 per element, its dead zone frozen within the mode). */
-static void accelerations(const double *fpar, const int64_t *imode, const double *Q, const double *kinetic,
-                          double *acc, double *f) {
+/* The friction f (4) of the elements in the mode (SteeringSystem.accelerations): element k acts on
+ * coordinate k + 1; a stuck coordinate's acceleration is then exactly 0 (the luz form of seed 001 Sect. 2 per
+ * element, its dead zone frozen within the mode). */
+static void frictions(const int64_t *imode, const double *Q, const double *kinetic, double *f) {
     for (int k = 0; k < 4; k++) f[k] = element(imode[k], Q[k + 1], kinetic[k]);
+}
+
+void fj_steering_accelerations_of(const double *fpar, const double *Q, const double *f, double *acc) {
     acc[0] = Q[0] / fpar[F_MASSES];
     for (int i = 1; i < 5; i++) acc[i] = (Q[i] + f[i - 1]) / fpar[F_MASSES + i];
 }
@@ -118,31 +111,33 @@ static double square(double v) {
     return v * v;
 }
 
+/* The damping power includes the end stops' beyond their spring's, (F_stop + k_stop luz(x, rack_travel)) xd
+ * with the mode's branch of luz (x - s rack_travel at stop s). */
+void fj_steering_powers(const double *fpar, const double *y, const double *tau, const double *f, double F_stop,
+                        int64_t stop, double *power) {
+    double w_sw = y[5], w_p = y[6], v = y[7], wL = y[8], wR = y[9], l_a = fpar[F_L_A];
+    power[0] = tau[0] * w_sw;
+    power[1] = tau[1] * wL + tau[2] * wR;
+    power[2] = f[0] * w_p + f[1] * v + f[2] * wL + f[3] * wR;
+    power[3] = -(fpar[F_C_C] * square(w_sw - w_p) + fpar[F_C_T] * (square(v - l_a * wL) + square(v - l_a * wR))
+                 + fpar[F_C_W] * (square(wL) + square(wR)));
+    if (stop != 0) {
+        int64_t side = (stop == 1 || stop == -1) ? stop : stop / 2;
+        power[3] += (F_stop + fpar[F_K_STOP] * (y[2] - (double)side * fpar[F_TRAVEL])) * v;
+    }
+}
+
 /* dy/dt = [rates (5), accelerations (5), driver power, aligning power, friction power, damping power]
- * (SteeringSystem.rhs, .powers); the damping power includes the end stops' beyond their spring's,
- * (F_stop + k_stop luz(x, rack_travel)) xd with the mode's branch of luz (x - s rack_travel at stop s). */
+ * (SteeringSystem.rhs, .powers). */
 static int64_t rhs(const fj_args *a, double t, const double *y, const double *tau, double *dy, int64_t n_out) {
     (void)t, (void)n_out;
     const double *fpar = a->fpar;
-    double Q[5], kinetic[4], internal[5], acc[5], f[4];
-    forces(y, tau, fpar, a->imode[I_STOP], Q, kinetic, internal);
-    accelerations(fpar, a->imode, Q, kinetic, acc, f);
-    double w_sw = y[5], w_p = y[6], v = y[7], wL = y[8], wR = y[9];
-    for (int i = 0; i < 5; i++) {
-        dy[i] = y[5 + i];
-        dy[5 + i] = acc[i];
-    }
-    double l_a = fpar[F_L_A];
-    dy[10] = tau[0] * w_sw;
-    dy[11] = tau[1] * wL + tau[2] * wR;
-    dy[12] = f[0] * w_p + f[1] * v + f[2] * wL + f[3] * wR;
-    dy[13] = -(fpar[F_C_C] * square(w_sw - w_p) + fpar[F_C_T] * (square(v - l_a * wL) + square(v - l_a * wR))
-               + fpar[F_C_W] * (square(wL) + square(wR)));
-    int64_t stop = a->imode[I_STOP];
-    if (stop != 0) {
-        int64_t side = (stop == 1 || stop == -1) ? stop : stop / 2;
-        dy[13] += (internal[4] + fpar[F_K_STOP] * (y[2] - (double)side * fpar[F_TRAVEL])) * v;
-    }
+    double Q[5], kinetic[4], internal[5], f[4];
+    fj_steering_forces(y, tau, fpar, a->imode[I_STOP], Q, kinetic, internal);
+    frictions(a->imode, Q, kinetic, f);
+    for (int i = 0; i < 5; i++) dy[i] = y[5 + i];
+    fj_steering_accelerations_of(fpar, Q, f, dy + 5);
+    fj_steering_powers(fpar, y, tau, f, internal[4], a->imode[I_STOP], dy + 10);
     return FJ_OK;
 }
 
@@ -156,7 +151,7 @@ static int64_t events(const fj_args *a, double t, const double *y, const double 
     const double *fpar = a->fpar;
     int64_t stop = a->imode[I_STOP];
     double Q[5], kinetic[4], internal[5];
-    forces(y, tau, fpar, stop, Q, kinetic, internal);
+    fj_steering_forces(y, tau, fpar, stop, Q, kinetic, internal);
     int64_t n = 0;
     for (int k = 0; k < 4; k++) {
         if (a->ipar[k] == 0) continue;
@@ -168,30 +163,24 @@ static int64_t events(const fj_args *a, double t, const double *y, const double 
         n++;
     }
     if (stop == 0) {
-        g[n++] = stop_spring(y, fpar, 1);
-        g[n++] = stop_spring(y, fpar, -1);
+        g[n++] = fj_steering_stop_spring(y, fpar, 1);
+        g[n++] = fj_steering_stop_spring(y, fpar, -1);
     } else if (stop == 1 || stop == -1) {
-        g[n++] = stop_push(y, fpar, stop);
+        g[n++] = fj_steering_stop_push(y, fpar, stop);
     } else {
-        g[n++] = stop_push(y, fpar, stop / 2);
-        g[n++] = stop_spring(y, fpar, stop / 2);
+        g[n++] = fj_steering_stop_push(y, fpar, stop / 2);
+        g[n++] = fj_steering_stop_spring(y, fpar, stop / 2);
     }
     return FJ_OK;
 }
 
-/* The quantities of SteeringSystem.record, flat (vehicle.steering_packing.RECORD). */
-static int64_t record(const fj_args *a, double t, const double *y, const double *tau, double *out,
-                      int64_t n_out) {
-    (void)t, (void)n_out;
-    const double *fpar = a->fpar;
-    double Q[5], kinetic[4], internal[5], acc[5], f[4];
-    forces(y, tau, fpar, a->imode[I_STOP], Q, kinetic, internal);
-    accelerations(fpar, a->imode, Q, kinetic, acc, f);
+void fj_steering_record(const double *fpar, const double *y, const double *acc, const double *f,
+                        const double *internal, double *out) {
     for (int i = 0; i < 10; i++) out[i] = y[i];
     for (int i = 0; i < 5; i++) out[10 + i] = acc[i];
     for (int k = 0; k < 4; k++) {
         out[15 + k] = f[k];
-        out[19 + k] = a->imode[k] == 0 ? 1.0 : 0.0;
+        out[FJ_STEERING_STUCK + k] = 0.0;
     }
     double r_p = fpar[F_R_P], b = fpar[F_B], l_a = fpar[F_L_A];
     double gap = r_p * y[1] - y[2];
@@ -205,6 +194,19 @@ static int64_t record(const fj_args *a, double t, const double *y, const double 
                      + fpar[F_K_STOP] * square(fj_luz(x, fpar[F_TRAVEL])));
     for (int i = 0; i < 4; i++) out[26 + i] = y[10 + i];
     for (int i = 0; i < 5; i++) out[30 + i] = internal[i];
+}
+
+/* The quantities of SteeringSystem.record, flat (vehicle.steering_packing.RECORD). */
+static int64_t record(const fj_args *a, double t, const double *y, const double *tau, double *out,
+                      int64_t n_out) {
+    (void)t, (void)n_out;
+    const double *fpar = a->fpar;
+    double Q[5], kinetic[4], internal[5], acc[5], f[4];
+    fj_steering_forces(y, tau, fpar, a->imode[I_STOP], Q, kinetic, internal);
+    frictions(a->imode, Q, kinetic, f);
+    fj_steering_accelerations_of(fpar, Q, f, acc);
+    fj_steering_record(fpar, y, acc, f, internal, out);
+    for (int k = 0; k < 4; k++) out[FJ_STEERING_STUCK + k] = a->imode[k] == 0 ? 1.0 : 0.0;
     return FJ_OK;
 }
 
@@ -251,11 +253,11 @@ static int64_t mode_events(const fj_args *a, int64_t *directions, int64_t *flags
     return n;
 }
 
-/* Mode.stop of the state alone (SteeringSystem.stop_contact): s where k_stop pen + c_stop pend > 0 < k_stop
- * pen at stop s (the left one first), 2 s where only k_stop pen > 0, else 0. */
-static int64_t stop_contact(const double *y, const double *fpar) {
+/* s where k_stop pen + c_stop pend > 0 < k_stop pen at stop s (the left one first), 2 s where only k_stop pen
+ * > 0, else 0. */
+int64_t fj_steering_stop_contact(const double *y, const double *fpar) {
     for (int64_t s = 1; s >= -1; s -= 2)
-        if (stop_spring(y, fpar, s) > 0.0) return stop_push(y, fpar, s) > 0.0 ? s : 2 * s;
+        if (fj_steering_stop_spring(y, fpar, s) > 0.0) return fj_steering_stop_push(y, fpar, s) > 0.0 ? s : 2 * s;
     return 0;
 }
 
@@ -306,11 +308,11 @@ static int64_t decide(const fj_args *a, double t, double *y, const double *tau, 
     /* where the rack is */
     int64_t stop;
     if (mode == NULL)
-        stop = stop_contact(y, fpar);
+        stop = fj_steering_stop_contact(y, fpar);
     else if (fired == E_CONTACT)
         stop = fired_s;
     else if (fired == E_RELEASE) /* beyond the travel still (else c_stop = 0) */
-        stop = stop_spring(y, fpar, was_stop) > 0.0 ? 2 * was_stop : 0;
+        stop = fj_steering_stop_spring(y, fpar, was_stop) > 0.0 ? 2 * was_stop : 0;
     else if (fired == E_CLEAR)
         stop = 0;
     else /* the stop changes only at its own events (its functions depend on the state alone) */
@@ -319,7 +321,7 @@ static int64_t decide(const fj_args *a, double t, double *y, const double *tau, 
         y[2] = (double)fired_s * fpar[F_TRAVEL]; /* exactly on it, so that the next crossing starts at 0 */
 
     double Q[5], kinetic[4], internal[5];
-    forces(y, tau, fpar, stop, Q, kinetic, internal);
+    fj_steering_forces(y, tau, fpar, stop, Q, kinetic, internal);
     int nan = 0;
     for (int k = 0; k < 4; k++) {
         double v = y[6 + k], Qk = Q[k + 1], level = fpar[F_STATIC] * kinetic[k];
