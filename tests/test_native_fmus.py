@@ -37,7 +37,7 @@ from friction_joints.vehicle.steering_packing import PARAMETERS as STEERING_PARA
 
 PLANAR = ("SliderCrank", "OffsetSliderCrank", "DupontTwoMass")  # the planar mechanisms' assemblies
 MODELS = ("SingleMassFriction", "TwoMassFriction", "SingleTrackVehicle", "SteeringSystem", "RSRRRLinkage",
-          "BristleOscillator") + PLANAR
+          "BristleOscillator", "SpeedController") + PLANAR  # SpeedController: a C model the engine does not run
 HEADERS = Path(fmpy.__file__).parent / "c-code"
 HOSTS = Path(__file__).with_name("c_host")
 WINE = shutil.which("wine64") or next((p for p in ("/usr/lib/wine/wine64",) if os.access(p, os.X_OK)), None)
@@ -77,6 +77,11 @@ def experiment(name):
     cls = build_fmu.slave_class(build_fmu.SOURCES / f"{name}.py")
     e = cls.experiment
     return cls, input_table(e.stop_time, e.step_size, e.inputs)
+
+
+def inputs_of(cls):
+    """The names of the slave class's inputs, in value-reference order (a MechanismSlave's drive order)."""
+    return [v.name for v in cls.variables if v.causality == "input"]
 
 
 def outputs_of(md):
@@ -131,8 +136,8 @@ def test_native_fmu_is_its_twin_in_description_and_results(native_folder, tmp_pa
     md = read_model_description(str(fmu))
     assert md.coSimulation.needsExecutionTool is False
     assert md.coSimulation.canGetAndSetFMUstate and md.coSimulation.canSerializeFMUstate
-    assert md.coSimulation.canInterpolateInputs is (version == 2)
     cls, table = experiment(name)
+    assert md.coSimulation.canInterpolateInputs is (version == 2 and cls.interpolates_inputs)
     e, names = cls.experiment, outputs_of(md)
     run = dict(stop_time=e.stop_time, output_interval=e.step_size, input=table, output=names)
     assert_close(simulate_fmu(str(fmu), **run), simulate_fmu(str(twin), **run), names, 1e-9,
@@ -168,7 +173,8 @@ TUNED = {"SingleMassFriction": dict(M=2.0, FT0S=3.0, z_start=0.1, rtol=1e-7),
          "OffsetSliderCrank": dict(m2=6.0, a3=0.25, r=0.04, mu_tk=0.15, g=9.0, q1_start=0.2, rtol=1e-9),
          "DupontTwoMass": dict(m1=12.0, m2=25.0, mu_s=0.45, mu_k=0.25, x_start=0.05, xd_start=0.1),
          "BristleOscillator": dict(model=3, m=2.0, k=150.0, sigma0=5e4, sigma1=3.0, mu_c=0.25, z_ba_ratio=0.6,
-                                   rtol=1e-7)}
+                                   rtol=1e-7),
+         "SpeedController": dict(k_p=5.0, T_i=0.2, tau_max=1.0)}  # saturated most of the time: anti-windup
 
 
 @pytest.mark.parametrize("name", MODELS)
@@ -372,7 +378,8 @@ BAD_PARAMETER = {"SingleMassFriction": ("FT0S", 1.0, "FT0S=1.0 is outside the al
                  "SliderCrank": ("mu_rk", 0.2, "mu_rk=0.2 is outside the allowed range [0, 0.15]"),
                  "OffsetSliderCrank": ("a1", 0.0, "a1=0.0 is outside the allowed range (0, inf)"),
                  "DupontTwoMass": ("mu_k", 0.6, "mu_k=0.6 is outside the allowed range [0, 0.5]"),
-                 "BristleOscillator": ("mu_s", 0.2, "mu_s=0.2 is outside the allowed range [0.3, inf)")}
+                 "BristleOscillator": ("mu_s", 0.2, "mu_s=0.2 is outside the allowed range [0.3, inf)"),
+                 "SpeedController": ("T_i", 0.0, "T_i=0.0 is outside the allowed range (0, inf)")}
 
 
 @pytest.mark.parametrize("version", [2, 3])
@@ -396,7 +403,7 @@ def test_failures_are_errors_with_a_message_and_a_saved_state_recovers(native_fo
     inst.fmu.reset()
     inst.messages.clear()
     inst.start()
-    names, first_input = outputs_of(inst.md), cls.inputs[0]
+    names, first_input = outputs_of(inst.md), inputs_of(cls)[0]
     drive(inst, cls.experiment.inputs, names, 0, 10, h)
     saved = inst.get_state()
     with pytest.raises(FMICallException):  # a NaN input: refused by the setter, the value stays
@@ -411,7 +418,7 @@ def test_failures_are_errors_with_a_message_and_a_saved_state_recovers(native_fo
     inst.set_state(saved)
     assert drive(inst, cls.experiment.inputs, names, 10, 20, h).shape == (10, len(names))
     with pytest.raises(FMICallException):  # a parameter after initialisation
-        inst.set("rtol", 1e-6)
+        inst.set(parameter, value)
     assert "refused after exitInitializationMode" in inst.errors()[-1]
     inst.set_state(saved)
     with pytest.raises(FMICallException):
@@ -449,7 +456,7 @@ def host_arguments(folder, version, platform, steps, h=0.01, cls=None):
     md = read_model_description(str(folder / "modelDescription.xml"))
     name = md.coSimulation.modelIdentifier
     cls = cls or build_fmu.slave_class(build_fmu.SOURCES / f"{name}.py")
-    first = cls.inputs[0]
+    first = inputs_of(cls)[0]
     value = max(abs(float(cls.experiment.inputs[first](t))) for t in np.linspace(0, cls.experiment.stop_time, 101))
     suffix = ".dll" if "win" in platform else ".so"
     outputs = [v for v in md.modelVariables if v.causality == "output" and v.type in ("Real", "Float64")]
@@ -512,23 +519,23 @@ def test_win64_binaries_under_wine64_reproduce_the_linux64_results(native_folder
         pytest.skip("no native FMU built")
 
 
-def assert_win64_reproduces_linux64(folder, version, hosts, tmp_path, tolerance, cls=None):
+def assert_win64_reproduces_linux64(folder, version, hosts, tmp_path, tolerance, cls=None, steps=200):
     """The extracted native FMU (of the slave class cls: host_arguments) in the C host cross-compiled with
-    mingw-w64 under wine64 (its win64 binary) and in the Linux host (its linux64 one): 200 steps, every Real
-    output within tolerance of its range (after RESIDUALS' rounding)."""
+    mingw-w64 under wine64 (its win64 binary) and in the Linux host (its linux64 one): `steps` steps of
+    0.01 s, every Real output within tolerance of its range (after RESIDUALS' rounding)."""
     exe = tmp_path / f"fmi{version}_host.exe"
     if not exe.exists():
         compile_host(version, exe, (MINGW,), ("-D__USE_MINGW_ANSI_STDIO=1",))
     env = {"WINEDEBUG": "-all", "WINEPREFIX": str(tmp_path.parent / "wineprefix"), "HOME": str(tmp_path),
            "PATH": os.environ.get("PATH", "")}
-    linux = host_arguments(folder, version, "linux64" if version == 2 else "x86_64-linux", 200, cls=cls)
-    windows = host_arguments(folder, version, "win64" if version == 2 else "x86_64-windows", 200, cls=cls)
+    linux = host_arguments(folder, version, "linux64" if version == 2 else "x86_64-linux", steps, cls=cls)
+    windows = host_arguments(folder, version, "win64" if version == 2 else "x86_64-windows", steps, cls=cls)
     expected = subprocess.run([str(hosts[version]), "-q", *linux], capture_output=True, text=True, timeout=120)
     done = subprocess.run([WINE, str(exe), "-q", *windows], capture_output=True, text=True, env=env, timeout=600)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     a = np.array([[float(x) for x in line.split()] for line in done.stdout.splitlines()])
     b = np.array([[float(x) for x in line.split()] for line in expected.stdout.splitlines()])
-    assert a.shape == b.shape and a.shape[0] == 200, (a.shape, b.shape)
+    assert a.shape == b.shape and a.shape[0] == steps, (a.shape, b.shape)
     md = read_model_description(str(folder / "modelDescription.xml"))
     floor = np.array([0.0] + [RESIDUALS.get(v.name, 0.0) for v in md.modelVariables  # (time, outputs)
                               if v.causality == "output" and v.type in ("Real", "Float64")])
