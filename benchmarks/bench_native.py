@@ -55,9 +55,10 @@ def inputs(name):
 
     cls = build_fmu.slave_class(build_fmu.SOURCES / f"{name}.py")
     e = cls.experiment
+    names = [v.name for v in cls.variables if v.causality == "input"]
     amplitude = {n: max(abs(e.inputs[n](k * e.stop_time / 200)) if n in e.inputs else 0.0 for k in range(201))
-                 for n in cls.inputs}
-    first = cls.inputs[0]
+                 for n in names}
+    first = names[0]
     return first, amplitude.pop(first), amplitude
 
 

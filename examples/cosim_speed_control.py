@@ -9,7 +9,8 @@ torque tau. The set point steps 0 -> 2 rad/s at 0.5 s and back to 0 at 4 s: the 
 away, runs at speed through its friction, then is braked and held, with stick phases whenever
 the friction can carry the difference between drive and gravity. Both FMUs are connected by the
 fixed-step master of friction_joints.fmi.master (Jacobi, step h). Writes cosim_speed_control.csv and
-.png to --out and prints a summary.
+.png to --out and prints a summary. --dist dist/native runs the native FMUs of both (python build_fmu.py
+--native): the same results, with no Python inside the FMUs.
 """
 
 import argparse

@@ -44,3 +44,42 @@ def test_a_kernel_refuses_arrays_of_the_wrong_type_naming_them():
     with pytest.raises(TypeError, match="out must be a C-contiguous float64 array"):
         kernel(0.0, y, tau, fpar, ipar, fmode, imode, np.zeros(10)[::2])
     assert kernel(0.0, y, tau, fpar, ipar, fmode, imode, dy) == 0
+
+
+#: fj_hypot against the exact root (decimal, 60 digits) of pairs over the whole exponent range (x and y alike, y a
+#: fraction of x, subnormals), and C99's special cases; run on the engine given as argv[1]
+HYPOT = """
+import ctypes, math, sys
+from decimal import Decimal, getcontext
+import numpy as np
+from friction_joints.native import library
+hypot = library(sys.argv[1]).fj_hypot
+hypot.restype, hypot.argtypes = ctypes.c_double, [ctypes.c_double, ctypes.c_double]
+getcontext().prec = 60
+rng = np.random.default_rng(29)
+x = rng.uniform(-1, 1, 6000) * 2.0 ** rng.integers(-1074, 1024, 6000)
+with np.errstate(over="ignore"):  # (a product past the largest double: inf, a case too)
+    y = np.concatenate([rng.uniform(-1, 1, 2000) * 2.0 ** rng.integers(-1074, 1024, 2000),
+                        x[2000:4000] * rng.uniform(0, 1, 2000) * 2.0 ** rng.integers(-60, 60, 2000),
+                        rng.uniform(-1, 1, 2000) * 2.0 ** rng.integers(-1074, -1000, 2000)])
+for a, b in zip(x.tolist(), y.tolist()):
+    exact = (Decimal(a) ** 2 + Decimal(b) ** 2).sqrt()
+    if exact > Decimal(sys.float_info.max):
+        assert hypot(a, b) == math.inf, (a, b)
+    else:
+        assert abs(Decimal(hypot(a, b)) - exact) <= Decimal(math.ulp(float(exact))), (a, b, hypot(a, b), exact)
+    assert hypot(a, b) == hypot(b, a) == hypot(-a, b)
+inf, nan = math.inf, math.nan
+assert hypot(inf, nan) == hypot(nan, -inf) == inf and math.isnan(hypot(nan, 1.0)) and math.isnan(hypot(0.0, nan))
+assert hypot(0.0, -0.0) == 0.0 and hypot(3.0, 4.0) == 5.0 and hypot(5e-324, 0.0) == 5e-324
+assert hypot(sys.float_info.max, 1.0) == sys.float_info.max and hypot(sys.float_info.max, sys.float_info.max) == inf
+"""
+
+
+def test_fj_hypot_is_within_an_ulp_of_the_exact_root_and_c99_at_the_edges(sanitized_engine):
+    """fj_hypot (the engine's hypot: the same bits on every platform, unlike libm's) within 1 ulp of the exact
+    root everywhere (no overflow or underflow of the squares), C99's inf and NaN; on the engine built with the
+    sanitizers."""
+    from native_build import run_against
+
+    run_against(sanitized_engine, HYPOT)

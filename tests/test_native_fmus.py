@@ -37,7 +37,7 @@ from friction_joints.vehicle.steering_packing import PARAMETERS as STEERING_PARA
 
 PLANAR = ("SliderCrank", "OffsetSliderCrank", "DupontTwoMass")  # the planar mechanisms' assemblies
 MODELS = ("SingleMassFriction", "TwoMassFriction", "SingleTrackVehicle", "SteeringSystem", "RSRRRLinkage",
-          "BristleOscillator") + PLANAR
+          "BristleOscillator", "SpeedController") + PLANAR  # SpeedController: a C model the engine does not run
 HEADERS = Path(fmpy.__file__).parent / "c-code"
 HOSTS = Path(__file__).with_name("c_host")
 WINE = shutil.which("wine64") or next((p for p in ("/usr/lib/wine/wine64",) if os.access(p, os.X_OK)), None)
@@ -83,6 +83,11 @@ def experiment(name):
     cls = build_fmu.slave_class(build_fmu.SOURCES / f"{name}.py")
     e = cls.experiment
     return cls, input_table(e.stop_time, e.step_size, e.inputs)
+
+
+def inputs_of(cls):
+    """The names of the slave class's inputs, in value-reference order (a MechanismSlave's drive order)."""
+    return [v.name for v in cls.variables if v.causality == "input"]
 
 
 def outputs_of(md):
@@ -137,8 +142,8 @@ def test_native_fmu_is_its_twin_in_description_and_results(native_folder, tmp_pa
     md = read_model_description(str(fmu))
     assert md.coSimulation.needsExecutionTool is False
     assert md.coSimulation.canGetAndSetFMUstate and md.coSimulation.canSerializeFMUstate
-    assert md.coSimulation.canInterpolateInputs is (version == 2)
     cls, table = experiment(name)
+    assert md.coSimulation.canInterpolateInputs is (version == 2 and cls.interpolates_inputs)
     e, names = cls.experiment, outputs_of(md)
     run = dict(stop_time=e.stop_time, output_interval=e.step_size, input=table, output=names)
     assert_close(simulate_fmu(str(fmu), **run), simulate_fmu(str(twin), **run), names, 1e-9,
@@ -163,6 +168,20 @@ def test_native_fmu_is_its_twin_in_description_and_results(native_folder, tmp_pa
     assert fmu.stat().st_size <= 300_000, f"{fmu.name}: {fmu.stat().st_size} bytes"
 
 
+def test_the_speed_control_example_runs_on_the_native_pair_as_on_the_pythonfmu_pair(native_folder):
+    """examples/cosim_speed_control.py's co-simulation (--dist on the folder of the native SpeedController and
+    SliderCrank FMUs): the pythonfmu pair's signals within 1e-9 of their ranges, over 2 s (break-away at 0.5 s)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("cosim_speed_control", build_fmu.HERE / "examples" /
+                                                  "cosim_speed_control.py")
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    native, twin = (example.simulate(native_folder / folder, 2.0, 0.01) for folder in ("native", "twins"))
+    assert twin["u"].max() > 1.0  # the crank runs
+    assert_close(native, twin, [k for k in twin.dtype.names if k != "time"], 1e-9, "the example, native vs pythonfmu pair")
+
+
 #: non-default values of each model's parameters (RSRRRLinkage's Boolean stiction switched on)
 TUNED = {"SingleMassFriction": dict(M=2.0, FT0S=3.0, z_start=0.1, rtol=1e-7),
          "TwoMassFriction": dict(M1=2.0, C12=0.5, zd1_start=0.3),
@@ -174,7 +193,8 @@ TUNED = {"SingleMassFriction": dict(M=2.0, FT0S=3.0, z_start=0.1, rtol=1e-7),
          "OffsetSliderCrank": dict(m2=6.0, a3=0.25, r=0.04, mu_tk=0.15, g=9.0, q1_start=0.2, rtol=1e-9),
          "DupontTwoMass": dict(m1=12.0, m2=25.0, mu_s=0.45, mu_k=0.25, x_start=0.05, xd_start=0.1),
          "BristleOscillator": dict(model=3, m=2.0, k=150.0, sigma0=5e4, sigma1=3.0, mu_c=0.25, z_ba_ratio=0.6,
-                                   rtol=1e-7)}
+                                   rtol=1e-7),
+         "SpeedController": dict(k_p=5.0, T_i=0.2, tau_max=1.0)}  # saturated most of the time: anti-windup
 
 
 @pytest.mark.parametrize("name", MODELS)
@@ -430,7 +450,8 @@ BAD_PARAMETER = {"SingleMassFriction": ("FT0S", 1.0, "FT0S=1.0 is outside the al
                  "SliderCrank": ("mu_rk", 0.2, "mu_rk=0.2 is outside the allowed range [0, 0.15]"),
                  "OffsetSliderCrank": ("a1", 0.0, "a1=0.0 is outside the allowed range (0, inf)"),
                  "DupontTwoMass": ("mu_k", 0.6, "mu_k=0.6 is outside the allowed range [0, 0.5]"),
-                 "BristleOscillator": ("mu_s", 0.2, "mu_s=0.2 is outside the allowed range [0.3, inf)")}
+                 "BristleOscillator": ("mu_s", 0.2, "mu_s=0.2 is outside the allowed range [0.3, inf)"),
+                 "SpeedController": ("T_i", 0.0, "T_i=0.0 is outside the allowed range (0, inf)")}
 
 
 @pytest.mark.parametrize("version", [2, 3])
@@ -454,7 +475,7 @@ def test_failures_are_errors_with_a_message_and_a_saved_state_recovers(native_fo
     inst.fmu.reset()
     inst.messages.clear()
     inst.start()
-    names, first_input = outputs_of(inst.md), cls.inputs[0]
+    names, first_input = outputs_of(inst.md), inputs_of(cls)[0]
     drive(inst, cls.experiment.inputs, names, 0, 10, h)
     saved = inst.get_state()
     with pytest.raises(FMICallException):  # a NaN input: refused by the setter, the value stays
@@ -469,7 +490,7 @@ def test_failures_are_errors_with_a_message_and_a_saved_state_recovers(native_fo
     inst.set_state(saved)
     assert drive(inst, cls.experiment.inputs, names, 10, 20, h).shape == (10, len(names))
     with pytest.raises(FMICallException):  # a parameter after initialisation
-        inst.set("rtol", 1e-6)
+        inst.set(parameter, value)
     assert "refused after exitInitializationMode" in inst.errors()[-1]
     inst.set_state(saved)
     with pytest.raises(FMICallException):
@@ -507,7 +528,7 @@ def host_arguments(folder, version, platform, steps, h=0.01, cls=None):
     md = read_model_description(str(folder / "modelDescription.xml"))
     name = md.coSimulation.modelIdentifier
     cls = cls or build_fmu.slave_class(build_fmu.SOURCES / f"{name}.py")
-    first = cls.inputs[0]
+    first = inputs_of(cls)[0]
     value = max(abs(float(cls.experiment.inputs[first](t))) for t in np.linspace(0, cls.experiment.stop_time, 101))
     suffix = ".dll" if "win" in platform else ".so"
     outputs = [v for v in md.modelVariables if v.causality == "output" and v.type in ("Real", "Float64")]
@@ -546,6 +567,28 @@ def test_c_host_under_valgrind_has_no_error_and_no_leak(native_folder, hosts, tm
         pytest.skip("no native FMU built")
 
 
+def test_the_speed_controller_fmu_and_the_fmi_layer_under_sanitizers(native_folder, hosts, tmp_path):
+    """The native SpeedController FMU's sources (its C model and the FMI layer) and the plain C host compiled
+    with the address and undefined-behaviour sanitizers: three instantiations of 100 steps into the torque
+    limit run clean and give the shipped binary's rows."""
+    from native_build import ADDRESS, UNDEFINED
+
+    folder = extracted(native_folder, "SpeedController", 2, tmp_path)
+    flags = ("-std=c99", "-O0", "-g", *ADDRESS, *UNDEFINED)
+    library, host = tmp_path / "SpeedController.so", tmp_path / "fmi2_host_sanitized"
+    subprocess.run(["gcc", *flags, "-ffp-contract=off", "-fPIC", "-shared", "-I", str(folder / "sources"),
+                    *map(str, sorted((folder / "sources").glob("*.c"))), "-o", str(library), "-lm"], check=True)
+    subprocess.run(["gcc", *flags, "-Wall", "-Werror", f"-I{HEADERS}", "-o", str(host), str(HOSTS / "fmi2_host.c"),
+                    "-ldl"], check=True)
+    args = host_arguments(folder, 2, "linux64", 100)
+    shipped = subprocess.run([str(hosts[2]), "-q", *args], capture_output=True, text=True, env={}, timeout=120)
+    checked = subprocess.run([str(host), "-q", "-c", "3", str(library), *args[1:]], capture_output=True, text=True,
+                             env={}, timeout=300)
+    assert checked.returncode == 0 and "runtime error" not in checked.stderr, checked.stderr[-3000:]
+    rows = [line for line in checked.stdout.splitlines() if not line.startswith("cycle")]
+    assert rows == shipped.stdout.splitlines() and len(rows) == 100
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(WINE is None or MINGW is None, reason=INSTALL_WINE)
 @pytest.mark.parametrize("version", [2, 3])
@@ -570,23 +613,23 @@ def test_win64_binaries_under_wine64_reproduce_the_linux64_results(native_folder
         pytest.skip("no native FMU built")
 
 
-def assert_win64_reproduces_linux64(folder, version, hosts, tmp_path, tolerance, cls=None):
+def assert_win64_reproduces_linux64(folder, version, hosts, tmp_path, tolerance, cls=None, steps=200):
     """The extracted native FMU (of the slave class cls: host_arguments) in the C host cross-compiled with
-    mingw-w64 under wine64 (its win64 binary) and in the Linux host (its linux64 one): 200 steps, every Real
-    output within tolerance of its range (after RESIDUALS' rounding)."""
+    mingw-w64 under wine64 (its win64 binary) and in the Linux host (its linux64 one): `steps` steps of
+    0.01 s, every Real output within tolerance of its range (after RESIDUALS' rounding)."""
     exe = tmp_path / f"fmi{version}_host.exe"
     if not exe.exists():
         compile_host(version, exe, (MINGW,), ("-D__USE_MINGW_ANSI_STDIO=1",))
     env = {"WINEDEBUG": "-all", "WINEPREFIX": str(tmp_path.parent / "wineprefix"), "HOME": str(tmp_path),
            "PATH": os.environ.get("PATH", "")}
-    linux = host_arguments(folder, version, "linux64" if version == 2 else "x86_64-linux", 200, cls=cls)
-    windows = host_arguments(folder, version, "win64" if version == 2 else "x86_64-windows", 200, cls=cls)
+    linux = host_arguments(folder, version, "linux64" if version == 2 else "x86_64-linux", steps, cls=cls)
+    windows = host_arguments(folder, version, "win64" if version == 2 else "x86_64-windows", steps, cls=cls)
     expected = subprocess.run([str(hosts[version]), "-q", *linux], capture_output=True, text=True, timeout=120)
     done = subprocess.run([WINE, str(exe), "-q", *windows], capture_output=True, text=True, env=env, timeout=600)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     a = np.array([[float(x) for x in line.split()] for line in done.stdout.splitlines()])
     b = np.array([[float(x) for x in line.split()] for line in expected.stdout.splitlines()])
-    assert a.shape == b.shape and a.shape[0] == 200, (a.shape, b.shape)
+    assert a.shape == b.shape and a.shape[0] == steps, (a.shape, b.shape)
     md = read_model_description(str(folder / "modelDescription.xml"))
     floor = np.array([0.0] + [RESIDUALS.get(v.name, 0.0) for v in md.modelVariables  # (time, outputs)
                               if v.causality == "output" and v.type in ("Real", "Float64")])

@@ -173,20 +173,40 @@ def test_c_host_under_valgrind_has_no_error_and_no_leak(built, hosts, tmp_path):
         assert rows == plain.stdout.splitlines()
 
 
-#: a known difference, not explained yet: Ackermann's win64 binary gives outputs 6.6e-7 of their ranges away
-#: from the linux64 one's (rtol 1e-8) in the C host's run (its steering torque held at its largest value)
-WINE_DIFFERS = pytest.mark.xfail(strict=True, reason="Ackermann: win64 vs linux64 up to 6.6e-7 of a range")
+#: Ackermann in the C host's run (its steering torque held at 4 N.m, the largest of its default experiment) turns
+#: into its toggle position at t = 1.415 s and locks there: the closing constraints' Jacobian in the dependent
+#: angles (delta_R, th_tie) is singular (its smallest singular value 8e-8 at the rest, condition 2e7), so they and
+#: the static friction at rest (residuals of 1e-6 N) follow rounding-level differences amplified by 1e7 or more.
+#: The last-bit differences of mingw-w64's sin and cos from glibc's (a few of the run's 2400 arguments; its hypot's,
+#: which differed for 700 of its arguments, the engine no longer calls: fj_hypot) put there delta_R 9e-7 rad and f_mu
+#: 3.4e-6 of its range apart. In the 140 steps to t = 1.40 s (condition 77) the two agree within 3e-16 of the
+#: ranges; the lock, with the difference, is the strict xfail below.
+BEFORE_TOGGLE = {"Ackermann": 140}
 
 
 @pytest.mark.skipif(WINE is None or MINGW is None, reason=INSTALL_WINE)
-@pytest.mark.parametrize("name", [pytest.param(n, marks=WINE_DIFFERS) if n == "Ackermann" else n for n in FILES])
+@pytest.mark.parametrize("name", FILES)
 def test_win64_binaries_under_wine64_reproduce_the_linux64_results(built, hosts, tmp_path, name):  # noqa: F811
     """The native FMU of a file (FMI 2.0): its win64 binary under wine64 gives the linux64 binary's outputs
-    within 1e-9 of their ranges (test_native_fmus: mingw-w64's libm rounds sin, cos, asin otherwise)."""
+    within 1e-9 of their ranges (test_native_fmus: mingw-w64's libm rounds sin, cos, asin otherwise), over 200
+    steps (Ackermann: BEFORE_TOGGLE's)."""
     folder = tmp_path / name
     with zipfile.ZipFile(fmu(built, name)) as z:
         z.extractall(folder)
-    assert_win64_reproduces_linux64(folder, 2, hosts, tmp_path, 1e-9, cls=slave(name))
+    assert_win64_reproduces_linux64(folder, 2, hosts, tmp_path, 1e-9, cls=slave(name),
+                                    steps=BEFORE_TOGGLE.get(name, 200))
+
+
+@pytest.mark.skipif(WINE is None or MINGW is None, reason=INSTALL_WINE)
+@pytest.mark.xfail(strict=True, reason="Ackermann locked in its toggle position (t > 1.415 s): its dependent angles "
+                                       "and static friction are ill-conditioned there (condition 2e7), and mingw-w64's "
+                                       "sin and cos (last bit) move them 9e-7 rad and 3.4e-6 of f_mu's range apart")
+def test_ackermann_locked_in_its_toggle_position_on_win64(built, hosts, tmp_path):
+    """Ackermann's 200 steps (BEFORE_TOGGLE) under wine64 against linux64 at 1e-9."""
+    folder = tmp_path / "Ackermann"
+    with zipfile.ZipFile(fmu(built, "Ackermann")) as z:
+        z.extractall(folder)
+    assert_win64_reproduces_linux64(folder, 2, hosts, tmp_path, 1e-9, cls=slave("Ackermann"))
 
 
 def test_a_file_that_c_cannot_honour_is_refused_naming_why(tmp_path):

@@ -15,7 +15,9 @@ whose table (``model.c``) is written here from the slave's ``Var`` rows:
                   unused, always 0: those of a feature the assembly refuses)
 
 A model is native when the engine has an assembly of its parameters and its family decides its modes
-in C; ``model_table`` raises ``NotNative`` saying why another is not.
+in C; ``model_table`` raises ``NotNative`` saying why another is not. A model the engine does not run
+(DISCRETE: the SpeedController's discrete PI) is a C file beside the FMI layer with its assembly and its
+update (``fj_fmu_model.h``), its parameters, inputs and state (= its outputs) in the order of its Var rows.
 
     path = build_native(cls, twin_fmu, out_folder)   # cls: the fmu_src slave class; twin: its built FMU
 """
@@ -106,6 +108,11 @@ def platforms() -> tuple[dict, dict]:
     return found, missing
 
 
+#: the models the engine does not run: {model: its C file in native/fmi (fj_assembly_<model> and
+#: fj_update_<model>, fj_fmu_model.h)}
+DISCRETE = {"SpeedController": "speed_controller.c"}
+
+
 class NotNative(Exception):
     """Why a model has no native FMU (yet)."""
 
@@ -127,10 +134,36 @@ class ModelTable:
     bristle: native.Assembly | None = None
 
 
+@dataclass(frozen=True)
+class DiscreteAssembly:
+    """The assembly of a model of DISCRETE (the attributes model_source and source_files read): no family; its
+    parameters ``names`` and ``n_tau`` inputs those of its slave, in the order of its Var rows; ``file`` its C file."""
+
+    model: str
+    file: str
+    names: tuple
+    n_tau: int
+    family = None
+
+
+def _discrete_table(cls) -> ModelTable:
+    """The table of a model of DISCRETE: each variable's index its place among those of its causality (the C
+    file's layout; fj_fmu_new checks the parameters' names against its assembly's)."""
+    counts, rows = {"parameter": 0, "input": 0, "output": 0}, []
+    for v in cls.variables:
+        rows.append((v, counts[v.causality], 1))
+        counts[v.causality] += 1
+    names = tuple(v.name for v in cls.variables if v.causality == "parameter")
+    return ModelTable(cls.__name__, DiscreteAssembly(cls.__name__, DISCRETE[cls.__name__], names, counts["input"]),
+                      tuple(rows))
+
+
 def model_table(cls) -> ModelTable:
     """The table of the native FMU of the fmu_src slave class ``cls`` (or of a mechanism file's FileSlave
     class: its assembly written by native_file); NotNative if it has none."""
     name = cls.__name__
+    if name in DISCRETE:
+        return _discrete_table(cls)
     if isinstance(getattr(cls, "spec", None), MechanismFile):
         from .native_file import FileAssembly
 
@@ -236,14 +269,17 @@ def model_source(table: ModelTable, token: str, script: str) -> str:
     family, model = table.assembly.family, table.assembly.model
     written = getattr(table.assembly, "source", "")
     found = "&" + (FILE_ASSEMBLY if written else f"fj_assembly_{model}")
+    update = f"fj_update_{model}" if family is None else "NULL"
     bristle = table.bristle
     friction_model_vr = [v.name for v, _, _ in table.variables].index("friction_model") if bristle else -1
-    families, assemblies = {family: f"&fj_family_{family}"}, {model: found}
+    families, assemblies = ({family: f"&fj_family_{family}"} if family else {}), {model: found}
     if bristle:
         families[bristle.family] = f"&fj_family_{bristle.family}"
         assemblies[bristle.model] = f"&fj_assembly_{bristle.model}"
 
     def lookup(table_of):  # the body of a lookup by name
+        if not table_of:  # (none: the engine does not run this model)
+            return "    (void)name;\n    return NULL;\n"
         return "".join(f"    if (name != NULL && strcmp(name, {json.dumps(key)}) == 0) return {value};\n"
                        for key, value in table_of.items()) + "    return NULL;\n"
     lines = []
@@ -256,7 +292,8 @@ def model_source(table: ModelTable, token: str, script: str) -> str:
                      f"{int(v.causality == 'parameter' and v.unit in INERTIA_UNITS)}, {count}}},")
     return (f"/* model.c: the model of the native FMU {table.name} (fj_fmu_model.h), written by build_fmu.py --native\n"
             f" * from {script} (its Var rows, in value-reference order); index: the C assembly's parameter\n"
-            f" * ({table.assembly.model}, family {table.assembly.family}; {RTOL}: rtol, {UNUSED}: unused), the input's\n"
+            f" * ({table.assembly.model}, " + (f"family {family}" if family else f"{table.assembly.file}, no family")
+            + f"; {RTOL}: rtol, {UNUSED}: unused), the input's\n"
             f" * place in tau, the output's in the record. */\n"
             "#include <stddef.h>\n#include <string.h>\n\n"
             '#include "fj_assembly.h"\n#include "fj_fmu_model.h"\n#include "fj_kernel.h"\n\n'
@@ -266,7 +303,7 @@ def model_source(table: ModelTable, token: str, script: str) -> str:
             + "\n".join(lines) + "\n};\n\n"
             f"const fj_fmu_model fj_fmu_the_model = {{{json.dumps(table.name)}, {json.dumps(token)}, "
             f"{json.dumps(table.assembly.model)}, {len(table.variables)}, VARIABLES, "
-            f"{json.dumps(bristle.model) if bristle else 'NULL'}, {friction_model_vr}}};\n\n"
+            f"{json.dumps(bristle.model) if bristle else 'NULL'}, {friction_model_vr}, {update}}};\n\n"
             f"/* The engine's family by name (families.c's, for this FMU's families: the binary holds no other). */\n"
             f"const fj_family *fj_family_find(const char *name) {{\n{lookup(families)}}}\n\n"
             f"/* The assembly by name (assemblies.c's, for this FMU's assemblies). */\n"
@@ -299,7 +336,7 @@ def engine_sources(family: str, uses: tuple) -> tuple[Path, ...]:
         return tuple(files)
     defined, undefined = symbols
     lookups = {"fj_family_find", "fj_assembly_find"}
-    needed, todo = set(), [*ENGINE_CORE, f"{family}.c", *(defined[s] for s in uses)]
+    needed, todo = set(), [*ENGINE_CORE, *([f"{family}.c"] if family else []), *(defined[s] for s in uses)]
     while todo:
         name = todo.pop()
         if name not in needed:
@@ -311,36 +348,44 @@ def engine_sources(family: str, uses: tuple) -> tuple[Path, ...]:
 @functools.cache
 def _engine_symbols():
     """({symbol: the engine's C file that defines it}, {file: the symbols it uses but does not define}) of
-    the engine's files but LOOKUPS, found with nm on their objects; None without nm."""
-    nm = shutil.which("nm")
-    if nm is None:
+    the engine's files but LOOKUPS (``_symbols``, the files at once); None without nm."""
+    if shutil.which("nm") is None:
         return None
     files = sorted(p for p in ENGINE_DIR.glob("*.c") if p.name not in LOOKUPS)
-
-    def entries(path, tmp):
-        obj = Path(tmp) / (path.stem + ".o")
-        subprocess.run([*c_compiler(), "-std=c99", "-O0", "-c", "-I", str(ENGINE_DIR), str(path), "-o", str(obj)],
-                       check=True, capture_output=True)  # (only its symbols matter)
-        symbols = subprocess.run([nm, str(obj)], check=True, capture_output=True, text=True).stdout.split("\n")
-        return [line.split()[-2:] for line in symbols if len(line.split()) >= 2]
-
-    with tempfile.TemporaryDirectory() as tmp, concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 1) as pool:
-        found = dict(zip((p.name for p in files), pool.map(lambda path: entries(path, tmp), files)))
+    with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 1) as pool:
+        found = dict(zip((p.name for p in files), pool.map(_symbols, files)))
     defined = {name: file for file, pairs in found.items() for kind, name in pairs if kind in "TDRB"}
     undefined = {file: {name for kind, name in pairs if kind == "U"} for file, pairs in found.items()}
     return defined, undefined
 
 
+def _symbols(path: Path) -> list:
+    """[(kind, name)] of the symbols of the C file's object, as nm lists them (U: undefined)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        obj = Path(tmp) / (path.stem + ".o")
+        subprocess.run([*c_compiler(), "-std=c99", "-O0", "-c", "-I", str(ENGINE_DIR), "-I", str(FMI_DIR), str(path),
+                        "-o", str(obj)], check=True, capture_output=True)  # (only its symbols matter)
+        symbols = subprocess.run([shutil.which("nm"), str(obj)], check=True, capture_output=True, text=True).stdout
+    return [tuple(line.split()[-2:]) for line in symbols.split("\n") if len(line.split()) >= 2]
+
+
 def assembly_symbols(assembly) -> tuple:
-    """The engine's symbols that model.c uses: the engine's assembly, or those a file's assembly calls."""
+    """The engine's symbols that model.c uses: the engine's assembly, or those a file's assembly calls, or
+    those the C file of a model of DISCRETE calls (with nm; without it, none: engine_sources takes every file)."""
+    if assembly.family is None:
+        if shutil.which("nm") is None:
+            return ()
+        own = {name for kind, name in _symbols(FMI_DIR / assembly.file) if kind != "U"}
+        return tuple(sorted(name for kind, name in _symbols(FMI_DIR / assembly.file)
+                            if kind == "U" and name.startswith("fj_") and name not in own))
     return FILE_SYMBOLS if getattr(assembly, "source", "") else (f"fj_assembly_{assembly.model}",)
 
 
-def source_files(fmi_version: int, family: str, uses: tuple) -> list[Path]:
+def source_files(fmi_version: int, family: str | None, uses: tuple, model_file: str | None = None) -> list[Path]:
     """The C sources and headers of a native FMU but model.c: the engine's that the model needs and the
     headers they and model.c include, the FMU core's, the FMI version's functions and headers (copied from
-    FMPy, BSD-licensed, their licence headers kept)."""
-    layer = ["fj_fmu.c", "fj_fmu.h", "fj_fmu_model.h", f"fmi{fmi_version}Functions.c"]
+    FMPy, BSD-licensed, their licence headers kept); model_file: the C file of a model of DISCRETE."""
+    layer = ["fj_fmu.c", "fj_fmu.h", "fj_fmu_model.h", f"fmi{fmi_version}Functions.c", *([model_file] if model_file else [])]
     headers = ([f"fmi2{n}.h" for n in ("Functions", "FunctionTypes", "TypesPlatform")] if fmi_version == 2 else
                [f"fmi3{n}.h" for n in ("Functions", "FunctionTypes", "PlatformTypes")])
     sources = engine_sources(family, uses)
@@ -421,8 +466,9 @@ def _token(name: str, fmi_version: int, files) -> str:
 # modelDescription and FMU
 # ======================================================================================================
 
-def native_description(twin: bytes, name: str, token: str, sources: list[str]) -> bytes:
-    """The twin's modelDescription with the native build's token, capabilities and (FMI 2.0) sources."""
+def native_description(twin: bytes, name: str, token: str, sources: list[str], interpolates: bool = True) -> bytes:
+    """The twin's modelDescription with the native build's token, capabilities and (FMI 2.0) sources;
+    interpolates: the model uses its inputs' derivatives (canInterpolateInputs, as its twin's slave)."""
     root = ET.fromstring(twin)
     fmi3 = root.get("fmiVersion", "").startswith("3")
     root.set("instantiationToken" if fmi3 else "guid", token)
@@ -436,7 +482,7 @@ def native_description(twin: bytes, name: str, token: str, sources: list[str]) -
                           canHandleVariableCommunicationStepSize="true", hasEventMode="false")
     else:
         attributes = dict(modelIdentifier=name, needsExecutionTool="false", canHandleVariableCommunicationStepSize="true",
-                          canInterpolateInputs="true", maxOutputDerivativeOrder="0",
+                          canInterpolateInputs=str(bool(interpolates)).lower(), maxOutputDerivativeOrder="0",
                           canBeInstantiatedOnlyOncePerProcess="false", canNotUseMemoryManagementFunctions="true",
                           canGetAndSetFMUstate="true", canSerializeFMUstate="true")
     for key, value in attributes.items():
@@ -482,7 +528,7 @@ def build_native(cls, twin: Path, out: Path, script: str = "", targets=None) -> 
     uses = assembly_symbols(table.assembly)
     if table.bristle:  # its family and assembly too
         uses += (f"fj_family_{table.bristle.family}", f"fj_assembly_{table.bristle.model}")
-    files = source_files(fmi_version, table.assembly.family, uses)
+    files = source_files(fmi_version, table.assembly.family, uses, getattr(table.assembly, "file", None))
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "sources"
         src.mkdir()
@@ -504,7 +550,8 @@ def build_native(cls, twin: Path, out: Path, script: str = "", targets=None) -> 
         out.mkdir(parents=True, exist_ok=True)
         target = out / f"{table.name}.fmu"
         with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as fmu:
-            fmu.writestr("modelDescription.xml", native_description(twin_xml, table.name, token, c_files))
+            fmu.writestr("modelDescription.xml", native_description(twin_xml, table.name, token, c_files,
+                                                                    cls.interpolates_inputs))
             for path in sorted(binaries.rglob("*")):
                 if path.is_file():
                     fmu.write(path, path.relative_to(tmp).as_posix())

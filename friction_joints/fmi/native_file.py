@@ -72,7 +72,7 @@ class _Writer:
         raw = default if raw is None else raw
         self.arrays[target.split("[")[0]][_index(target)] = evaluate(raw, self.values)
         if isinstance(raw, str):  # files.py num(): an expression that evaluate refuses
-            where = self.spec._at(path, raw, "") + f"{raw!r} "
+            where = self.spec.at(path, raw, "") + f"{raw!r} "
             self.lines.append(f"bad = 0, x = {to_c(raw, self.p)};")
             self.lines.append(f"{target} = fj_file_value(&report, {c_string(where)}, bad, x);")
         else:
@@ -90,7 +90,7 @@ class _Writer:
 
     def check(self, call: str, path: str, value=None):
         """A check of assembly_file.c: fj_file_<call> with where = the key's place."""
-        self.lines.append(f"fj_file_{call.replace('WHERE', c_string(self.spec._at(path, value, '')))};")
+        self.lines.append(f"fj_file_{call.replace('WHERE', c_string(self.spec.at(path, value, '')))};")
 
     def unit(self, name: str, index: int, at: int):
         """arrays[name][index][at:at + 2] made a unit vector, as C's check does (at values the checks take)."""
@@ -123,7 +123,7 @@ class FileAssembly:
     def _write(self, values: dict) -> _Writer:
         """The description at values (the file's where absent), in files.py's order of evaluation."""
         spec, mech = self.spec, self.mechanism
-        joints, bodies, drives = spec._list("joints"), spec._list("bodies"), spec._list("drives")
+        joints, bodies, drives = spec.tables("joints"), spec.tables("bodies"), spec.tables("drives")
         n_laws = sum(2 if j["type"] == "pin-in-slot" else 1 for j in joints)
         w = _Writer(spec, {**spec.default_values(), **values})
         for name, shape in (("body", (len(bodies), 5)), ("joint", (len(joints), 9)), ("law", (n_laws, 4)),
@@ -226,9 +226,9 @@ class FileAssembly:
         joint_types, drive_bodies, tree = self._structure()
         held = ", ".join(mech.q_names[i] for i in mech.partition)
         file = Path(spec.source).name
-        where = f"{file}: " + spec._at("initial.q", None, f"the mechanism cannot be assembled from this guess with "
+        where = f"{file}: " + spec.at("initial.q", None, f"the mechanism cannot be assembled from this guess with "
                                                           f"{held} held: ")
-        motion = f"{file}: " + spec._at("bodies", None, "the equations of motion cannot be solved at the initial "
+        motion = f"{file}: " + spec.at("bodies", None, "the equations of motion cannot be solved at the initial "
                                                         "state: ")
 
         def ints(rows):

@@ -103,24 +103,24 @@ class MechanismFile:
         self._check_keys(problems)
         self.name = str(data.get("name", Path(source).stem if source.endswith(".toml") else "Mechanism"))
         if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", self.name):
-            problems.append(self._at("name", self.name, "must be an identifier (letters, digits, _), the FMU's "
+            problems.append(self.at("name", self.name, "must be an identifier (letters, digits, _), the FMU's "
                                                          "model name"))
         self.description = str(data.get("description", ""))
         self.parameters = self._parameters(problems)
-        self.body_names = (GROUND, *(str(b.get("name", f"body{k + 1}")) for k, b in enumerate(self._list("bodies"))))
-        self.joint_names = tuple(str(j.get("name", f"joint{k + 1}")) for k, j in enumerate(self._list("joints")))
-        self.joint_types = tuple(str(j.get("type", "")) for j in self._list("joints"))
+        self.body_names = (GROUND, *(str(b.get("name", f"body{k + 1}")) for k, b in enumerate(self.tables("bodies"))))
+        self.joint_names = tuple(str(j.get("name", f"joint{k + 1}")) for k, j in enumerate(self.tables("joints")))
+        self.joint_types = tuple(str(j.get("type", "")) for j in self.tables("joints"))
         for kind, names in (("bodies", self.body_names[1:]), ("joints", self.joint_names)):
             for k, name in enumerate(names):
                 if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) or name == GROUND or names.index(name) != k:
-                    problems.append(self._at(f"{kind}[{k}].name", name, "must be an identifier (letters, digits, _), "
+                    problems.append(self.at(f"{kind}[{k}].name", name, "must be an identifier (letters, digits, _), "
                                              f"not {GROUND!r}, and differ from the other {kind}' names"))
         self.drives = self._drives(problems)
         self.experiment = data.get("experiment", {})
         for key in ("stop_time", "step_size"):
             v = self.experiment.get(key) if isinstance(self.experiment, dict) else None
             if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 < v < math.inf):
-                problems.append(self._at(f"experiment.{key}", v, "must be a positive number of seconds"))
+                problems.append(self.at(f"experiment.{key}", v, "must be a positive number of seconds"))
         if problems:
             raise ValueError(self._report(problems))
         self.build()  # validates the mechanism with the file's values
@@ -145,7 +145,9 @@ class MechanismFile:
             start = found
         return start + 1
 
-    def _at(self, path: str, value, message: str) -> str:
+    def at(self, path: str, value, message: str) -> str:
+        """A problem at a key path of the file, in its messages' form: "path = value (line n): message" (value
+        None: not shown; the line where the text has the key)."""
         line = self._line(path)
         shown = "" if value is None else f" = {value!r}".replace("'", '"')
         return f"{path}{shown}{'' if line is None else f' (line {line})'}: {message}"
@@ -154,7 +156,8 @@ class MechanismFile:
         return f"{self.source}: " + ("; ".join(problems) if len(problems) == 1 else
                                      f"{len(problems)} problems:\n  " + "\n  ".join(problems))
 
-    def _list(self, key) -> list:
+    def tables(self, key) -> list:
+        """The file's array of tables under key ("bodies", "joints", "drives"): [] where it is absent or not one."""
         value = self.data.get(key, [])
         return value if isinstance(value, list) and all(isinstance(v, dict) for v in value) else []
 
@@ -165,11 +168,11 @@ class MechanismFile:
     def _check_keys(self, problems):
         def check(table, allowed, path):
             if not isinstance(table, dict):
-                problems.append(self._at(path, None, "must be a table"))
+                problems.append(self.at(path, None, "must be a table"))
                 return
             for key in table:
                 if key not in allowed:
-                    problems.append(self._at(f"{path}.{key}" if path else key, None,
+                    problems.append(self.at(f"{path}.{key}" if path else key, None,
                                              f"unknown key (allowed: {', '.join(sorted(allowed))})"))
 
         check(self.data, KEYS[""], "")
@@ -177,25 +180,25 @@ class MechanismFile:
             if key in self.data:
                 check(self.data[key], KEYS[key], key)
         if not isinstance(self.data.get("parameters", {}), dict):
-            problems.append(self._at("parameters", None, "must be a table ([parameters])"))
+            problems.append(self.at("parameters", None, "must be a table ([parameters])"))
         for name, spec in self._parameter_table().items():
             if isinstance(spec, dict):
                 check(spec, KEYS["parameters.*"], f"parameters.{name}")
         for key in ("bodies", "joints", "drives"):
             if key in self.data and not (isinstance(self.data[key], list)
                                          and all(isinstance(v, dict) for v in self.data[key])):
-                problems.append(self._at(key, None, f"must be an array of tables ([[{key}]])"))
-        if not self._list("bodies"):
-            problems.append(self._at("bodies", None, "the file must define at least one body ([[bodies]])"))
-        for k, body in enumerate(self._list("bodies")):
+                problems.append(self.at(key, None, f"must be an array of tables ([[{key}]])"))
+        if not self.tables("bodies"):
+            problems.append(self.at("bodies", None, "the file must define at least one body ([[bodies]])"))
+        for k, body in enumerate(self.tables("bodies")):
             check(body, KEYS["bodies"], f"bodies[{k}]")
-        for k, joint in enumerate(self._list("joints")):
+        for k, joint in enumerate(self.tables("joints")):
             kind = joint.get("type")
             if kind not in JOINTS:
-                problems.append(self._at(f"joints[{k}].type", kind, f"must be one of {', '.join(JOINTS)}"))
+                problems.append(self.at(f"joints[{k}].type", kind, f"must be one of {', '.join(JOINTS)}"))
             else:
                 check(joint, KEYS[kind], f"joints[{k}]")
-        for k, drive in enumerate(self._list("drives")):
+        for k, drive in enumerate(self.tables("drives")):
             check(drive, KEYS["drives"], f"drives[{k}]")
 
     # --- parts read once ----------------------------------------------------------------------------
@@ -205,7 +208,7 @@ class MechanismFile:
             path = f"parameters.{name}"
             spec = spec if isinstance(spec, dict) else {"value": spec}
             if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) or name in RESERVED:
-                problems.append(self._at(path, None, "a parameter's name must be an identifier other than "
+                problems.append(self.at(path, None, "a parameter's name must be an identifier other than "
                                                      f"{', '.join(sorted(RESERVED))}"))
                 continue
             values = {}
@@ -213,12 +216,12 @@ class MechanismFile:
                 v = spec.get(key)
                 if key == "value" or v is not None:
                     if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-                        problems.append(self._at(f"{path}.{key}", v, "must be a finite number"))
+                        problems.append(self.at(f"{path}.{key}", v, "must be a finite number"))
                         v = None
                 values[key] = None if v is None else float(v)
             low, high, value = values.get("min"), values.get("max"), values["value"]
             if value is not None and ((low is not None and value < low) or (high is not None and value > high)):
-                problems.append(self._at(f"{path}.value", value, f"is outside its allowed range "
+                problems.append(self.at(f"{path}.value", value, f"is outside its allowed range "
                                          f"[{'-inf' if low is None else low}, {'inf' if high is None else high}]"))
             unit = str(spec.get("unit", ""))
             out.append(Parameter(name, value if value is not None else math.nan, unit,
@@ -232,33 +235,33 @@ class MechanismFile:
             return self.body_names.index(ref)
         if isinstance(ref, int) and not isinstance(ref, bool) and (0 if ground else 1) <= ref < len(self.body_names):
             return ref
-        problems.append(self._at(path, ref, f"no body {ref!r} (bodies: {', '.join(names)})".replace("'", '"')))
+        problems.append(self.at(path, ref, f"no body {ref!r} (bodies: {', '.join(names)})".replace("'", '"')))
         return None
 
     def _drives(self, problems) -> tuple:
         out = []
-        for k, d in enumerate(self._list("drives")):
+        for k, d in enumerate(self.tables("drives")):
             path = f"drives[{k}]"
             kind = d.get("kind")
             if kind not in DRIVE_UNITS:
-                problems.append(self._at(f"{path}.kind", kind, "must be \"torque\" or \"force\""))
+                problems.append(self.at(f"{path}.kind", kind, "must be \"torque\" or \"force\""))
                 continue
             name = str(d.get("name", f"input{k + 1}"))
             if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) or name in RESERVED:
-                problems.append(self._at(f"{path}.name", name, "must be an identifier (the FMU input's name)"))
+                problems.append(self.at(f"{path}.name", name, "must be an identifier (the FMU input's name)"))
             body = self._body(f"{path}.body", d.get("body"), problems, ground=False)
             if body is not None:
                 text = f"drive {kind} on {self.body_names[body]}" + (" (at its centre of mass)" if kind == "force" else "")
                 out.append(Drive(name, kind, DRIVE_UNITS[kind], body, str(d.get("description", text))))
         names = [d.name for d in out] + [p.name for p in self.parameters]
         for dup in sorted({n for n in names if names.count(n) > 1}):
-            problems.append(self._at("drives", None, f"the name {dup!r} is used twice (inputs and parameters "
+            problems.append(self.at("drives", None, f"the name {dup!r} is used twice (inputs and parameters "
                                                      "need names of their own)"))
         return tuple(out)
 
     def error(self, path: str, value, message: str) -> ValueError:
         """A ValueError on one key of the file, in the form of the file's other problems."""
-        return ValueError(self._report([self._at(path, value, message)]))
+        return ValueError(self._report([self.at(path, value, message)]))
 
     def experiment_inputs(self, values: dict | None = None) -> dict:
         """{drive name: function of t (s)} of the drives listed in [experiment] inputs (expressions of
@@ -268,13 +271,13 @@ class MechanismFile:
         if not isinstance(table, dict):
             raise self.error("experiment.inputs", None, "must be a table {drive = expression of t}")
         names = [d.name for d in self.drives]
-        problems = [self._at(f"experiment.inputs.{n}", None, f"no drive {n!r} (drives: {', '.join(names) or 'none'})")
+        problems = [self.at(f"experiment.inputs.{n}", None, f"no drive {n!r} (drives: {', '.join(names) or 'none'})")
                     for n in table if n not in names]
         for n, text in table.items():
             try:
                 evaluate(text, {**values, "t": 0.0})
             except ValueError as exc:
-                problems.append(self._at(f"experiment.inputs.{n}", text, str(exc)))
+                problems.append(self.at(f"experiment.inputs.{n}", text, str(exc)))
         if problems:
             raise ValueError(self._report(problems))
         return {n: (lambda t, text=table[n]: evaluate(text, {**values, "t": float(t)})) for n in names if n in table}
@@ -292,20 +295,20 @@ class MechanismFile:
         def num(path, value, default=None):
             if value is None:
                 if default is None:
-                    problems.append(self._at(path, None, "is missing"))
+                    problems.append(self.at(path, None, "is missing"))
                     return math.nan
                 return default
             try:
                 return evaluate(value, values)
             except ValueError as exc:
-                problems.append(self._at(path, value, str(exc)))
+                problems.append(self.at(path, value, str(exc)))
                 return math.nan
 
         def vec(path, value, default=None):
             if value is None and default is not None:
                 return default
             if not isinstance(value, list) or len(value) != 2:
-                problems.append(self._at(path, value, "must be a list of two numbers [x, y]"))
+                problems.append(self.at(path, value, "must be a list of two numbers [x, y]"))
                 return (math.nan, math.nan)
             return tuple(num(f"{path}[{c}]", v) for c, v in enumerate(value))
 
@@ -313,27 +316,27 @@ class MechanismFile:
             try:
                 return make()
             except ValueError as exc:
-                problems.append(self._at(path, None, str(exc)))
+                problems.append(self.at(path, None, str(exc)))
                 return None
 
         bodies = []
-        for k, b in enumerate(self._list("bodies")):
+        for k, b in enumerate(self.tables("bodies")):
             path = f"bodies[{k}]"
             args = (self.body_names[k + 1], num(f"{path}.m", b.get("m")), num(f"{path}.J", b.get("J"), 0.0),
                     vec(f"{path}.force", b.get("force"), (0.0, 0.0)), num(f"{path}.moment", b.get("moment"), 0.0))
             bodies.append(attempt(path, lambda: Body(*args)))
         joints = []
-        for k, j in enumerate(self._list("joints")):
+        for k, j in enumerate(self.tables("joints")):
             joints.append(self._joint(k, j, num, vec, attempt, problems))
         drives = []
-        for d, spec in zip(self.drives, self._list("drives")):
+        for d, spec in zip(self.drives, self.tables("drives")):
             if d.kind == "torque":
                 drives.append(BodyLoad(d.body, (0.0, 0.0, 1.0)))
             else:
                 e = vec(f"drives[{self.drives.index(d)}].direction", spec.get("direction"))
                 norm = math.hypot(*e)
                 if not norm > 0.0:
-                    problems.append(self._at(f"drives[{self.drives.index(d)}].direction", spec.get("direction"),
+                    problems.append(self.at(f"drives[{self.drives.index(d)}].direction", spec.get("direction"),
                                              "must be a non-zero direction"))
                     continue
                 drives.append(BodyLoad(d.body, (e[0] / norm, e[1] / norm, 0.0)))
@@ -355,12 +358,12 @@ class MechanismFile:
             return None
         law = spec.get("law") if isinstance(spec, dict) else spec
         if law not in LAWS:
-            problems.append(self._at(f"{path}.law" if isinstance(spec, dict) else path, law,
+            problems.append(self.at(f"{path}.law" if isinstance(spec, dict) else path, law,
                                      f"must be one of {', '.join(LAWS)}"))
             return None
         fields = list(LAWS[law].__dataclass_fields__)
         for key in sorted(set(spec) - set(fields) - {"law"}):
-            problems.append(self._at(f"{path}.{key}", None, f"unknown coefficient of the {law} law (it has "
+            problems.append(self.at(f"{path}.{key}", None, f"unknown coefficient of the {law} law (it has "
                                                             f"{', '.join(fields)})"))
         kwargs = {key: num(f"{path}.{key}", v) for key, v in spec.items() if key in fields}
         return attempt(path, lambda: LAWS[law](**kwargs))
@@ -393,7 +396,7 @@ class MechanismFile:
         """(tree joint indices in placing order, their coordinate axes, their q names): the joints
         with a ``coordinate`` (or, if none has one, a spanning tree of the revolute and prismatic
         joints in file order), each placed once its body_j is."""
-        specs = self._list("joints")
+        specs = self.tables("joints")
         named = [k for k, j in enumerate(specs) if "coordinate" in j]
         candidates = named or [k for k, j in enumerate(specs) if j["type"] != "pin-in-slot"]
         order, placed, pending = [], {0}, list(candidates)
@@ -413,10 +416,10 @@ class MechanismFile:
                       if joints[k].body_i in placed else
                       f"its body_j {self.body_names[joints[k].body_j]!r} is placed by no joint coordinate (a joint "
                       "coordinate places body_i from the ground or a body placed before it)")
-            problems.append(self._at(f"joints[{k}].coordinate", specs[k]["coordinate"], reason))
+            problems.append(self.at(f"joints[{k}].coordinate", specs[k]["coordinate"], reason))
         missing = [n for b, n in enumerate(self.body_names) if b and b not in placed]
         if missing:
-            problems.append(self._at("joints", None, f"no joint coordinate places the bodies {', '.join(missing)}: "
+            problems.append(self.at("joints", None, f"no joint coordinate places the bodies {', '.join(missing)}: "
                                      "every body needs one tree joint (a revolute or prismatic joint with a "
                                      "coordinate) that attaches it to the ground or to a body placed before it"))
         axes, names = [], []
@@ -428,12 +431,12 @@ class MechanismFile:
                 e = joints[k].e_j
                 axis = j.get("axis", "xy"[int(abs(e[1]) > abs(e[0]))])
                 if axis not in ("x", "y"):
-                    problems.append(self._at(f"joints[{k}].axis", axis, "must be \"x\" or \"y\""))
+                    problems.append(self.at(f"joints[{k}].axis", axis, "must be \"x\" or \"y\""))
             axes.append(axis)
             default = f"{'th' if axis == 'theta' else axis}_{self.body_names[joints[k].body_i]}"
             names.append(str(j.get("coordinate", default)))
         for dup in sorted({n for n in names if names.count(n) > 1}):
-            problems.append(self._at("joints", None, f"the coordinate name {dup!r} is used twice"))
+            problems.append(self.at("joints", None, f"the coordinate name {dup!r} is used twice"))
         return tuple(order), tuple(axes), tuple(names)
 
     def _assemble(self, model, minimal, q_names, num, problems) -> Built:
@@ -443,13 +446,13 @@ class MechanismFile:
         for key, table in (("initial.q", guess_q), ("initial.u", guess_u)):
             for name in table if isinstance(table, dict) else ():
                 if name not in q_names:
-                    problems.append(self._at(f"{key}.{name}", None, f"no coordinate {name!r} (coordinates: "
+                    problems.append(self.at(f"{key}.{name}", None, f"no coordinate {name!r} (coordinates: "
                                                                    f"{', '.join(q_names)})"))
         guess = np.array([num(f"initial.q.{n}", guess_q.get(n), 0.0) for n in q_names])
         k, k1, m2 = minimal.k, minimal.k1, minimal.m2
         dof = self.data.get("dof")
         if dof is not None and dof != k:
-            problems.append(self._at("dof", dof, f"the joints give k = k1 - m2 = {k1} joint coordinates - {m2} "
+            problems.append(self.at("dof", dof, f"the joints give k = k1 - m2 = {k1} joint coordinates - {m2} "
                                                  f"closing constraints = {k} degrees of freedom"))
         independent = self.data.get("independent", "auto")
         if problems:
@@ -460,13 +463,13 @@ class MechanismFile:
               and all(n in q_names for n in independent) and len(set(independent)) == k):
             partition = tuple(q_names.index(n) for n in independent)
         else:
-            raise ValueError(self._report([self._at(
+            raise ValueError(self._report([self.at(
                 "independent", independent, f"must be \"auto\" or a list of {k} distinct coordinates out of "
                 f"{', '.join(q_names)} (the mechanism has {k} degree{'s' if k != 1 else ''} of freedom: "
                 f"{k1} joint coordinates - {m2} closing constraints)")]))
         for name in guess_u if isinstance(guess_u, dict) else ():
             if name in q_names and q_names.index(name) not in partition:
-                problems.append(self._at(f"initial.u.{name}", None, "is a dependent coordinate: give the velocities "
+                problems.append(self.at(f"initial.u.{name}", None, "is a dependent coordinate: give the velocities "
                                          f"of the independent ones ({', '.join(q_names[i] for i in partition)})"))
         u0 = np.array([num(f"initial.u.{q_names[i]}", guess_u.get(q_names[i]), 0.0) for i in partition])
         if problems:
@@ -483,13 +486,13 @@ class MechanismFile:
             q0 = mechanism.assemble(guess[list(partition)])
             minimal.velocities(q0, u0, partition)  # a dead centre at q0 fails here
         except (FrictionJointsError, ValueError) as exc:
-            raise ValueError(self._report([self._at(
+            raise ValueError(self._report([self.at(
                 "initial.q", None, f"the mechanism cannot be assembled from this guess with "
                 f"{', '.join(q_names[i] for i in partition)} held: {exc}")])) from None
         try:  # the reduced mass matrix and the reactions at the start (a massless body left free fails)
             minimal.evaluate(q0, u0, np.zeros(model.n_drives), partition)
         except FrictionJointsError as exc:
-            raise ValueError(self._report([self._at(
+            raise ValueError(self._report([self.at(
                 "bodies", None, f"the equations of motion cannot be solved at the initial state: {exc}")])) from None
         residual = float(np.linalg.norm(minimal.closure(q0))) if m2 else 0.0
         return Built(mechanism, q0, u0, residual, guess_residual)

@@ -39,7 +39,8 @@ struct fj_fmu {
     double *p, *built_with; /* the assembly's parameters; those (and rtol) the engine was built with */
     double *fpar, *y0, *forms, *record;
     int64_t *ipar;
-    fj_instance *engine;  /* NULL before initialisation */
+    fj_instance *engine;  /* NULL before initialisation, and for a model with an update (fj_fmu_model.h) */
+    double t_now;         /* the time reached by a model with an update (the engine's otherwise) */
     int initialized, terminated;
     double t_start;
     int failed;
@@ -145,7 +146,7 @@ void fj_fmu_reset(fj_fmu *f) {
         f->rates[i] = f->held_rate[i] = 0.0;
         f->held_value[i] = f->values[f->input_vr[i]];
     }
-    f->held_t0 = f->t_start = 0.0;
+    f->held_t0 = f->t_start = f->t_now = 0.0;
     fj_instance_free(f->engine);
     f->engine = NULL;
     f->initialized = f->terminated = f->failed = 0;
@@ -174,6 +175,12 @@ fj_fmu *fj_fmu_new(const fj_fmu_model *model, fj_fmu_logger *logger, void *env) 
                         model->bristle_assembly, model->assembly);
             return NULL;
         }
+    }
+    if ((model->update == NULL) != (a->family != NULL) || (model->update != NULL && a->n_record != a->n_y)) {
+        fj_fmu_fail(&probe, "instantiate", "the model %s has %s update, its assembly %s %s", model->name,
+                    model->update ? "an" : "no", a->model, a->family ? "a family" : "no family (or a record that is "
+                    "not its state)");
+        return NULL;
     }
     fj_fmu *f = calloc(1, sizeof *f);
     if (f == NULL) {
@@ -216,8 +223,8 @@ fj_fmu *fj_fmu_new(const fj_fmu_model *model, fj_fmu_logger *logger, void *env) 
             f->rtol_vr = vr;
         } else if (v->index == FJ_FMU_UNUSED) {
             bad = 0;
-        } else {
-            bad = v->index < 0 || v->index >= f->n_param; /* a Boolean's value is 0 or 1 */
+        } else { /* its assembly's parameter of its name (a Boolean's value is 0 or 1) */
+            bad = v->index < 0 || v->index >= f->n_param || strcmp(v->name, most->names[v->index]) != 0;
         }
         if (bad) {
             fj_fmu_fail(&probe, "instantiate", "the model's variable %s does not fit its assembly %s", v->name,
@@ -349,7 +356,8 @@ static void parameters(fj_fmu *f, const double *values, double *p, double *rtol)
     }
 }
 
-/* The engine of the parameters in values, not started (f->engine replaced); f->y0 its initial state. */
+/* The engine of the parameters in values, not started (f->engine replaced; a model with an update: only
+ * assembled); f->y0 its initial state. */
 static fj_fmu_status build_engine(fj_fmu *f, const char *where, const double *values) {
     const fj_assembly *a = f->bristle != NULL && values[f->model->friction_model_vr] > 0.0 ? f->bristle : f->assembly;
     double rtol;
@@ -357,20 +365,23 @@ static fj_fmu_status build_engine(fj_fmu *f, const char *where, const double *va
     char error[MESSAGE_SIZE];
     if (a->assemble(f->p, f->fpar, f->ipar, f->y0, error, sizeof error))
         return fj_fmu_fail(f, where, "initialization failed: %s", error);
-    fj_options options = {rtol, rtol * 1e-2, INFINITY, INFINITY}; /* stepping.Stepper: atol = rtol / 100 */
-    fj_instance *engine = fj_instance_new(a->family, f->fpar, a->n_fpar, f->ipar, a->n_ipar, a->n_y, a->n_tau,
-                                          a->n_record, &options, error, sizeof error);
-    if (engine == NULL) return fj_fmu_fail(f, where, "initialization failed: %s", error);
-    fj_instance_free(f->engine);
-    f->engine = engine, f->built = a;
+    if (f->model->update == NULL) {
+        fj_options options = {rtol, rtol * 1e-2, INFINITY, INFINITY}; /* stepping.Stepper: atol = rtol / 100 */
+        fj_instance *engine = fj_instance_new(a->family, f->fpar, a->n_fpar, f->ipar, a->n_ipar, a->n_y, a->n_tau,
+                                              a->n_record, &options, error, sizeof error);
+        if (engine == NULL) return fj_fmu_fail(f, where, "initialization failed: %s", error);
+        fj_instance_free(f->engine);
+        f->engine = engine;
+    }
+    f->built = a;
     memcpy(f->built_with, f->p, (size_t)f->n_param * sizeof(double));
     f->built_with[f->n_param] = rtol;
     return FJ_FMU_OK;
 }
 
-/* The outputs from the engine's record at its time. */
+/* The outputs from the engine's record at its time (a model with an update: its state, in f->record). */
 static fj_fmu_status publish(fj_fmu *f, const char *where) {
-    if (fj_instance_outputs(f->engine, f->record) != FJ_STATUS_OK)
+    if (f->model->update == NULL && fj_instance_outputs(f->engine, f->record) != FJ_STATUS_OK)
         return fj_fmu_fail(f, where, "%s", fj_instance_message(f->engine));
     for (int vr = 0; vr < f->model->n_variables; vr++) {
         const fj_fmu_variable *v = &f->model->variables[vr];
@@ -406,18 +417,28 @@ fj_fmu_status fj_fmu_initialize(fj_fmu *f, const char *where) {
         f->held_value[i] = f->values[f->input_vr[i]], f->held_rate[i] = 0.0;
         row[0] = 0.0, row[1] = f->held_value[i], row[2] = row[3] = row[4] = 0.0;
     }
-    f->held_t0 = f->t_start;
-    if (fj_instance_set_input_forms(f->engine, f->forms, 0) != FJ_STATUS_OK ||
-        fj_instance_start(f->engine, f->t_start, f->y0) != FJ_STATUS_OK)
+    f->held_t0 = f->t_now = f->t_start;
+    if (f->model->update != NULL) {
+        memcpy(f->record, f->y0, (size_t)f->assembly->n_y * sizeof(double));
+    } else if (fj_instance_set_input_forms(f->engine, f->forms, 0) != FJ_STATUS_OK ||
+               fj_instance_start(f->engine, f->t_start, f->y0) != FJ_STATUS_OK) {
         return fj_fmu_fail(f, where, "initialization failed: %s", fj_instance_message(f->engine));
+    }
     if (publish(f, where) != FJ_FMU_OK) return FJ_FMU_ERROR;
     f->initialized = 1;
-    fj_fmu_log(f, FJ_FMU_OK, "%s: native FMU %s: the C engine's family %s, rtol = %s", where, f->model->name,
-               f->built->family, show(f->built_with[f->n_param]).text);
+    if (f->model->update != NULL)
+        fj_fmu_log(f, FJ_FMU_OK, "%s: native FMU %s: a discrete-time model, updated once per step", where,
+                   f->model->name);
+    else
+        fj_fmu_log(f, FJ_FMU_OK, "%s: native FMU %s: the C engine's family %s, rtol = %s", where, f->model->name,
+                   f->built->family, show(f->built_with[f->n_param]).text);
     return FJ_FMU_OK;
 }
 
-double fj_fmu_time(const fj_fmu *f) { return f->engine && f->initialized ? fj_instance_time(f->engine) : f->t_start; }
+double fj_fmu_time(const fj_fmu *f) {
+    if (!f->initialized) return f->t_start;
+    return f->engine != NULL ? fj_instance_time(f->engine) : f->t_now;
+}
 
 /* A failure of the step from t: "fmi2DoStep at t=0.5: ..." (the twin's "doStep at t=0.5: ..."). */
 static fj_fmu_status step_fail(fj_fmu *f, const char *function, double t, const char *format, ...) {
@@ -432,13 +453,14 @@ static fj_fmu_status step_fail(fj_fmu *f, const char *function, double t, const 
 
 fj_fmu_status fj_fmu_step(fj_fmu *f, const char *where, double t, double h) {
     if (f->failed) return step_fail(f, where, t, "not stepped, an earlier call failed: %s", f->error);
-    if (!f->initialized || f->engine == NULL) return step_fail(f, where, t, "called before exitInitializationMode");
+    if (!f->initialized || (f->engine == NULL && f->model->update == NULL))
+        return step_fail(f, where, t, "called before exitInitializationMode");
     if (!isfinite(t))
         return step_fail(f, where, t, "currentCommunicationPoint = %s is outside its allowed range (-inf, inf)",
                            show(t).text);
     if (!(h > 0.0 && h < INFINITY))
         return step_fail(f, where, t, "communicationStepSize = %s is outside its allowed range (0, inf)", show(h).text);
-    double now = fj_instance_time(f->engine);
+    double now = fj_fmu_time(f);
     if (fabs(t - now) > TIME_MATCH * fmax(1.0, fabs(t)))
         return step_fail(f, where, t, "communication point t = %s does not match the model time %s", show(t).text,
                            show(now).text);
@@ -454,6 +476,11 @@ fj_fmu_status fj_fmu_step(fj_fmu *f, const char *where, double t, double h) {
         f->rates[i] = 0.0; /* the derivatives hold for this step only */
     }
     f->held_t0 = t;
+    if (f->model->update != NULL) { /* the inputs held (their derivatives are not used: canInterpolateInputs false) */
+        f->model->update(f->fpar, f->held_value, h, f->record);
+        f->t_now = t + h;
+        return publish(f, where);
+    }
     if (fj_instance_set_input_forms(f->engine, f->forms, changed ? 1 : 0) != FJ_STATUS_OK ||
         fj_instance_step(f->engine, t + h) != FJ_STATUS_OK)
         return step_fail(f, where, t, "%s", fj_instance_message(f->engine));
@@ -480,14 +507,22 @@ static size_t doubles_of(const fj_fmu *f, int64_t n_engine) {
     return S_HEADER + 2 * (size_t)f->model->n_variables + 3 * (size_t)f->n_tau + (size_t)n_engine;
 }
 
+/* The doubles of the engine's state in a saved state: 0 before initialisation; a model with an update: its
+ * state and the time reached. */
+static int64_t engine_size(const fj_fmu *f) {
+    if (!f->initialized) return 0;
+    if (f->model->update != NULL) return f->assembly->n_y + 1;
+    return f->engine != NULL ? fj_instance_state_size(f->engine) : 0;
+}
+
 static size_t state_size(const fj_fmu *f) {
-    int64_t n_engine = f->engine && f->initialized ? fj_instance_state_size(f->engine) : 0;
+    int64_t n_engine = engine_size(f);
     return doubles_of(f, n_engine) * sizeof(double) + error_bytes(f->failed ? strlen(f->error) : 0);
 }
 
 static void get_state(const fj_fmu *f, int phase, void *buffer) {
     size_t nv = (size_t)f->model->n_variables, nt = (size_t)f->n_tau, d = sizeof(double);
-    int64_t n_engine = f->engine && f->initialized ? fj_instance_state_size(f->engine) : 0;
+    int64_t n_engine = engine_size(f);
     size_t length = f->failed ? strlen(f->error) : 0;
     double header[S_HEADER] = {STATE_MAGIC, (double)state_size(f), model_number(f->model), (double)nv,
                                (double)nt, (double)phase, f->initialized, f->terminated, f->t_start, f->held_t0,
@@ -500,7 +535,13 @@ static void get_state(const fj_fmu *f, int phase, void *buffer) {
     memcpy(s, f->rates, nt * d), s += nt;
     memcpy(s, f->held_value, nt * d), s += nt;
     memcpy(s, f->held_rate, nt * d), s += nt;
-    if (n_engine) fj_instance_get_state(f->engine, s), s += n_engine;
+    if (f->model->update != NULL && n_engine) {
+        memcpy(s, f->record, (size_t)(n_engine - 1) * d);
+        s[n_engine - 1] = f->t_now;
+    } else if (n_engine) {
+        fj_instance_get_state(f->engine, s);
+    }
+    s += n_engine;
     char *text = (char *)s;
     memset(text, 0, error_bytes(length));
     if (length) memcpy(text, f->error, length);
@@ -537,7 +578,12 @@ static fj_fmu_status set_state(fj_fmu *f, const char *where, const void *buffer,
         int same = f->engine != NULL && rtol == f->built_with[f->n_param] &&
                    memcmp(f->p, f->built_with, (size_t)f->n_param * d) == 0;
         if (!same && build_engine(f, where, values) != FJ_FMU_OK) return FJ_FMU_ERROR;
-        if (fj_instance_state_size(f->engine) != n_engine || fj_instance_set_state(f->engine, engine_state) != FJ_STATUS_OK)
+        if (f->model->update != NULL) {
+            if (n_engine != f->assembly->n_y + 1) return fj_fmu_fail(f, where, "not a state of this FMU (its size)");
+            memcpy(f->record, engine_state, (size_t)(n_engine - 1) * d);
+            f->t_now = engine_state[n_engine - 1];
+        } else if (fj_instance_state_size(f->engine) != n_engine ||
+                   fj_instance_set_state(f->engine, engine_state) != FJ_STATUS_OK)
             return fj_fmu_fail(f, where, "not a state of this FMU: %s", fj_instance_message(f->engine));
     } else {
         fj_instance_free(f->engine);

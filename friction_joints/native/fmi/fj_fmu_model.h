@@ -11,6 +11,12 @@
  *   inputs -> tau (by index)                   (each doStep; derivatives through fmi2SetRealInputDerivatives)
  *   record -> outputs (by index)               (fj_instance_outputs after each doStep)
  *
+ * A model the engine does not run (the SpeedController's discrete PI, speed_controller.c) has an assembly
+ * whose family is NULL, and an update: its state y (the assembly's n_y, from y0) is advanced once per doStep
+ * of length h with the inputs held, and is its record (n_record = n_y):
+ *
+ *   update(fpar, tau, h, y)                    (each doStep)
+ *
  * build_fmu.py --native writes the table of each FMU (model.c) from its fmu_src slave's Var rows, so
  * that the native FMU and its pythonfmu twin have one description.
  */
@@ -43,6 +49,9 @@ typedef struct fj_fmu_variable {
                     non-zero (a joint's contacts: stuck where one sticks); 1 for every other variable */
 } fj_fmu_variable;
 
+/* A discrete-time model's step: y (n_y) advanced over h (s) with the inputs tau held; fpar its assembly's. */
+typedef void fj_fmu_update(const double *fpar, const double *tau, double h, double *y);
+
 typedef struct fj_fmu_model {
     const char *name;     /* the model identifier */
     const char *token;    /* the GUID (FMI 2.0) and instantiation token (FMI 3.0) of the modelDescription */
@@ -55,9 +64,14 @@ typedef struct fj_fmu_model {
      * variables' indices hold in both) */
     const char *bristle_assembly;
     int friction_model_vr;
+    fj_fmu_update *update; /* NULL: the engine runs the assembly's family */
 } fj_fmu_model;
 
 /* The model of this FMU (model.c, written by build_fmu.py --native). */
 extern const fj_fmu_model fj_fmu_the_model;
+
+/* The models the engine does not run, each in its file here: speed_controller.c. */
+extern const struct fj_assembly fj_assembly_SpeedController;
+void fj_update_SpeedController(const double *fpar, const double *tau, double h, double *y);
 
 #endif

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "fj_assembly.h"
+#include "fj_linalg.h"
 #include "planar_internal.h"
 #include "planar_joints.h"
 
@@ -92,7 +93,7 @@ void fj_file_law(fj_problems *report, const char *where, int64_t kind, const dou
 
 /* Prismatic's e_j: a problem unless finite and non-zero, else made a unit vector. */
 static void unit_guide(fj_problems *checks, double *e) {
-    double norm = hypot(e[0], e[1]);
+    double norm = fj_hypot(e[0], e[1]);
     if (isfinite(norm) && norm != 0.0) {
         e[0] /= norm, e[1] /= norm;
         return;
@@ -116,7 +117,7 @@ void fj_file_joint(fj_problems *report, const char *where, int64_t type, double 
 }
 
 void fj_file_direction(fj_problems *report, const char *where, double *direction) {
-    double norm = hypot(direction[0], direction[1]);
+    double norm = fj_hypot(direction[0], direction[1]);
     if (norm > 0.0) {
         direction[0] /= norm, direction[1] /= norm;
         return;

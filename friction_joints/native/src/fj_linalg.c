@@ -81,3 +81,32 @@ void fj_lu_solve_columns(const double *LU, int64_t n, int64_t lda, const int64_t
 }
 
 double fj_sign(double v) { return v > 0.0 ? 1.0 : (v < 0.0 ? -1.0 : (v == 0.0 ? 0.0 : v)); }
+
+double fj_hypot(double x, double y) {
+    double ax = fabs(x), ay = fabs(y);
+    if (isinf(ax) || isinf(ay)) return INFINITY;
+    if (isnan(ax) || isnan(ay)) return ax + ay;
+    if (ax < ay) {
+        double t = ax;
+        ax = ay, ay = t;
+    }
+    if (ay <= ax * 0x1p-54) return ax + ay; /* y^2 below half an ulp of x^2 (and y = 0) */
+    double scale = 1.0;                      /* by powers of 2: the squares neither overflow nor underflow */
+    if (ax > 0x1p+500)
+        ax *= 0x1p-600, ay *= 0x1p-600, scale = 0x1p+600;
+    else if (ay < 0x1p-500)
+        ax *= 0x1p+600, ay *= 0x1p+600, scale = 0x1p-600;
+    double h = sqrt(ax * ax + ay * ay), t1, t2;
+    /* h^2 - (ax^2 + ay^2) = t1 + t2 exactly in the terms of delta (Borges' correction), so h - that / (2 h) */
+    if (h <= 2.0 * ay) {
+        double delta = h - ay;
+        t1 = ax * (2.0 * delta - ax);
+        t2 = (delta - 2.0 * (ax - ay)) * delta;
+    } else {
+        double delta = h - ax;
+        t1 = 2.0 * delta * (ax - 2.0 * ay);
+        t2 = (4.0 * delta - ay) * ay + delta * delta;
+    }
+    h -= (t1 + t2) / (2.0 * h);
+    return h * scale;
+}

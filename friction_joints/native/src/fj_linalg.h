@@ -15,5 +15,11 @@ void fj_lu_solve_columns(const double *LU, int64_t n, int64_t lda, const int64_t
                          int64_t ldb);
 /* sign of v: 1, -1, 0, or v itself when v is NaN (numpy's sign). */
 double fj_sign(double v);
+/* sqrt(x^2 + y^2) without overflow, with the same bits on every platform, as libm's hypot has not (mingw-w64's
+ * differs from glibc's in the last bit for about one pair in eight, which moves the win64 binaries' results off
+ * the linux64 ones'): the root of the sum of squares with Borges' correction of its rounding (C. F. Borges, "An
+ * improved algorithm for hypot(a, b)", Numer. Algorithms 2021, the correction without FMA), within 1 ulp, the
+ * bits of glibc's hypot (2.35 and later) in the tests; inf if x or y is infinite (C99), else NaN with a NaN. */
+double fj_hypot(double x, double y);
 
 #endif

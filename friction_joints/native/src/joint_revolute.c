@@ -48,7 +48,7 @@ static void friction(const double *par, int64_t edge, const double *f, const dou
                      int64_t ld) {
     (void)edge, (void)ld;
     double r = par[JF_R];
-    double nrm = hypot(f[0], f[1]);
+    double nrm = fj_hypot(f[0], f[1]); /* (the same bits on every platform) */
     f_mu[0] = coef[0] * r * nrm;
     if (nrm != 0.0) {
         J[0] = coef[0] * r * f[0] / nrm;
