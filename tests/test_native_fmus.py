@@ -638,7 +638,7 @@ def assert_win64_reproduces_linux64(folder, version, hosts, tmp_path, tolerance,
     assert np.all(worst <= tolerance), f"{folder.name} FMI {version}.0: win64 vs linux64, relative to range: {worst}"
 
 # ======================================================================================================
-# The C assembly (native/src/assembly.c) against the Python parameter classes
+# The C assemblies (native/src/assembly_*.c) against the Python parameter classes
 # ======================================================================================================
 
 PYTHON = {  # the assembly's model: its Python parameter class, the documented (fpar, ipar) of an instance, and

@@ -48,7 +48,7 @@ TWO_RECORD = [("z", 2, "array"), ("zd", 2, "array"), ("zdd", 2, "array"), ("f", 
 
 
 # ======================================================================================================
-# Packing (the C assembly, native/src/assembly.c: the one packer of these models)
+# Packing (the C assembly, native/src/assembly_lumped.c: the one packer of these models)
 # ======================================================================================================
 
 def pack_single(p):

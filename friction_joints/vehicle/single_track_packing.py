@@ -34,7 +34,7 @@ RECORD = ("v_y", "r", "psi", "a_y", "F_yf", "F_yr", "M_z_left", "M_z_right", "F_
 
 def pack(system):
     """(fpar, ipar) of a SingleTrackVehicle (layout in the module docstring), by the C assembly
-    (native/src/assembly.c: the one packer of this model)."""
+    (native/src/assembly_vehicle.c: the one packer of this model)."""
     fpar, ipar, _ = native.Assembly("SingleTrackVehicle")([getattr(system.p, name) for name in PARAMETERS])
     return fpar, ipar
 

@@ -2,7 +2,7 @@
 system with bristle friction ``vehicle.steering_bristle.SteeringBristle``, which the engine steps with its stiff
 integrator RODAS (``engine="compiled"``). Its mechanics are the family "steering"'s (``steering_packing``).
 
-Model arrays (``pack``, by the C assembly SteeringBristle, native/src/assembly.c: the one packer):
+Model arrays (``pack``, by the C assembly SteeringBristle, native/src/assembly_steering.c: the one packer):
     fpar: the steering family's (``steering_packing``: PARAMETERS, mu_k r_k, the five inertias), then one law
           row per element (ELEMENTS order) of fj_bristle_laws.h: model (friction.bristle.LAWS), sigma0,
           sigma1, sigma2, mu_c (1), mu_s (static_factor; Dahl: 1), v_s, delta, z_ba_ratio (the fields a law

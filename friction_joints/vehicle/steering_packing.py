@@ -57,12 +57,12 @@ RECORD_SIZE = sum(size for _, size, _ in RECORD)
 
 
 # ======================================================================================================
-# Packing (the C assembly, native/src/assembly.c)
+# Packing (the C assembly, native/src/assembly_steering.c)
 # ======================================================================================================
 
 def pack(system):
     """(fpar, ipar) of a SteeringSystem (layout in the module docstring), by the C assembly
-    (native/src/assembly.c: the one packer of this model), whose active flags are the system's."""
+    (native/src/assembly_steering.c: the one packer of this model), whose active flags are the system's."""
     fpar, ipar, _ = native.Assembly("SteeringSystem")(
         [getattr(system.p, name) for name in PARAMETERS] + [0.0, 0])  # the initial angle (unused), friction_model
     if ipar.tolist() != [int(a) for a in system.active]:
