@@ -83,7 +83,10 @@ def connect(scheduler: str | None = None, workers: int | None = None):
             # SIGINT ignored is inherited by the worker processes: Ctrl-C in a terminal reaches the client only
             cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
                                    dashboard_address="127.0.0.1:0",  # a free local port (dashboard with bokeh)
-                                   silence_logs=logging.ERROR)
+                                   # the workers' logs but the critical: a failure of a task is its exception,
+                                   # and a Ctrl-C that closes the scheduler under a worker's heartbeat logs an
+                                   # error with a traceback that says nothing to the user
+                                   silence_logs=logging.CRITICAL)
         with cluster, Client(cluster) as client:
             yield client
     else:
