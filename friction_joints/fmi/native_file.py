@@ -256,7 +256,7 @@ static const fj_assembly {FILE_ASSEMBLY};
 
 static int64_t assemble(const double *p, double *fpar, int64_t *ipar, double *y0, char *error, size_t n_error) {{
     fj_problems pr = fj_no_problems(error, n_error);
-    fj_require_exact_friction(&pr, p[{len(self.names) - 1}]);
+    fj_require_exact_friction(&pr, p[{len(self.names) - 1}], NULL);
     if (pr.count) return pr.count;
     char text[2048];
     fj_problems report = fj_no_problems(text, sizeof text);
