@@ -704,6 +704,20 @@ def random_values(name, rng):
     return values
 
 
+def assembles_as_python(name, assembly, values, python) -> bool:
+    """True where the C assembly of the values packs the arrays of their Python build ``python`` (python_build's
+    or python_bristle_build's) and its initial state within 1e-12; False where both refuse links that cannot
+    be assembled."""
+    if python[0] != "ok":  # links that cannot reach: SingularConfigurationError
+        with pytest.raises(ValueError, match=f"{name}(: the closing constraints)? cannot be"):
+            assembly(values)
+        return False
+    fpar, ipar, y0 = assembly(values)
+    assert np.array_equal(fpar, python[2]) and np.array_equal(ipar, python[3]), values
+    np.testing.assert_allclose(y0, python[1], rtol=1e-12, atol=1e-12, err_msg=str(values))
+    return True
+
+
 @pytest.mark.parametrize("name", PLANAR)
 def test_c_assembly_of_a_planar_mechanism_packs_and_checks_as_its_python_build(name):
     """For random parameters the C assembly (assembly_planar.c) packs the arrays of the twin's Python mechanism
@@ -716,15 +730,7 @@ def test_c_assembly_of_a_planar_mechanism_packs_and_checks_as_its_python_build(n
     assembled = 0
     for _ in range(40):
         values = random_values(name, rng)
-        python = python_build(name, values)
-        if python[0] != "ok":  # links that cannot reach: SingularConfigurationError
-            with pytest.raises(ValueError, match=f"{name}(: the closing constraints)? cannot be"):
-                assembly(values)
-            continue
-        fpar, ipar, y0 = assembly(values)
-        assert np.array_equal(fpar, python[2]) and np.array_equal(ipar, python[3]), values
-        np.testing.assert_allclose(y0, python[1], rtol=1e-12, atol=1e-12, err_msg=str(values))
-        assembled += 1
+        assembled += assembles_as_python(name, assembly, values, python_build(name, values))
     assert assembled >= 30
     cls = build_fmu.slave_class(build_fmu.SOURCES / f"{name}.py")
     base = {v.name: v.start for v in cls.variables if v.causality == "parameter"}
@@ -784,13 +790,9 @@ def test_c_bristle_assembly_of_a_crank_packs_and_checks_as_its_bristle_system(na
     for _ in range(30):
         values = random_bristle_values(name, rng)
         python = python_bristle_build(name, values)
-        if python[0] != "ok":
-            with pytest.raises(ValueError, match=f"{name}(: the closing constraints)? cannot be"):
-                assembly(values)
+        if not assembles_as_python(name, assembly, values, python):
             continue
-        fpar, ipar, y0 = assembly(values)
-        assert np.array_equal(fpar, python[2]) and np.array_equal(ipar, python[3]), values
-        np.testing.assert_allclose(y0, python[1], rtol=1e-12, atol=1e-12, err_msg=str(values))
+        fpar, ipar, _ = assembly(values)
         assert python[4] == assembly.n_record
         exact_fpar, exact_ipar, _ = exact(dict(values, friction_model=0.0))
         assert np.array_equal(fpar[:len(exact_fpar)], exact_fpar)
