@@ -24,7 +24,7 @@ experiment's torque 4 sin 3t N.m sampled at each communication point, from rest,
 rtol 1e-8: the exact model (friction_model 0) and LuGre in every joint (friction_model 2, the FMU's bristle
 defaults sigma0 = 1e4, sigma1 = 5, v_s = 3e-3) on the compiled engine (planar_bristle.c, RODAS) and on the
 Python engine (LSODA; FRICTION_JOINTS_ENGINE=python, over T_fmu / 20). Reported: the real-time factor
-(simulated / wall) and the wall time per step. (The native SliderCrank FMU refuses friction_model > 0.)
+(simulated / wall) and the wall time per step. (The native SliderCrank FMU with LuGre: bench_native.py.)
 
 Usage: OPENBLAS_NUM_THREADS=1 python benchmarks/bench_bristle.py [--t-end 3] [--t-crank 0.8] [--t-rsrrr 0.5]
        [--t-fmu 10] [--dist dist] [--only fmu]

@@ -48,7 +48,7 @@ from ..mechanisms.files import MechanismFile
 from ..native.build import CFLAGS, c_compiler
 from ..planar import MechanismSystem
 from .publication import NotFromRecord, record_indices
-from .slave import SystemSlave
+from .slave import FrictionModelSlave, SystemSlave
 
 FMI_DIR = Path(native.__file__).resolve().parent / "fmi"
 ENGINE_DIR = Path(native.__file__).resolve().parent / "src"
@@ -66,7 +66,8 @@ SMALLER = ("-fno-inline-functions",)
 BRISTLE = ("sigma0", "sigma1", "sigma2", "v_s", "delta", "z_ba_ratio")
 #: the C assembly of a model's system with bristle friction (friction_model > 0), by the model's assembly: its
 #: parameters are the model's, then the bristle laws' (fj_fmu_model.h)
-BRISTLE_ASSEMBLIES = {"SteeringSystem": "SteeringBristle"}
+BRISTLE_ASSEMBLIES = {"SteeringSystem": "SteeringBristle", "SliderCrank": "SliderCrankBristle",
+                      "OffsetSliderCrank": "OffsetSliderCrankBristle"}
 #: the parameters of seed 003's clearance joint and flexible link (fmu_src/RSRRRLinkage.py), used only with
 #: clearance > 0 or n_rfe > 0, which no C assembly takes
 CLEARANCE = ("clearance_joint", "clearance_model", "k_contact", "e_restitution", "flexible_link", "rfem", "E", "G")
@@ -231,7 +232,7 @@ def _bristle_assembly(cls, slave, defaults, inputs, assembly, outputs):
     fpar, ipar, y0 = bristle(values)
     if (bristle.names[:len(assembly.names)] != assembly.names or bristle.n_tau != assembly.n_tau or model is None
             or model.family_name != bristle.family or not np.array_equal(model.fpar, fpar)
-            or not np.array_equal(model.ipar, ipar) or not np.array_equal(y0_python, y0)
+            or not np.array_equal(model.ipar, ipar) or not np.allclose(y0_python, y0, rtol=1e-12, atol=1e-12)
             or model.n_record != bristle.n_record
             or _record_indices(cls, slave, system, bristle.n_record) != outputs):
         raise NotNative(f"its bristle system's compiled form is not its C assembly's ({bristle.family}) or does not "
@@ -241,16 +242,20 @@ def _bristle_assembly(cls, slave, defaults, inputs, assembly, outputs):
 
 def _system(cls, slave, values, inputs):
     """(the hybrid system, its initial state) that the slave builds of the parameter values: a MechanismSlave's
-    build gives a planar mechanism and its q0, u0 (MechanismStepper's system), a SystemSlave's the function of
-    its inputs that makes the system and the initial state's."""
+    build gives a planar mechanism and its q0, u0 (MechanismStepper's system; a FrictionModelSlave's with
+    friction_model > 0 its BristleSystem), a SystemSlave's the function of its inputs that makes the system and
+    the initial state's."""
     held = [Held(values[n]) for n in inputs]
     if issubclass(cls, SystemSlave):
         make_system, y0_of, _ = slave.build(values)
-        system = make_system(held)
-        return system, y0_of(system)
-    mechanism, q0, u0, _ = slave.build(values)
-    system = MechanismSystem(mechanism, held)
-    return system, system.initial_state(q0, u0)
+    elif issubclass(cls, FrictionModelSlave) and values["friction_model"] > 0:
+        make_system, y0_of = cls.bristle_system(slave.build(values), int(values["friction_model"]), values)
+    else:
+        mechanism, q0, u0, _ = slave.build(values)
+        system = MechanismSystem(mechanism, held)
+        return system, system.initial_state(q0, u0)
+    system = make_system(held)
+    return system, y0_of(system)
 
 
 def _record_indices(cls, slave, system, n_record) -> dict:

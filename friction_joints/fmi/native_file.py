@@ -9,7 +9,7 @@ it evaluates them into fj_planar_model's arrays (planar_internal.h), checks them
 messages of ``MechanismFile.build`` and the classes it builds (native/src/assembly_file.c; the file named
 by its name, not its folder), packs them and projects the guess [initial] onto the closing constraints
 (fj_planar_assemble). Beyond files.py, the C assembly refuses friction_model > 0 (the bristle laws run
-in the pythonfmu twin only), as the other native FMUs do.
+in the pythonfmu twin only), as RSRRRLinkage's does (SliderCrank's and SteeringSystem's have a bristle assembly).
 
     assembly = FileAssembly(spec, "FourBar")    # NotNative if the file has what C cannot honour
     fpar, ipar, y0 = assembly(values)           # the same description evaluated in Python, packed
@@ -256,7 +256,7 @@ static const fj_assembly {FILE_ASSEMBLY};
 
 static int64_t assemble(const double *p, double *fpar, int64_t *ipar, double *y0, char *error, size_t n_error) {{
     fj_problems pr = fj_no_problems(error, n_error);
-    fj_require_exact_friction(&pr, p[{len(self.names) - 1}]);
+    fj_require_exact_friction(&pr, p[{len(self.names) - 1}], NULL);
     if (pr.count) return pr.count;
     char text[2048];
     fj_problems report = fj_no_problems(text, sizeof text);

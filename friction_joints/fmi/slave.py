@@ -587,12 +587,19 @@ class FrictionModelSlave(MechanismSlave):
         model = self.friction_model()
         if model == 0:
             return super().make_stepper(built, inputs0)
-        mechanism, q0, u0, rtol = built
+        make_system, y0_of = self.bristle_system(built, model, self.values)
+        return Stepper(make_system, y0_of, inputs0, built[3], self.t_start, engine_from_environment())
+
+    @classmethod
+    def bristle_system(cls, built, model: int, values: dict):
+        """(make_system, y0_of): the BristleSystem of the held input signals of the mechanism of ``built``
+        (``build``'s) with the bristle law ``model`` (1-4) in every joint and the bristle parameters of
+        ``values``, and its initial state (q0, u0 of ``built``, the deflections 0)."""
+        mechanism, q0, u0, _ = built
         from ..planar import BristleSystem, contact_laws  # here: the slaves of other systems import no planar model
 
-        laws = contact_laws(mechanism, model, **self.bristle_options(self.values))
-        return Stepper(lambda inputs: BristleSystem(mechanism, laws, inputs), lambda s: s.initial_state(q0, u0),
-                       inputs0, rtol, self.t_start, engine_from_environment())
+        laws = contact_laws(mechanism, model, **cls.bristle_options(values))
+        return (lambda inputs: BristleSystem(mechanism, laws, inputs)), (lambda system: system.initial_state(q0, u0))
 
     @classmethod
     def bristle_options(cls, values: dict) -> dict:

@@ -111,8 +111,12 @@ void fj_require_finite(fj_problems *pr, const char *name, double value) {
     fj_require(pr, name, value, FJ_NO_BOUND, 0.0, FJ_NO_BOUND, 0.0);
 }
 
-void fj_require_exact_friction(fj_problems *pr, double friction_model) {
-    if (friction_model != 0.0) /* not a Python check: the compiled engine has the exact model only */
+void fj_require_exact_friction(fj_problems *pr, double friction_model, const char *bristle) {
+    if (friction_model == 0.0) return; /* not a Python check: the exact model's assembly */
+    if (bristle != NULL)
+        fj_problem(pr, "friction_model=%g: this assembly has the exact friction model (0) only; the bristle laws "
+                       "(1-4) are the assembly %s's", friction_model, bristle);
+    else
         fj_problem(pr, "friction_model=%g: the native FMU has the exact friction model (0) only; the bristle laws "
                        "(1-4) run in the pythonfmu FMU", friction_model);
 }

@@ -5,18 +5,27 @@
  * family's one packer (fj_planar_pack), and the initial state y0 = [q, u, W_drive, W_friction]
  * (planar.system.MechanismSystem) with q the mechanism's guess projected onto the closing constraints
  * (Mechanism.assemble: fj_planar_project).
+ *
+ * The slider-cranks with bristle friction (the FMUs' friction_model 1-4: SliderCrankBristle,
+ * OffsetSliderCrankBristle, family "planar_bristle", planar_bristle.c): the exact assembly's parameters, then
+ * the bristle laws' sigma0, sigma1, sigma2, v_s, delta, z_ba_ratio (one value for every joint); fpar = the
+ * mechanism's packed as for planar.bristle.BristleSystem (planar/bristle_packing.py: its single mode), then a law
+ * row per joint (fj_bristle_law, as planar.bristle.contact_laws makes it: the model friction_model, mu_c and
+ * mu_s the joint's kinetic and static coefficients); y0 = [q, u, zeta = 0 (4), W_drive, W_friction].
  */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "fj_assembly.h"
+#include "fj_bristle_laws.h"
 #include "fj_kernel.h"
 #include "planar_internal.h"
 #include "planar_joints.h"
 
 #define PI 3.14159265358979323846
 enum { MAX_BODIES = 3, MAX_JOINTS = 4, MAX_DRIVES = 2 }; /* each joint here has one free coordinate */
+enum { N_BRISTLE = 6, N_CONTACTS = 4 }; /* a crank's bristle parameters (after friction_model); its contacts */
 
 /* A mechanism as fj_planar_model's arrays (planar_internal.h), filled by the functions below. */
 typedef struct mechanism {
@@ -30,7 +39,7 @@ typedef struct mechanism {
     double gravity[2];
     int64_t tree[MAX_BODIES][2];
     int64_t partition[MAX_BODIES];
-    int64_t n_bodies, n_joints, n_drives, n_tree;
+    int64_t n_bodies, n_joints, n_drives, n_tree, regularised; /* regularised: packed as a single mode */
 } mechanism;
 
 /* Body i (0-based; planar.Body(name, m, J), no applied load). */
@@ -73,7 +82,7 @@ static const double ORIGIN[2] = {0.0, 0.0}, E_X[2] = {1.0, 0.0}, E_Y[2] = {0.0, 
 /* fpar, ipar of the mechanism and y0 (fj_planar_assemble), the failure of its projection named after the model. */
 static void pack_and_project(const fj_assembly *self, const mechanism *mech, const double *q_guess, const double *u,
                              double *fpar, int64_t *ipar, double *y0, fj_problems *pr) {
-    const fj_planar_model d = {mech->n_bodies, mech->n_joints, mech->n_drives, mech->n_tree, 0,
+    const fj_planar_model d = {mech->n_bodies, mech->n_joints, mech->n_drives, mech->n_tree, mech->regularised,
                                &mech->bodies[0][0], &mech->joint_types[0][0], &mech->joints[0][0], mech->law_kinds,
                                &mech->laws[0][0], mech->drive_bodies, &mech->drives[0][0], mech->gravity,
                                &mech->tree[0][0], mech->partition};
@@ -97,15 +106,17 @@ static void check_links(fj_problems *pr, const double *p, int n) {
 }
 
 /* g, then _laws: r > 0, each static coefficient >= 0 and its kinetic one in [0, static]; then the FMU's
- * friction_model and initial state (p: r, mu_rs, mu_rk, mu_ts, mu_tk, g, q1_start, u_start, friction_model). */
-static void check_crank(fj_problems *pr, const double *p) {
+ * friction_model and initial state (p: r, mu_rs, mu_rk, mu_ts, mu_tk, g, q1_start, u_start, friction_model).
+ * bristle: in the exact assembly, the crank's bristle assembly (friction_model must be 0: it runs the others);
+ * NULL in the bristle assembly (crank_laws checks friction_model). */
+static void check_crank(fj_problems *pr, const double *p, const fj_assembly *bristle) {
     fj_require_finite(pr, "g", p[5]);
     fj_require(pr, "r", p[0], FJ_OPEN, 0.0, FJ_NO_BOUND, 0.0);
     fj_require(pr, "mu_rs", p[1], FJ_CLOSED, 0.0, FJ_NO_BOUND, 0.0);
     fj_require(pr, "mu_rk", p[2], FJ_CLOSED, 0.0, FJ_CLOSED, p[1]);
     fj_require(pr, "mu_ts", p[3], FJ_CLOSED, 0.0, FJ_NO_BOUND, 0.0);
     fj_require(pr, "mu_tk", p[4], FJ_CLOSED, 0.0, FJ_CLOSED, p[3]);
-    fj_require_exact_friction(pr, p[8]);
+    if (bristle != NULL) fj_require_exact_friction(pr, p[8], bristle->model);
     fj_require_finite(pr, "q1_start", p[6]);
     fj_require_finite(pr, "u_start", p[7]);
 }
@@ -141,47 +152,103 @@ static int crank_guess(const fj_assembly *self, double a1, double a2, double c, 
     return 0;
 }
 
-/* SliderCrank (slider_crank(m, a, J, r, mu_rs, mu_rk, mu_ts, mu_tk, g, m3=m3), fmu_src/SliderCrank.py):
- * crank OA, rod AB, a slider of mass m3 at B on the x axis, gravity +x. */
-static const char *const SLIDER_NAMES[] = {"m1",    "a1",    "J1", "m2",       "a2",      "J2",
-                                           "m3",    "r",     "mu_rs", "mu_rk", "mu_ts",   "mu_tk",
-                                           "g",     "q1_start", "u_start", "friction_model"};
+/* The law rows of the crank's contacts O, A, B, guide (fj_bristle_laws.h, into laws: N_CONTACTS rows) as
+ * planar.bristle.contact_laws makes them (make_law per contact, in order, raising at the first contact's
+ * problems): the model friction_model, mu_c and mu_s the kinetic and static coefficients of the joint (mu_rk,
+ * mu_rs; the guide's mu_tk, mu_ts), the bristle parameters b (sigma0, sigma1, sigma2, v_s, delta, z_ba_ratio).
+ * f: as check_crank's p. */
+static void crank_laws(fj_problems *pr, const double *f, const double *b, double *laws) {
+    for (int j = 0; j < N_CONTACTS && pr->count == 0; j++) {
+        int guide = j == N_CONTACTS - 1;
+        const double given[FJ_BRISTLE_LAW_SIZE] = {f[8], b[0], b[1], b[2], f[guide ? 4 : 2], f[guide ? 3 : 1],
+                                                   b[3], b[4], b[5]};
+        fj_bristle_law(pr, "friction_model", given, laws + j * FJ_BRISTLE_LAW_SIZE);
+    }
+}
 
-static int64_t slider_assemble(const double *p, double *fpar, int64_t *ipar, double *y0, char *error,
-                               size_t n_error) {
+/* The end of a crank's assembly self (the exact one, or its bristle one) of its checked mechanism, q and u:
+ * packed and projected as the exact assembly `exact` does it (its sizes and messages: the same build), and for
+ * the bristle assembly packed as a single mode (planar/bristle_packing.py), then the law rows of f (check_crank's
+ * p) and b (crank_laws) after the mechanism's fpar and y0's zeta 0 before the works. */
+static int64_t crank_end(const fj_assembly *self, const fj_assembly *exact, mechanism *mech, const double *q,
+                         const double *u, const double *f, const double *b, double *fpar, int64_t *ipar, double *y0,
+                         fj_problems *pr) {
+    int bristle = self != exact;
+    mech->regularised = bristle;
+    pack_and_project(exact, mech, q, u, fpar, ipar, y0, pr);
+    if (!bristle || pr->count) return pr->count;
+    crank_laws(pr, f, b, fpar + exact->n_fpar);
+    for (int64_t i = exact->n_y - 2; i < self->n_y; i++) y0[i] = 0.0; /* zeta, W_drive, W_friction */
+    return pr->count;
+}
+
+/* SliderCrank (slider_crank(m, a, J, r, mu_rs, mu_rk, mu_ts, mu_tk, g, m3=m3), fmu_src/SliderCrank.py):
+ * crank OA, rod AB, a slider of mass m3 at B on the x axis, gravity +x. The exact assembly's parameters are
+ * the first FJ_COUNT(SLIDER_NAMES) - N_BRISTLE. */
+static const char *const SLIDER_NAMES[] = {"m1",       "a1",      "J1",    "m2",     "a2",     "J2",
+                                           "m3",       "r",       "mu_rs", "mu_rk",  "mu_ts",  "mu_tk",
+                                           "g",        "q1_start", "u_start", "friction_model", "sigma0", "sigma1",
+                                           "sigma2",   "v_s",     "delta", "z_ba_ratio"};
+
+/* The assembly self (SliderCrank or SliderCrankBristle) of the parameters p (SLIDER_NAMES). */
+static int64_t slider_crank_of(const fj_assembly *self, const double *p, double *fpar, int64_t *ipar, double *y0,
+                               char *error, size_t n_error) {
+    const fj_assembly *exact = &fj_assembly_SliderCrank;
     fj_problems pr = fj_no_problems(error, n_error);
     fj_require(&pr, "m3", p[6], FJ_CLOSED, 0.0, FJ_NO_BOUND, 0.0);
     check_links(&pr, p, 2);
-    check_crank(&pr, p + 7);
+    check_crank(&pr, p + 7, self == exact ? &fj_assembly_SliderCrankBristle : NULL);
     double q[3];
-    if (pr.count || !crank_guess(&fj_assembly_SliderCrank, p[1], p[4], 0.0, p[13], q, &pr)) return pr.count;
+    if (pr.count || !crank_guess(exact, p[1], p[4], 0.0, p[13], q, &pr)) return pr.count;
     mechanism mech = {0};
     body(&mech, 0, p[0], p[2]), body(&mech, 1, p[3], p[5]), body(&mech, 2, p[6], 0.0);
     mech.gravity[0] = p[12], mech.gravity[1] = 0.0;
     crank(&mech, (const double[2]){p[1], p[4]}, 0.0, 0.0, 0.0, p + 7);
-    pack_and_project(&fj_assembly_SliderCrank, &mech, q, p + 14, fpar, ipar, y0, &pr);
-    return pr.count;
+    return crank_end(self, exact, &mech, q, p + 14, p + 7, p + 16, fpar, ipar, y0, &pr);
+}
+
+static int64_t slider_assemble(const double *p, double *fpar, int64_t *ipar, double *y0, char *error,
+                               size_t n_error) {
+    return slider_crank_of(&fj_assembly_SliderCrank, p, fpar, ipar, y0, error, n_error);
+}
+
+static int64_t slider_bristle_assemble(const double *p, double *fpar, int64_t *ipar, double *y0, char *error,
+                                       size_t n_error) {
+    return slider_crank_of(&fj_assembly_SliderCrankBristle, p, fpar, ipar, y0, error, n_error);
 }
 
 /* OffsetSliderCrank (offset_slider_crank(m, a, J, r, mu_rs, mu_rk, mu_ts, mu_tk, g)): link 3 hangs from B,
- * kept at theta_3 = -pi/2 by the guide on the x axis 2 a3 below B, gravity -y. */
+ * kept at theta_3 = -pi/2 by the guide on the x axis 2 a3 below B, gravity -y. The exact assembly's parameters
+ * are the first FJ_COUNT(OFFSET_NAMES) - N_BRISTLE. */
 static const char *const OFFSET_NAMES[] = {"m1", "a1", "J1",    "m2",    "a2",    "J2",    "m3", "a3",       "J3",
                                            "r",  "mu_rs", "mu_rk", "mu_ts", "mu_tk", "g", "q1_start", "u_start",
-                                           "friction_model"};
+                                           "friction_model", "sigma0", "sigma1", "sigma2", "v_s", "delta",
+                                           "z_ba_ratio"};
 
-static int64_t offset_assemble(const double *p, double *fpar, int64_t *ipar, double *y0, char *error,
-                               size_t n_error) {
+/* The assembly self (OffsetSliderCrank or OffsetSliderCrankBristle) of the parameters p (OFFSET_NAMES). */
+static int64_t offset_crank_of(const fj_assembly *self, const double *p, double *fpar, int64_t *ipar, double *y0,
+                               char *error, size_t n_error) {
+    const fj_assembly *exact = &fj_assembly_OffsetSliderCrank;
     fj_problems pr = fj_no_problems(error, n_error);
     check_links(&pr, p, 3);
-    check_crank(&pr, p + 9);
+    check_crank(&pr, p + 9, self == exact ? &fj_assembly_OffsetSliderCrankBristle : NULL);
     double q[3];
-    if (pr.count || !crank_guess(&fj_assembly_OffsetSliderCrank, p[1], p[4], p[7], p[15], q, &pr)) return pr.count;
+    if (pr.count || !crank_guess(exact, p[1], p[4], p[7], p[15], q, &pr)) return pr.count;
     mechanism mech = {0};
     body(&mech, 0, p[0], p[2]), body(&mech, 1, p[3], p[5]), body(&mech, 2, p[6], p[8]);
     mech.gravity[0] = 0.0, mech.gravity[1] = -p[14];
     crank(&mech, (const double[2]){p[1], p[4]}, -p[7], p[7], -PI / 2, p + 9);
-    pack_and_project(&fj_assembly_OffsetSliderCrank, &mech, q, p + 16, fpar, ipar, y0, &pr);
-    return pr.count;
+    return crank_end(self, exact, &mech, q, p + 16, p + 9, p + 18, fpar, ipar, y0, &pr);
+}
+
+static int64_t offset_assemble(const double *p, double *fpar, int64_t *ipar, double *y0, char *error,
+                               size_t n_error) {
+    return offset_crank_of(&fj_assembly_OffsetSliderCrank, p, fpar, ipar, y0, error, n_error);
+}
+
+static int64_t offset_bristle_assemble(const double *p, double *fpar, int64_t *ipar, double *y0, char *error,
+                                       size_t n_error) {
+    return offset_crank_of(&fj_assembly_OffsetSliderCrankBristle, p, fpar, ipar, y0, error, n_error);
 }
 
 /* ==================================================================================================
@@ -221,10 +288,24 @@ static int64_t dupont_assemble(const double *p, double *fpar, int64_t *ipar, dou
  * ================================================================================================== */
 
 /* model, family, parameters, n_fpar, n_ipar (fj_planar_pack's sizes of the mechanism), n_y = k1 + k + 2, n_tau,
- * n_record (planar.packing.record_layout: 3 k1 + 2 k + m + 3 l + n_tau + 5), assemble */
-const fj_assembly fj_assembly_SliderCrank = {"SliderCrank", "planar", FJ_COUNT(SLIDER_NAMES), SLIDER_NAMES, 88,
-                                             400, 6, 1, 37, slider_assemble};
-const fj_assembly fj_assembly_OffsetSliderCrank = {"OffsetSliderCrank", "planar", FJ_COUNT(OFFSET_NAMES), OFFSET_NAMES,
-                                                   88, 400, 6, 1, 37, offset_assemble};
+ * n_record (planar.packing.record_layout: 3 k1 + 2 k + m + 3 l + n_tau + 5), assemble; the bristle assemblies:
+ * n_fpar + N_CONTACTS law rows, n_y + N_CONTACTS (zeta), n_record + 2 N_CONTACTS (z, zdot: planar_bristle.c) */
+enum { CRANK_FPAR = 88, CRANK_IPAR = 400, CRANK_Y = 6, CRANK_RECORD = 37 };
+enum {
+    CRANK_BRISTLE_FPAR = CRANK_FPAR + N_CONTACTS * FJ_BRISTLE_LAW_SIZE,
+    CRANK_BRISTLE_Y = CRANK_Y + N_CONTACTS,
+    CRANK_BRISTLE_RECORD = CRANK_RECORD + 2 * N_CONTACTS
+};
+const fj_assembly fj_assembly_SliderCrank = {"SliderCrank", "planar", FJ_COUNT(SLIDER_NAMES) - N_BRISTLE, SLIDER_NAMES,
+                                             CRANK_FPAR, CRANK_IPAR, CRANK_Y, 1, CRANK_RECORD, slider_assemble};
+const fj_assembly fj_assembly_SliderCrankBristle = {
+    "SliderCrankBristle", "planar_bristle", FJ_COUNT(SLIDER_NAMES), SLIDER_NAMES, CRANK_BRISTLE_FPAR, CRANK_IPAR,
+    CRANK_BRISTLE_Y,      1,                CRANK_BRISTLE_RECORD,   slider_bristle_assemble};
+const fj_assembly fj_assembly_OffsetSliderCrank = {"OffsetSliderCrank", "planar", FJ_COUNT(OFFSET_NAMES) - N_BRISTLE,
+                                                   OFFSET_NAMES, CRANK_FPAR, CRANK_IPAR, CRANK_Y, 1, CRANK_RECORD,
+                                                   offset_assemble};
+const fj_assembly fj_assembly_OffsetSliderCrankBristle = {
+    "OffsetSliderCrankBristle", "planar_bristle", FJ_COUNT(OFFSET_NAMES), OFFSET_NAMES, CRANK_BRISTLE_FPAR,
+    CRANK_IPAR,                 CRANK_BRISTLE_Y,  1,                      CRANK_BRISTLE_RECORD, offset_bristle_assemble};
 const fj_assembly fj_assembly_DupontTwoMass = {"DupontTwoMass", "planar", FJ_COUNT(DUPONT_NAMES), DUPONT_NAMES, 56, 371,
                                                6, 2, 27, dupont_assemble};

@@ -278,7 +278,7 @@ static int64_t linkage_assemble(const double *p, double *fpar, int64_t *ipar, do
                 {0.03, 0.01, 0.01, 0.015, mu, mu, mu, 3.0, 0.01, mu_s}},
                0, p[LK_STICTION] != 0.0, p[LK_C] > 0.0, p[LK_T0], p[LK_PSID0], p[LK_C]};
     /* not Python checks: the features of seed 003 run in the pythonfmu FMU only */
-    fj_require_exact_friction(&pr, p[LK_FRICTION_MODEL]);
+    fj_require_exact_friction(&pr, p[LK_FRICTION_MODEL], NULL);
     if (p[LK_CLEARANCE] != 0.0) {
         char shown[40];
         fj_repr(p[LK_CLEARANCE], shown, sizeof shown);

@@ -56,7 +56,7 @@ static int64_t steering_assemble(const double *p, double *fpar, int64_t *ipar, d
                                  size_t n_error) {
     fj_problems pr = fj_no_problems(error, n_error);
     steering_problems(&pr, p);
-    fj_require_exact_friction(&pr, p[S_FRICTION_MODEL]);
+    fj_require_exact_friction(&pr, p[S_FRICTION_MODEL], fj_assembly_SteeringBristle.model);
     if (pr.count) return pr.count;
     steering_pack(p, fpar, ipar, y0);
     return 0;

@@ -36,11 +36,13 @@ typedef struct fj_assembly {
  * assembly below; a native FMU's model.c defines it for its one assembly (so its binary holds no other). */
 const fj_assembly *fj_assembly_find(const char *model);
 
-/* The assemblies: assembly.c (lumped, vehicle, steering with either friction), assembly_planar.c (the planar
- * mechanisms), assembly_spatial.c (the RSRRR linkage), assembly_bristle.c (the oscillator with bristle friction). */
+/* The assemblies: assembly_lumped.c, assembly_vehicle.c, assembly_steering.c (the steering with either friction),
+ * assembly_planar.c (the planar mechanisms, the slider-cranks with either friction), assembly_spatial.c (the RSRRR
+ * linkage), assembly_bristle.c (the oscillator with bristle friction). */
 extern const fj_assembly fj_assembly_SingleMassFriction, fj_assembly_TwoMassFriction, fj_assembly_SingleTrackVehicle,
     fj_assembly_SteeringSystem, fj_assembly_SteeringBristle;
 extern const fj_assembly fj_assembly_SliderCrank, fj_assembly_OffsetSliderCrank, fj_assembly_DupontTwoMass;
+extern const fj_assembly fj_assembly_SliderCrankBristle, fj_assembly_OffsetSliderCrankBristle;
 extern const fj_assembly fj_assembly_RSRRRSystem, fj_assembly_RSRRRLinkage;
 extern const fj_assembly fj_assembly_BristleOscillator;
 
@@ -72,8 +74,10 @@ void fj_require(fj_problems *pr, const char *name, double value, int low_kind, d
                 double high);
 /* A value of no Python class (an initial state) that must be finite. */
 void fj_require_finite(fj_problems *pr, const char *name, double value);
-/* The parameter friction_model must be 0: the native FMUs have the exact friction model only. */
-void fj_require_exact_friction(fj_problems *pr, double friction_model);
+/* The parameter friction_model must be 0: the assembly has the exact friction model only; bristle: the name of
+ * the model's assembly that has the bristle laws (the native FMU runs it where friction_model > 0), or NULL
+ * where the native FMU has none (the bristle laws then run in the pythonfmu FMU). */
+void fj_require_exact_friction(fj_problems *pr, double friction_model, const char *bristle);
 /* The checks of a bristle law row `given` (fj_bristle_laws.h's order; its model the parameter model_name) as
  * friction.bristle.make_law makes them, with their messages; where it has none, the row packed into law (the
  * fields the law lacks 1, Dahl's mu_s its mu_c). assembly_bristle.c. */
