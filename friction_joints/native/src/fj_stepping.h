@@ -19,7 +19,7 @@ enum { FJ_REACHED_END = 0, FJ_EVENT = 1, FJ_KERNEL_FAILED = 2, FJ_STEP_TOO_SMALL
 /* the slots of its info array (fj_rodas.h adds its own after FJ_INFO_SIZE) */
 enum {
     FJ_INFO_T,             /* time reached (s): t_end, or the event's time */
-    FJ_INFO_H,             /* the step size carried to the next call (s; the pairs': their larger last two) */
+    FJ_INFO_H,             /* the step size to try next (s) */
     FJ_INFO_EVENT,         /* index of the event that fired, -1 if none */
     FJ_INFO_RECORDS,       /* rows recorded */
     FJ_INFO_RHS_CALLS,     /* right-hand sides evaluated */

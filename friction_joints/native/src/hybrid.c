@@ -311,17 +311,18 @@ static int at_event(fj_instance *inst, double t, int64_t k) {
 
 /* The pair that integrates a segment (one call of the integrator, from the current time or an event
  * to the end of the step) of `length` (s), and the step size it tries first (*h: in, the step size
- * carried from the last segment, the larger of its last two steps, 0 if none; out, the first step:
- * twice the carried one, at most the segment, 0 if none: the pair chooses one). The rule and the first
- * step of the Python engine (hybrid.integrator.segment_method, HybridIntegrator._segment): Dormand-Prince
- * 5(4) when its first step covers the segment, the segment being no longer than twice the carried step
- * size (nor than max_step), else DOP853. A short segment, a co-simulation step, is then one step of 6
- * right-hand sides instead of one of 12; one whose RK45 steps had to shrink leaves a small step size, and
- * the next segment takes DOP853, whose higher order pays over several steps. */
+ * carried from the last segment, 0 if none; out, the first step). The rule of the Python engine
+ * (hybrid.integrator.segment_method): Dormand-Prince 5(4) when its first step covers the segment, the
+ * segment being no longer than twice the carried step size (nor than max_step), else DOP853. A short
+ * segment, a co-simulation step, is then one step of 6 right-hand sides instead of one of 12; one whose
+ * RK45 steps had to shrink leaves a small step size, and the next segment takes DOP853, whose higher
+ * order pays over several steps. */
 static const fj_rk_method *segment_method(double length, double max_step, double *h) {
-    int covers = *h > 0.0 && length <= 2.0 * *h && length <= max_step;
-    *h = py_min(2.0 * *h, length);
-    return covers ? &fj_rk_rk45 : &fj_rk_dop853;
+    if (*h > 0.0 && length <= 2.0 * *h && length <= max_step) {
+        *h = length;
+        return &fj_rk_rk45;
+    }
+    return &fj_rk_dop853;
 }
 
 /* One call of the family's integrator from the current time to t_end or the first event (fj_stepping.h's

@@ -6,10 +6,9 @@
  * norms and step-size control, their dense output), with event roots located by Brent's method on the
  * dense output to 4 machine epsilons (SciPy's brentq, stepping.c's fj_event_root), also where an event
  * function crosses zero and back within one step (stepping.c's fj_step_events: the rule of the Python
- * engine's hybrid.integrator.EventWatch); the output times recorded by stepping.c's fj_step_record. The
- * step size carried to the next call (the next segment) is returned (info): the Python engine's, the larger
- * of the last two steps taken (to where the call stopped), of which the next call tries twice (hybrid.c's
- * segment_method). min and max follow Python's semantics where a NaN may appear (py_min, py_max of
+ * engine's hybrid.integrator.EventWatch); the output times recorded by stepping.c's fj_step_record. The step size
+ * the controller proposes is returned (info), so that the next call (the next co-simulation step)
+ * continues with it. min and max follow Python's semantics where a NaN may appear (py_min, py_max of
  * fj_stepping.h), so that a step whose right-hand side is not finite is rejected and shrunk as in SciPy.
  */
 #include <math.h>
@@ -111,7 +110,7 @@ int64_t fj_rk_advance(const fj_rk_method *m, const fj_family *fam, fj_args *a, d
     fj_grid out = {grid, n_grid, 0, records, n_record, 0};
     int64_t steps = 0, status = FJ_REACHED_END;
     double exponent = -1.0 / (m->error_order + 1);
-    double t_new = t, h = 0.0, carried = h_abs, last = 0.0, before_last = 0.0;
+    double t_new = t, h = 0.0;
     while (st == FJ_OK && t < t_end) {
         double min_step = 10.0 * fabs(nextafter(t, INFINITY) - t);
         h_abs = py_max(py_min(h_abs, max_step), min_step);
@@ -169,8 +168,6 @@ int64_t fj_rk_advance(const fj_rk_method *m, const fj_family *fam, fj_args *a, d
         if (st == FJ_OK) st = fj_step_record(&s, &d, fired, t_stop, &out, ys);
         calls += step.calls;
         if (st != FJ_OK) break;
-        before_last = last, last = t_stop - t;
-        carried = py_max(before_last, last);
         if (fired >= 0) {
             status = fj_stop_at_event(&s, &d, fired, t_stop, &t, y, ys, info);
             break;
@@ -181,6 +178,6 @@ int64_t fj_rk_advance(const fj_rk_method *m, const fj_family *fam, fj_args *a, d
         memcpy(g_old, g_new, (size_t)n_events * sizeof(double));
     }
     if (st != FJ_OK) status = FJ_KERNEL_FAILED;
-    fj_advance_info(info, t, carried, steps, out.n_rec, calls, st);
+    fj_advance_info(info, t, h_abs, steps, out.n_rec, calls, st);
     return status;
 }
