@@ -222,8 +222,8 @@ def _bristle_assembly(cls, slave, defaults, inputs, assembly, outputs):
     """The C assembly of the model's bristle friction (BRISTLE_ASSEMBLIES), None if it has none; NotNative
     where it does not fit fj_fmu_model.h: its parameters must begin with the assembly's, its inputs be the
     same, the system the slave builds with friction_model 2 be its compiled form, and every output read the
-    same record entries."""
-    if assembly.model not in BRISTLE_ASSEMBLIES:
+    same record entries. A mechanism file's assembly has none (its model may have a shipped one's name)."""
+    if getattr(assembly, "source", "") or assembly.model not in BRISTLE_ASSEMBLIES:
         return None
     bristle = native.Assembly(BRISTLE_ASSEMBLIES[assembly.model])
     values = dict(defaults, friction_model=2)
