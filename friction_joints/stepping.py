@@ -86,8 +86,8 @@ class Stepper:
         dict and no events in the results; the record at t + h (n_record,) as the engine writes it, in a
         buffer that the next step overwrites (``outputs`` decodes it)."""
         values, rates = self._hold(t, h, inputs, rates)
-        now = self.integrator.time  # within rounding of t: the inputs' values there (Held.form)
-        at_now = [v + r * (now - t) if r else v for v, r in zip(values, rates)]
+        now = self.integrator.time  # within rounding of t: the held inputs' values there (Held.form)
+        at_now = [held(now) for held in self.inputs]
         self._outputs, self._row = None, self.integrator.step_held(t + h, at_now, rates)
         return self._row
 

@@ -183,13 +183,7 @@ def model_table(cls) -> ModelTable:
     if len(inputs) != assembly.n_tau:
         raise NotNative(f"its inputs {inputs} are not the {assembly.n_tau} of its assembly")
     system, y0_python = _system(cls, slave, defaults, inputs)
-    model = system.compiled()
-    fpar, ipar, y0 = assembly(defaults)
-    # y0 within 1e-12: a planar mechanism's q is projected onto its closing constraints by Newton's method in C
-    # and in numpy (the same iteration; their sin and cos may differ in the last bit)
-    if (model is None or model.family_name != assembly.family or not np.array_equal(model.fpar, fpar)
-            or not np.array_equal(model.ipar, ipar) or not np.allclose(y0_python, y0, rtol=1e-12, atol=1e-12)
-            or model.n_record != assembly.n_record):
+    if not _assembled_as_compiled(assembly, defaults, system, y0_python):
         raise NotNative(f"its system's compiled form is not its C assembly's ({assembly.family})")
     outputs = _record_indices(cls, slave, system, assembly.n_record)
     bristle = _bristle_assembly(cls, slave, defaults, inputs, assembly, outputs)
@@ -228,16 +222,24 @@ def _bristle_assembly(cls, slave, defaults, inputs, assembly, outputs):
     bristle = native.Assembly(BRISTLE_ASSEMBLIES[assembly.model])
     values = dict(defaults, friction_model=2)
     system, y0_python = _system(cls, slave, values, inputs)
-    model = system.compiled()
-    fpar, ipar, y0 = bristle(values)
-    if (bristle.names[:len(assembly.names)] != assembly.names or bristle.n_tau != assembly.n_tau or model is None
-            or model.family_name != bristle.family or not np.array_equal(model.fpar, fpar)
-            or not np.array_equal(model.ipar, ipar) or not np.allclose(y0_python, y0, rtol=1e-12, atol=1e-12)
-            or model.n_record != bristle.n_record
+    if (bristle.names[:len(assembly.names)] != assembly.names or bristle.n_tau != assembly.n_tau
+            or not _assembled_as_compiled(bristle, values, system, y0_python)
             or _record_indices(cls, slave, system, bristle.n_record) != outputs):
         raise NotNative(f"its bristle system's compiled form is not its C assembly's ({bristle.family}) or does not "
                         f"extend {assembly.model}'s")
     return bristle
+
+
+def _assembled_as_compiled(assembly, values, system, y0_python) -> bool:
+    """Whether the C assembly of the parameter values packs the system's compiled form: its family, fpar,
+    ipar and record size, and y0 within 1e-12 (a planar mechanism's q is projected onto its closing
+    constraints by Newton's method in C and in numpy: the same iteration, their sin and cos may differ in
+    the last bit)."""
+    model = system.compiled()
+    fpar, ipar, y0 = assembly(values)
+    return (model is not None and model.family_name == assembly.family and np.array_equal(model.fpar, fpar)
+            and np.array_equal(model.ipar, ipar) and np.allclose(y0_python, y0, rtol=1e-12, atol=1e-12)
+            and model.n_record == assembly.n_record)
 
 
 def _system(cls, slave, values, inputs):

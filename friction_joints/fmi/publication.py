@@ -33,10 +33,11 @@ def record_indices(variables, publish, decode, n_record: int) -> dict:
         if v.kind == "Real" and published[v.name] == 0.0 == negated[v.name]:
             indices[v.name] = (None, 1)
             continue
-        count, found = 1, [i for i in range(n_record) if published[v.name] == row[i]]
         if v.kind == "Boolean":
             start, count = _run(lambda zero: publish(decode(_zeroed(row, zero)))[v.name], n_record)
             found = [] if start is None else [start]
+        else:
+            count, found = 1, [i for i in range(n_record) if published[v.name] == row[i]]
         if len(found) != 1:
             raise NotFromRecord(f"its output {v.name} is not one entry of the record (publish computes it)"
                                 if v.kind == "Real" else
