@@ -2,7 +2,10 @@
 FMU can (the implicit scheme was first order by default), held elsewhere; FMI 3.0 FMUs run by the
 master and its SSP command (they were refused)."""
 
+from pathlib import Path
+
 import numpy as np
+import pytest
 
 from friction_joints.fmi import master, speed_control
 from friction_joints.fmi.coupling import Coupling
@@ -78,3 +81,18 @@ def test_a_sweep_case_runs_an_fmi3_fmu_as_its_fmi2_twin(fmus, fmus3):
     cases = [simulate_case({"fmu": f["SliderCrank"]}, {"tau": 3.0, "m1": 3.0}, opt, None, ["u"], False)[0]
              for f in (fmus3, fmus)]
     assert cases[0] == cases[1] and cases[0]["u.final"] > 0, cases
+
+
+def test_a_failed_initialisation_names_the_cause_and_leaves_no_extracted_fmu(fmus, tmp_path, monkeypatch):
+    """An FMU that rejects a parameter at initialisation: SimulationFailed with the FMU's message, the
+    instance freed and its extracted folder deleted (they were left behind)."""
+    monkeypatch.setattr(master.tempfile, "tempdir", str(tmp_path))
+    with pytest.raises(master.SimulationFailed, match=r"crank: initialisation failed.*a1=0\.0.*allowed range"):
+        FMUInstance(fmus["SliderCrank"], "crank", {"a1": 0.0})
+    assert list(tmp_path.iterdir()) == []
+    instance = FMUInstance(fmus["SliderCrank"], "crank")  # the extracted folder is where the check looks
+    try:
+        assert Path(instance.unzipdir).parent == tmp_path
+    finally:
+        instance.close()
+    assert list(tmp_path.iterdir()) == []

@@ -203,3 +203,19 @@ def test_a_run_whose_worker_dies_is_an_error_row_and_the_others_complete():
     assert [r.status for r in rows] == ["ok", "error", "ok"]
     assert "KilledWorker" in rows[1].message
     assert [rows[0].values, rows[2].values] == [{"x2": 0.0}, {"x2": 4.0}]
+
+
+def test_a_worker_extracts_a_shipped_fmu_in_its_own_directory(fmus, dask_scheduler):
+    """On a worker an FMU is extracted once, inside the worker's local directory, which Dask deletes
+    with the worker (a terminated worker runs no exit handler: its folders were left in the temporary
+    directory); outside a worker in a temporary folder."""
+    from dask.distributed import Client, get_worker
+
+    shipped = cluster.FMUFile.read(fmus["SliderCrank"])
+    with Client(dask_scheduler) as client:
+        where = client.submit(lambda f: (str(f.local()), str(f.local()), get_worker().local_directory),
+                              shipped, pure=False).result()
+    first, again, directory = map(Path, where)
+    assert first == again
+    assert first.parent == directory
+    assert (first / "modelDescription.xml").is_file()

@@ -53,15 +53,28 @@ class FMUFile:
         return cls(Path(path).name, hashlib.sha256(data).hexdigest(), data)
 
     def local(self) -> Path:
-        """The FMU extracted in this process (at the first call; deleted at exit), a folder that FMPy
-        takes in place of the FMU file."""
+        """The FMU extracted in this process (at the first call), a folder that FMPy takes in place of
+        the FMU file: on a Dask worker in the worker's own directory, which Dask deletes with the
+        worker (a worker process is terminated, so it runs no exit handler); elsewhere in a temporary
+        folder deleted at exit."""
         if self.digest not in _LOCAL:
-            folder = Path(tempfile.mkdtemp(prefix=f"{Path(self.name).stem}_"))
-            atexit.register(shutil.rmtree, folder, True)
+            worker = _worker_directory()
+            folder = Path(tempfile.mkdtemp(prefix=f"{Path(self.name).stem}_", dir=worker))
+            if worker is None:
+                atexit.register(shutil.rmtree, folder, True)
             with zipfile.ZipFile(io.BytesIO(self.data)) as archive:
                 archive.extractall(folder)
             _LOCAL[self.digest] = folder
         return _LOCAL[self.digest]
+
+
+def _worker_directory() -> str | None:
+    """The local directory of the Dask worker this runs on, or None outside a worker."""
+    try:
+        from distributed import get_worker
+        return get_worker().local_directory
+    except (ImportError, ValueError):
+        return None
 
 
 @contextmanager

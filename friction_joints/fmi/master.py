@@ -86,7 +86,17 @@ class FMUInstance:
             self.set(start_values or {})
             self.fmu.exitInitializationMode()
         except Exception as exc:
+            self._discard()
             raise SimulationFailed("; ".join([f"{name}: initialisation failed: {exc}", *self.messages])) from exc
+
+    def _discard(self):
+        """After a failed initialisation: the instance freed (if it was made), the extracted folder deleted."""
+        if getattr(self.fmu, "component", None) is not None:
+            self.fmu.freeInstance()
+        else:
+            self.fmu.freeLibrary()
+        if not self.extracted:
+            shutil.rmtree(self.unzipdir, ignore_errors=True)
 
     def _keep(self, status, message):
         if status >= 2:  # Discard, Error, Fatal
