@@ -188,6 +188,8 @@ def model_table(cls) -> ModelTable:
     outputs = _record_indices(cls, slave, system, assembly.n_record)
     bristle = _bristle_assembly(cls, slave, defaults, inputs, assembly, outputs)
     names = (bristle or assembly).names
+    spec = getattr(cls, "spec", None)
+    joint_laws = set(spec.law_values()) if isinstance(spec, MechanismFile) else set()  # (a file's joints' own)
     rows = []
     for v in cls.variables:
         if v.causality == "parameter":
@@ -195,7 +197,7 @@ def model_table(cls) -> ModelTable:
                 index = RTOL
             elif v.name in names:
                 index = names.index(v.name)
-            elif v.name in BRISTLE and "friction_model" in assembly.names:
+            elif (v.name in BRISTLE or v.name in joint_laws) and "friction_model" in assembly.names:
                 index = UNUSED  # the assembly refuses a bristle law: these never act
             elif v.name in CLEARANCE and {"clearance", "n_rfe"} <= set(assembly.names):
                 index = UNUSED  # the assembly refuses a clearance and a flexible link: these never act
