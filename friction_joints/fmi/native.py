@@ -70,7 +70,8 @@ BRISTLE_ASSEMBLIES = {"SteeringSystem": "SteeringBristle", "SliderCrank": "Slide
                       "OffsetSliderCrank": "OffsetSliderCrankBristle"}
 #: the parameters of seed 003's clearance joint and flexible link (fmu_src/RSRRRLinkage.py), used only with
 #: clearance > 0 or n_rfe > 0, which no C assembly takes
-CLEARANCE = ("clearance_joint", "clearance_model", "k_contact", "e_restitution", "flexible_link", "rfem", "E", "G")
+CLEARANCE = ("clearance_joint", "clearance_model", "k_contact", "e_restitution", "flexible_link", "rfem", "E", "G",
+             "E_joint", "nu_joint")
 
 
 @dataclass(frozen=True)
