@@ -301,3 +301,30 @@ def test_a_bad_joint_law_is_refused_naming_the_joint_and_parameter():
             "joint O's lugre law: mu_c=0.0 is outside the allowed range (0, inf)",
             "joint C's dahl law: mu_c=0.0 is outside the allowed range (0, inf)",
             "mu_c and mu_s: the kinetic and static coefficients of its friction law")
+
+
+def test_a_pin_in_a_slot_and_a_guide_have_laws_of_their_own_per_contact():
+    """QuickReturn with bristle_t and bristle_r in its pin-in-slot joint A and bristle in its guide: each law at
+    its contact (the free coordinates' order), sliding laws per m and the pin's per rad, and its FMU's
+    parameters named and in units after them."""
+    from friction_joints.fmi.file_slave import joint_law_variables
+
+    text = (CATALOGUE / "QuickReturn.toml").read_text()
+    friction_r = 'friction_r = {law = "coulomb", mu_s = "mu_s", mu_k = "mu_k"}\n'
+    assert friction_r in text
+    text = text.replace(friction_r, friction_r + 'bristle_t = {law = "dahl", sigma0 = 1e3}\n'
+                        'bristle_r = {law = "gonthier", sigma0 = 2e4, v_s = 2e-3}\n')
+    text = re.sub(r'(type = "prismatic"\n(?:.*\n)*?friction = .*\n)', r'\1bristle = {law = "elasto-plastic", sigma0 = 3e3, '
+                  r'v_s = 1e-3, z_ba_ratio = 0.5}\n', text, count=1)
+    spec = read_text(text, "QuickReturn.toml")
+    assert [(law.joint_name, law.key, law.slot, law.slip) for law in spec.joint_laws] == [
+        ("guide", "bristle", 0, "m"), ("A", "bristle_t", 0, "m"), ("A", "bristle_r", 1, "rad")]
+    mechanism = spec.build().mechanism
+    laws = spec.bristle_laws(mechanism)
+    contacts = [(name, slot) for name, joint in zip(spec.joint_names, mechanism.model.joints)
+                for slot, law in enumerate(joint.friction_laws()) if law is not None]
+    own = {contact: type(law).__name__ for contact, law in zip(contacts, laws) if law is not None}
+    assert own == {("guide", 0): "ElastoPlastic", ("A", 0): "Dahl", ("A", 1): "Gonthier"}
+    units = {v.name: v.unit for v in joint_law_variables(spec)}
+    assert (units["guide.bristle.sigma0"], units["A.bristle_t.sigma2"], units["A.bristle_r.sigma1"],
+            units["A.bristle_r.v_s"], units["guide.bristle.z_ba_ratio"]) == ("1/m", "N.s/m", "s/rad", "rad/s", "1")

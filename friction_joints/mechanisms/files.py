@@ -303,40 +303,45 @@ class MechanismFile:
         return tuple(out)
 
     def _joint_laws(self, problems) -> tuple:
-        """The JointLaw of each bristle key of the joints (BRISTLE_KEYS): a table {law = name, parameter =
-        number, ...}, its numbers the start values of its FMU parameters (JointLaw.parameter)."""
+        """The JointLaw of each bristle key of the joints (BRISTLE_KEYS; one the joint's type does not have is
+        an unknown key)."""
         out = []
         for k, (name, joint) in enumerate(zip(self.joint_names, self.tables("joints"))):
-            for key, friction in BRISTLE_KEYS.items():
-                if key not in joint or key not in KEYS.get(joint.get("type"), ()):
-                    continue  # (a key the joint's type does not have is an unknown key)
-                path, spec = f"joints[{k}].{key}", joint[key]
-                law = spec.get("law") if isinstance(spec, dict) else None
-                if law not in BRISTLE_LAWS:
-                    problems.append(self.at(f"{path}.law" if isinstance(spec, dict) else path, law, f"joint {name}: must "
-                                             f"be a table {{law = ..., sigma0 = ...}} with law one of {', '.join(BRISTLE_LAWS)}"))
-                    continue
-                if joint.get(friction) is None:
-                    problems.append(self.at(path, None, f"joint {name} has no {friction} law: its bristle law takes "
-                                                         f"mu_c and mu_s from it"))
-                defaults, values = bristle_parameters(law), {}
-                for extra in sorted(set(spec) - set(defaults) - {"law"}):
-                    problems.append(self.at(f"{path}.{extra}", None, f"joint {name}: unknown parameter of the {law} law "
-                                             f"(it has {', '.join(defaults)}; mu_c and mu_s come from its {friction} law)"))
-                for parameter, default in defaults.items():
-                    value = spec.get(parameter, default)
-                    if value is None:
-                        required = [n for n, v in defaults.items() if v is None]
-                        problems.append(self.at(f"{path}.{parameter}", None, f"is missing: joint {name}'s {law} law "
-                                                                             f"needs {', '.join(required)}"))
-                    elif isinstance(value, bool) or not isinstance(value, (int, float)):
-                        problems.append(self.at(f"{path}.{parameter}", value, f"joint {name}: must be a number (the start "
-                                                 f"value of the parameter {name}.{key}.{parameter})"))
-                    else:
-                        values[parameter] = float(value)
-                slip = "m" if key == "bristle_t" or joint["type"] == "prismatic" else "rad"
-                out.append(JointLaw(k, name, key, law, int(key == "bristle_r"), slip, values))
-        return tuple(out)
+            for key in BRISTLE_KEYS:
+                if key in joint and key in KEYS.get(joint.get("type"), ()):
+                    out.append(self._joint_law(k, name, joint, key, problems))
+        return tuple(law for law in out if law is not None)
+
+    def _joint_law(self, k, name, joint, key, problems) -> JointLaw | None:
+        """The JointLaw of the table {law = name, parameter = number, ...} at joints[k].key (its numbers the
+        start values of its FMU parameters, JointLaw.parameter), None if its law is unknown."""
+        path, spec, friction = f"joints[{k}].{key}", joint[key], BRISTLE_KEYS[key]
+        law = spec.get("law") if isinstance(spec, dict) else None
+        if law not in BRISTLE_LAWS:
+            problems.append(self.at(f"{path}.law" if isinstance(spec, dict) else path, law,
+                                     f"joint {name}: must be a table {{law = ..., sigma0 = ...}} with law one of "
+                                     f"{', '.join(BRISTLE_LAWS)}"))
+            return None
+        if joint.get(friction) is None:
+            problems.append(self.at(path, None, f"joint {name} has no {friction} law: its bristle law takes mu_c and "
+                                                 "mu_s from it"))
+        defaults, values = bristle_parameters(law), {}
+        for extra in sorted(set(spec) - set(defaults) - {"law"}):
+            problems.append(self.at(f"{path}.{extra}", None, f"joint {name}: unknown parameter of the {law} law (it "
+                                     f"has {', '.join(defaults)}; mu_c and mu_s come from its {friction} law)"))
+        for parameter, default in defaults.items():
+            value = spec.get(parameter, default)
+            if value is None:
+                required = ", ".join(n for n, v in defaults.items() if v is None)
+                problems.append(self.at(f"{path}.{parameter}", None, f"is missing: joint {name}'s {law} law needs "
+                                                                     f"{required}"))
+            elif isinstance(value, bool) or not isinstance(value, (int, float)):
+                problems.append(self.at(f"{path}.{parameter}", value, f"joint {name}: must be a number (the start "
+                                         f"value of the parameter {name}.{key}.{parameter})"))
+            else:
+                values[parameter] = float(value)
+        slip = "m" if key == "bristle_t" or joint["type"] == "prismatic" else "rad"
+        return JointLaw(k, name, key, law, int(key == "bristle_r"), slip, values)
 
     def error(self, path: str, value, message: str) -> ValueError:
         """A ValueError on one key of the file, in the form of the file's other problems."""
@@ -389,8 +394,8 @@ class MechanismFile:
 
     def _bristle_law(self, law: JointLaw, exact, values: dict, problems):
         kind = BRISTLE_LAWS[law.law]
-        coefficients = {name: value for name, value in dict(mu_c=float(exact.coefficient(np.inf)), mu_s=exact.mu_s).items()
-                        if name in kind.__dataclass_fields__}
+        coefficients = dict(mu_c=float(exact.coefficient(np.inf)), mu_s=exact.mu_s)
+        coefficients = {name: value for name, value in coefficients.items() if name in kind.__dataclass_fields__}
         try:
             return kind(**{name: values[law.parameter(name)] for name in law.values}, **coefficients)
         except ValueError as exc:  # the law's message, its parameters named as the file's
