@@ -158,6 +158,10 @@ class FileSlave(FrictionModelSlave):
         cls.description = cls.spec.description or f"Mechanism {cls.spec.name} of a mechanism file"
         cls.inputs = tuple(d.name for d in cls.spec.drives)
         cls.variables = variables(cls.spec)
+        if cls.spec.joint_laws:
+            own = ", ".join(f"{law.joint_name} ({law.key}: {law.law})" for law in cls.spec.joint_laws)
+            cls.equations = FrictionModelSlave.equations + (f" Joints with a bristle law of their own, which takes the "
+                                                            f"place of friction_model's there: {own}.")
         cls.experiment = experiment(cls.spec, [v.name for v in cls.variables if v.causality == "output"])
         cls._outputs = _output_layout(cls.spec, cls.variables)
 
