@@ -45,8 +45,13 @@ CLEARANCE_VARIABLES = (
     Var("clearance_model", "parameter", "", "clearance model: 1 planar (parallel axes), 2 spatial (the axes tilt, "
         "the contact spread along the bearing)", 1, 1, 2, kind="Integer"),
     Var("k_contact", "parameter", "", "contact stiffness K (N/m^1.5; FMI units have integer exponents) of "
-        "F = K delta^1.5 (1 + chi deltad / deltad0); 0: from the materials, the Hertz stiffness of a steel journal "
-        "(diameter d_A of seed 002 Table 1) in its bearing (radius + clearance; Flores et al. 2006)", 0.0, 0.0),
+        "F = K delta^1.5 (1 + chi deltad / deltad0); 0: from the materials E_joint, nu_joint, the Hertz stiffness of "
+        "the journal (diameter d_A of seed 002 Table 1) in its bearing (radius + clearance; Flores et al. 2006)",
+        0.0, 0.0),
+    Var("E_joint", "parameter", "Pa", "Young's modulus of the clearance joint's journal and bearing (k_contact 0; "
+        "steel: 2.1e11)", 2.1e11, 0.0),
+    Var("nu_joint", "parameter", "1", "Poisson's ratio of the clearance joint's journal and bearing (k_contact 0), "
+        "below 0.5", 0.3, 0.0, 0.5),
     Var("e_restitution", "parameter", "1", "coefficient of restitution of the Flores et al. (2011) contact law", 0.9,
         0.0, 1.0),
     Var("n_rfe", "parameter", "", "spring-damper elements of the flexible link flexible_link (0: rigid)", 0, 0,
@@ -82,7 +87,8 @@ def clearance_system(p, params, load):
 
     cp = ClearanceParameters(clearance=p["clearance"], joint=int(p["clearance_joint"]) - 1,
                              model=MODELS[int(p["clearance_model"]) - 1], k_contact=p["k_contact"] or None,
-                             e_restitution=p["e_restitution"], flexible=int(p["flexible_link"]) - 1,
+                             e_restitution=p["e_restitution"], E_joint=p["E_joint"], nu_joint=p["nu_joint"],
+                             flexible=int(p["flexible_link"]) - 1,
                              n_rfe=int(p["n_rfe"]), rfem=APPROACHES[int(p["rfem"]) - 1], E=p["E"], G=p["G"])
     mech = ClearanceRSRRR(params, cp)
     return lambda inputs: ClearanceRSRRRSystem(mech, inputs, load)

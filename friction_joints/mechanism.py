@@ -33,10 +33,14 @@ def summary(spec: MechanismFile, built) -> str:
     lines = [f"{spec.name}: {spec.description}" if spec.description else spec.name, "", "bodies:"]
     lines += [f"  {b.name:<12} m = {b.m:g} kg, J = {b.J:g} kg.m2" for b in model.bodies]
     lines.append("joints (first-named body receives the reaction f):")
-    for name, kind, joint in zip(spec.joint_names, spec.joint_types, model.joints):
+    own = {}
+    for law in spec.joint_laws:
+        own.setdefault(law.joint, []).append(law.law)
+    for k, (name, kind, joint) in enumerate(zip(spec.joint_names, spec.joint_types, model.joints)):
         laws = [type(law).__name__ if law is not None else "none" for law in joint.friction_laws()]
+        bristle = f", bristle: {', '.join(own[k])}" if k in own else ""
         lines.append(f"  {name:<12} {kind:<12} {spec.body_names[joint.body_i]} on {spec.body_names[joint.body_j]}, "
-                     f"friction: {', '.join(laws)}")
+                     f"friction: {', '.join(laws)}{bristle}")
     tree = set(minimal.coords.tree)
     axis_name = ("x", "y", "theta")
     lines.append("joint coordinates q (tree order):")

@@ -12,7 +12,9 @@ import pytest
 from friction_joints import mechanism as command
 from friction_joints.mechanisms import dupont_two_mass, offset_slider_crank, slider_crank
 from friction_joints.mechanisms.expressions import evaluate
+from friction_joints.hybrid import Sine
 from friction_joints.mechanisms.files import read_file, read_text
+from friction_joints.planar import contact_laws
 from friction_joints.simulation import simulate
 
 CATALOGUE = Path(__file__).resolve().parents[1] / "examples" / "mechanisms"
@@ -233,3 +235,96 @@ def test_the_fmu_parameters_are_reserved_names():
     from friction_joints.mechanisms.files import FMU_PARAMETERS
 
     assert FMU_PARAMETERS == {"rtol"} | {v.name for v in FrictionModelSlave.BRISTLE_PARAMETERS}
+
+
+# --- the joints' own bristle laws ----------------------------------------------------------------
+def test_joints_with_their_own_bristle_laws_run_alike_on_both_engines():
+    """FourBar's crank bearing O has a LuGre law and its rocker bearing C a Dahl law of their own (the file's
+    ``bristle`` keys), A and B the file-wide elasto-plastic law: RODAS (compiled) and LSODA (Python), both at
+    rtol 1e-10, within 1e-8 of each quantity's range at every 5 ms, and every contact sliding at the end holds
+    the steady deflection of its own law, sigma0 |z| = mu_c."""
+    spec = read_file(CATALOGUE / "FourBar.toml")
+    built = spec.build()
+    own = spec.bristle_laws(built.mechanism)
+    assert [type(law).__name__ if law else None for law in own] == ["LuGre", None, "Dahl", None]
+    assert (own[0].sigma0, own[0].sigma1, own[0].v_s, own[2].sigma0) == (2e4, 0.5, 1e-3, 5e3)
+    laws = contact_laws(built.mechanism, 3, sigma0=1e4, sigma1=0.2, v_s=1e-3, own=own)
+    assert [type(law).__name__ for law in laws] == ["LuGre", "ElastoPlastic", "Dahl", "ElastoPlastic"]
+    runs = {engine: simulate(built.mechanism, [Sine(1.0, 2.0)], 0.5, built.q0, built.u0, bristle=laws, dt_out=0.005,
+                             rtol=1e-10, atol=1e-12, engine=engine) for engine in ("python", "compiled")}
+    for key in ("q", "u", "z", "f", "f_mu", "W_drive", "W_friction"):
+        want, got = np.asarray(runs["python"][key], float), np.asarray(runs["compiled"][key], float)
+        error = np.max(np.abs(got - want)) / np.ptp(want)
+        print(f"{key}: max |C - Python| {error:.1e} of its range")
+        assert got.shape == want.shape and error < 1e-8, key
+    end = runs["compiled"]
+    sliding = np.abs(end["sd"][-1]) > 100 * 1e-3
+    assert sliding.all()
+    np.testing.assert_allclose([law.sigma0 * abs(z) for law, z in zip(laws, end["z"][-1])], 0.15, rtol=1e-6)
+
+
+def test_joint_law_values_are_parameters_of_the_laws():
+    """A value by its parameter name (joint.key.parameter, as the FMU names it) takes the place of the file's."""
+    spec = read_file(CATALOGUE / "FourBar.toml")
+    assert spec.law_values()["O.bristle.sigma0"] == 2e4 and spec.law_values()["C.bristle.sigma2"] == 0.0
+    assert spec.joint_laws[0].parameters == ("O.bristle.sigma0", "O.bristle.v_s", "O.bristle.sigma1",
+                                             "O.bristle.sigma2", "O.bristle.delta")
+    mechanism = spec.build().mechanism
+    laws = spec.bristle_laws(mechanism, {"O.bristle.sigma0": 3e4, "C.bristle.sigma1": 0.0})
+    assert (laws[0].sigma0, laws[0].sigma1, laws[2].sigma1) == (3e4, 0.5, 0.0)
+    with pytest.raises(ValueError, match=r"joints\[2\]\.bristle \(line \d+\): joint C's dahl law: "
+                                         r"C\.bristle\.sigma0=-1\.0 is outside the allowed range \(0, inf\)"):
+        spec.bristle_laws(mechanism, {"C.bristle.sigma0": -1.0})
+
+
+FOURBAR = (CATALOGUE / "FourBar.toml").read_text()
+LUGRE = 'bristle = {law = "lugre", sigma0 = 2e4, sigma1 = 0.5, v_s = 1e-3}'
+
+
+def test_a_bad_joint_law_is_refused_naming_the_joint_and_parameter():
+    assert LUGRE in FOURBAR
+    line = line_of(FOURBAR, "^bristle = .*lugre")
+    refused(FOURBAR.replace(LUGRE, LUGRE.replace('"lugre"', '"lugree"')), 'joints[0].bristle.law = "lugree"',
+            f"(line {line})", "joint O", "dahl, lugre, elasto-plastic, gonthier")
+    refused(FOURBAR.replace(LUGRE, LUGRE.replace("sigma0 = 2e4", "sigma0 = -2e4")), f"joints[0].bristle (line {line})",
+            "joint O's lugre law: O.bristle.sigma0=-20000.0 is outside the allowed range (0, inf)")
+    refused(FOURBAR.replace(LUGRE, LUGRE.replace(", v_s = 1e-3", "")), "joints[0].bristle.v_s", "is missing",
+            "joint O's lugre law needs sigma0, v_s")
+    refused(FOURBAR.replace(LUGRE, LUGRE.replace("v_s = 1e-3", "v_s = 1e-3, mu_s = 0.3")), "joints[0].bristle.mu_s",
+            "joint O: unknown parameter of the lugre law", "mu_c and mu_s come from its friction law")
+    refused(FOURBAR.replace(LUGRE, LUGRE.replace("v_s = 1e-3", 'v_s = "vs"')), 'joints[0].bristle.v_s = "vs"',
+            "joint O: must be a number (the start value of the parameter O.bristle.v_s)")
+    refused(FOURBAR.replace(LUGRE, LUGRE.replace("bristle", "bristle_t")), "joints[0].bristle_t", "unknown key")
+    no_friction = FOURBAR.replace('friction = {law = "coulomb", mu_s = "mu_s", mu_k = "mu_k"}\n' + "# with", "# with")
+    refused(no_friction, "joints[0].bristle", "joint O has no friction law: its bristle law takes mu_c and mu_s from it")
+    refused(FOURBAR.replace("mu_k = {value = 0.15,", "mu_k = {value = 0.0,"), "2 problems",
+            "joint O's lugre law: mu_c=0.0 is outside the allowed range (0, inf)",
+            "joint C's dahl law: mu_c=0.0 is outside the allowed range (0, inf)",
+            "mu_c and mu_s: the kinetic and static coefficients of its friction law")
+
+
+def test_a_pin_in_a_slot_and_a_guide_have_laws_of_their_own_per_contact():
+    """QuickReturn with bristle_t and bristle_r in its pin-in-slot joint A and bristle in its guide: each law at
+    its contact (the free coordinates' order), sliding laws per m and the pin's per rad, and its FMU's
+    parameters named and in units after them."""
+    from friction_joints.fmi.file_slave import joint_law_variables
+
+    text = (CATALOGUE / "QuickReturn.toml").read_text()
+    friction_r = 'friction_r = {law = "coulomb", mu_s = "mu_s", mu_k = "mu_k"}\n'
+    assert friction_r in text
+    text = text.replace(friction_r, friction_r + 'bristle_t = {law = "dahl", sigma0 = 1e3}\n'
+                        'bristle_r = {law = "gonthier", sigma0 = 2e4, v_s = 2e-3}\n')
+    text = re.sub(r'(type = "prismatic"\n(?:.*\n)*?friction = .*\n)', r'\1bristle = {law = "elasto-plastic", sigma0 = 3e3, '
+                  r'v_s = 1e-3, z_ba_ratio = 0.5}\n', text, count=1)
+    spec = read_text(text, "QuickReturn.toml")
+    assert [(law.joint_name, law.key, law.slot, law.slip) for law in spec.joint_laws] == [
+        ("guide", "bristle", 0, "m"), ("A", "bristle_t", 0, "m"), ("A", "bristle_r", 1, "rad")]
+    mechanism = spec.build().mechanism
+    laws = spec.bristle_laws(mechanism)
+    contacts = [(name, slot) for name, joint in zip(spec.joint_names, mechanism.model.joints)
+                for slot, law in enumerate(joint.friction_laws()) if law is not None]
+    own = {contact: type(law).__name__ for contact, law in zip(contacts, laws) if law is not None}
+    assert own == {("guide", 0): "ElastoPlastic", ("A", 0): "Dahl", ("A", 1): "Gonthier"}
+    units = {v.name: v.unit for v in joint_law_variables(spec)}
+    assert (units["guide.bristle.sigma0"], units["A.bristle_t.sigma2"], units["A.bristle_r.sigma1"],
+            units["A.bristle_r.v_s"], units["guide.bristle.z_ba_ratio"]) == ("1/m", "N.s/m", "s/rad", "rad/s", "1")

@@ -10,10 +10,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 from fmpy import read_model_description, simulate_fmu
+from fmpy.fmi1 import FMICallException
 
 import build_fmu
+from friction_joints import mechanism as command
 from friction_joints.fmi.regression import input_table
 from friction_joints.mechanisms.files import read_file
+from friction_joints.planar import contact_laws
+from friction_joints.simulation import simulate
 
 pytestmark = pytest.mark.slow
 
@@ -83,6 +87,53 @@ def test_file_fmu_runs_bristle_friction_as_the_shipped_fmu(built):
         np.testing.assert_allclose(mine[n], theirs[n], rtol=0, atol=1e-9, err_msg=n)
     assert not mine["stuck"].any() and exact["stuck"].any()  # bristles have no stick mode
     assert np.abs(mine["q[1]"] - exact["q[1]"]).max() > 1e-4
+
+
+def test_file_fmu_runs_the_joints_own_bristle_laws(built):
+    """FourBar's FMU has a parameter per parameter of its joints' own laws, named and described after the
+    joint, in the units of its slip; with friction_model 3 its outputs are the compiled run of the file's
+    laws for O and C and the file-wide elasto-plastic law for A and B fed the same held inputs (within
+    1e-9 of each output's range), a tuned O.bristle.sigma0 reaches the model, the joints' laws change the
+    run (beyond 1e-3 of its range), and a value the law refuses is an fmi2Error naming it."""
+    spec = read_file(CATALOGUE / "FourBar.toml")
+    fmu = built["files"]["FourBar"]
+    variables = {v.name: v for v in read_model_description(str(fmu)).modelVariables}
+    for law in spec.joint_laws:
+        for name, value in law.values.items():
+            v = variables[law.parameter(name)]
+            assert v.causality == "parameter" and float(v.start) == value, v.name
+            assert v.description.startswith(f"joint {law.joint_name}'s {law.law} law"), v.description
+    units = {n: variables[n].unit for n in ("O.bristle.sigma0", "O.bristle.sigma1", "O.bristle.v_s", "C.bristle.sigma2")}
+    assert units == {"O.bristle.sigma0": "1/rad", "O.bristle.sigma1": "s/rad", "O.bristle.v_s": "rad/s",
+                     "C.bristle.sigma2": "N.m.s/rad"}
+    stop, step = 0.3, spec.experiment["step_size"]
+    bristle = {"friction_model": 3, "sigma0": 1e4, "sigma1": 0.2, "v_s": 1e-3, "rtol": 1e-10}
+    built_file = spec.build()
+    mechanism = built_file.mechanism
+    held = [command.held(fn, stop, step) for fn in spec.experiment_inputs().values()]
+
+    def library(values, own=True):
+        laws = contact_laws(mechanism, 3, sigma0=1e4, sigma1=0.2, v_s=1e-3,
+                            own=spec.bristle_laws(mechanism, values) if own else None)
+        return simulate(mechanism, held, stop, built_file.q0, built_file.u0, bristle=laws, dt_out=step, rtol=1e-10,
+                        atol=1e-12, engine="compiled")
+
+    outputs = {"u": lambda r: r["u"][:, 0], "f_mu[1]": lambda r: r["f_mu"][:, 0], "f_mu[3]": lambda r: r["f_mu"][:, 2],
+               "W_friction": lambda r: r["W_friction"]}
+    file_wide = library({}, own=False)
+    for tuned in ({}, {"O.bristle.sigma0": 4e4, "C.bristle.sigma1": 0.0}):
+        res, _ = run(fmu, spec, stop, {**bristle, **tuned})
+        want = library(tuned)
+        for name, of in outputs.items():
+            scale = np.ptp(of(want))
+            np.testing.assert_allclose(res[name], of(want), rtol=0, atol=1e-9 * scale, err_msg=f"{name} {tuned}")
+        assert max(np.abs(of(want) - of(file_wide)).max() / np.ptp(of(want)) for of in outputs.values()) > 1e-3
+    messages = []
+    with pytest.raises(FMICallException, match="fmi2ExitInitializationMode"):
+        simulate_fmu(str(fmu), stop_time=0.1, output_interval=step, start_values={**bristle, "O.bristle.delta": 0.0},
+                     logger=lambda env, instance, status, category, message: messages.append(message.decode()))
+    assert any("joint O's lugre law: O.bristle.delta=0.0 is outside the allowed range (0, inf)" in m
+               for m in messages), messages
 
 
 @pytest.mark.parametrize("name", FILES)

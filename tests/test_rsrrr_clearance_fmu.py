@@ -73,3 +73,38 @@ def test_bad_clearance_values_are_fmi_errors_naming_them(fmu):
         simulate_fmu(str(fmu), stop_time=H, output_interval=H, start_values={"clearance": 1e-4, "stiction": True},
                      logger=logger)
     assert any("stiction" in m for m in messages), messages
+
+
+def test_contact_stiffness_from_the_joint_material(fmu):
+    """k_contact 0: K from E_joint and nu_joint (contact.cylinder_stiffness, Flores et al. 2006, K proportional
+    to 1 / sigma, sigma = (1 - nu^2) / E). The journal released centred in joint (2,2) with 0.1 mm clearance
+    seats against its bearing; at rest there (t = 10 ms) its penetration is the static one, (F / K)^(2/3), so a
+    bearing of aluminium (E_joint 7e10 Pa, nu_joint 0.33) lets it sink deeper than steel's (the defaults) by
+    (F_al sigma_al / (F_st sigma_st))^(2/3), to 1e-3."""
+    runs = {}
+    for E, nu in ((2.1e11, 0.3), (7e10, 0.33)):
+        res = simulate_fmu(str(fmu), stop_time=STOP, output_interval=H, output=["e_clearance", "F_contact"],
+                           start_values=dict(clearance=1e-4, tau=2.0, E_joint=E, nu_joint=nu))
+        runs[E] = (res["e_clearance"][-1] - 1e-4, res["F_contact"][-1], (1.0 - nu**2) / E)
+    (steel, f_steel, sigma_steel), (aluminium, f_aluminium, sigma_aluminium) = runs[2.1e11], runs[7e10]
+    print(f"penetration at rest: steel {steel:.4g} m, aluminium {aluminium:.4g} m")
+    assert 0.0 < steel < aluminium
+    np.testing.assert_allclose(aluminium / steel, (f_aluminium * sigma_aluminium / (f_steel * sigma_steel)) ** (2 / 3),
+                               rtol=1e-3)
+
+
+def test_bad_joint_materials_are_fmi_errors_naming_them(fmu):
+    messages = []
+
+    def logger(env, instance, status, category, message):
+        messages.append(message.decode())
+
+    for start, call, text in ((dict(E_joint=-1.0), "fmi2SetReal", "E_joint = -1.0 is outside its allowed range"),
+                              (dict(clearance=1e-4, E_joint=0.0), "fmi2ExitInitializationMode",
+                               "E_joint=0.0 is outside the allowed range (0, inf)"),
+                              (dict(clearance=1e-4, nu_joint=0.5), "fmi2ExitInitializationMode",
+                               "nu_joint=0.5 is outside the allowed range [0, 0.5)")):
+        messages.clear()
+        with pytest.raises(FMICallException, match=call):
+            simulate_fmu(str(fmu), stop_time=H, output_interval=H, start_values=start, logger=logger)
+        assert any(text in m for m in messages), (start, messages)

@@ -11,7 +11,9 @@ A slave script names the file (bundled beside it in the FMU's resources)::
 Variables (units SI, descriptions from the file's names):
 
 * inputs: one per drive, named as the drive (N.m for a torque, N for a force);
-* parameters: the file's [parameters] (unit, bounds, description) and ``rtol``;
+* parameters: the file's [parameters] (unit, bounds, description), ``rtol``, ``friction_model`` and the
+  file-wide bristle parameters, and the parameters of the joints' own bristle laws, named
+  ``<joint>.<key>.<parameter>`` (``O.bristle.sigma0``; ``JointLaw.parameter``);
 * outputs: ``q[i]``, ``qd[i]``, ``qdd[i]`` (the joint coordinates in tree order, named in the
   descriptions), ``u`` (one degree of freedom) or ``u[i]``, ``f[j]`` (every joint's ideal
   reactions, joints in file order), ``f_mu[k]`` and ``sd[k]`` (friction and slip velocity of every
@@ -57,6 +59,31 @@ def joint_rows(spec: MechanismFile, model) -> tuple:
     return tuple(out)
 
 
+#: what each parameter of a joint's bristle law is, its unit from the unit of the slip ("rad" or "m")
+LAW_PARAMETERS = {
+    "sigma0": ("bristle stiffness per unit load", lambda slip: f"1/{slip}"),
+    "sigma1": ("bristle damping per unit load", lambda slip: f"s/{slip}"),
+    "sigma2": ("viscous friction", lambda slip: "N.m.s/rad" if slip == "rad" else "N.s/m"),
+    "v_s": ("Stribeck velocity", lambda slip: f"{slip}/s"),
+    "delta": ("Stribeck exponent", lambda slip: "1"),
+    "z_ba_ratio": ("breakaway deflection z_ba sigma0 / mu_c", lambda slip: "1"),
+}
+WHERE = {"bristle": "", "bristle_t": " along the slot", "bristle_r": " on the pin"}
+
+
+def joint_law_variables(spec: MechanismFile) -> tuple:
+    """The Var rows of the parameters of the joints' own bristle laws (``MechanismFile.joint_laws``), each
+    named and described after its joint; the file's values are their starts."""
+    out = []
+    for law in spec.joint_laws:
+        for name, value in law.values.items():
+            text, unit = LAW_PARAMETERS[name]
+            out.append(Var(law.parameter(name), "parameter", unit(law.slip),
+                           f"joint {law.joint_name}'s {law.law} law{WHERE[law.key]}: {text} (friction_model > 0)",
+                           value, 0.0, 1.0 if name == "z_ba_ratio" else None))
+    return tuple(out)
+
+
 def variables(spec: MechanismFile) -> tuple:
     """The Var rows of a file's FMU (see the module's docstring)."""
     built = spec.build()
@@ -71,6 +98,7 @@ def variables(spec: MechanismFile) -> tuple:
     out += [Var(p.name, "parameter", p.unit, p.description, p.value, p.min, p.max) for p in spec.parameters]
     out.append(TOLERANCE)
     out += FrictionModelSlave.BRISTLE_PARAMETERS
+    out += joint_law_variables(spec)
     role = ["independent" if i in partition else "dependent" for i in range(len(mech.q_names))]
     out += [Var(f"q[{i}]", "output", u, f"joint coordinate {n} ({r})", display=d)
             for i, (n, (u, d), r) in enumerate(zip(mech.q_names, units, role), 1)]
@@ -130,12 +158,21 @@ class FileSlave(FrictionModelSlave):
         cls.description = cls.spec.description or f"Mechanism {cls.spec.name} of a mechanism file"
         cls.inputs = tuple(d.name for d in cls.spec.drives)
         cls.variables = variables(cls.spec)
+        if cls.spec.joint_laws:
+            own = ", ".join(f"{law.joint_name} ({law.key}: {law.law})" for law in cls.spec.joint_laws)
+            cls.equations = FrictionModelSlave.equations + (f" Joints with a bristle law of their own, which takes the "
+                                                            f"place of friction_model's there: {own}.")
         cls.experiment = experiment(cls.spec, [v.name for v in cls.variables if v.causality == "output"])
         cls._outputs = _output_layout(cls.spec, cls.variables)
 
     def build(self, p):
         built = self.spec.build({q.name: p[q.name] for q in self.spec.parameters})
         return built.mechanism, built.q0, built.u0, p["rtol"]
+
+    @classmethod
+    def joint_laws(cls, mechanism, values: dict):
+        """The file's joint laws (``MechanismFile.bristle_laws``) with their parameters' values."""
+        return cls.spec.bristle_laws(mechanism, values)
 
     def publish(self, rec) -> dict:
         elements, stuck_joints = self._outputs

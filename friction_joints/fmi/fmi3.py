@@ -68,7 +68,7 @@ class Fmi3Binding(Fmi3Slave):
             copy = _VARIABLE[type(var).__name__](
                 var.name, causality=Fmi3Causality[var.causality.name],
                 variability=Fmi3Variability[var.variability.name], description=var.description)
-            self.register_variable(copy)
+            self.register_variable(copy, nested=False)  # a dot in a name is no attribute path (O.bristle.sigma0)
             if copy.value_reference != vr:
                 raise RuntimeError(f"{var.name}: value reference {copy.value_reference} in FMI 3, {vr} in FMI 2")
         # FMI 3.0 asks for one independent variable: the time, after the slave's variables

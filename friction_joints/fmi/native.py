@@ -70,7 +70,8 @@ BRISTLE_ASSEMBLIES = {"SteeringSystem": "SteeringBristle", "SliderCrank": "Slide
                       "OffsetSliderCrank": "OffsetSliderCrankBristle"}
 #: the parameters of seed 003's clearance joint and flexible link (fmu_src/RSRRRLinkage.py), used only with
 #: clearance > 0 or n_rfe > 0, which no C assembly takes
-CLEARANCE = ("clearance_joint", "clearance_model", "k_contact", "e_restitution", "flexible_link", "rfem", "E", "G")
+CLEARANCE = ("clearance_joint", "clearance_model", "k_contact", "e_restitution", "flexible_link", "rfem", "E", "G",
+             "E_joint", "nu_joint")
 
 
 @dataclass(frozen=True)
@@ -188,6 +189,8 @@ def model_table(cls) -> ModelTable:
     outputs = _record_indices(cls, slave, system, assembly.n_record)
     bristle = _bristle_assembly(cls, slave, defaults, inputs, assembly, outputs)
     names = (bristle or assembly).names
+    spec = getattr(cls, "spec", None)
+    joint_laws = set(spec.law_values()) if isinstance(spec, MechanismFile) else set()  # (a file's joints' own)
     rows = []
     for v in cls.variables:
         if v.causality == "parameter":
@@ -195,7 +198,7 @@ def model_table(cls) -> ModelTable:
                 index = RTOL
             elif v.name in names:
                 index = names.index(v.name)
-            elif v.name in BRISTLE and "friction_model" in assembly.names:
+            elif (v.name in BRISTLE or v.name in joint_laws) and "friction_model" in assembly.names:
                 index = UNUSED  # the assembly refuses a bristle law: these never act
             elif v.name in CLEARANCE and {"clearance", "n_rfe"} <= set(assembly.names):
                 index = UNUSED  # the assembly refuses a clearance and a flexible link: these never act

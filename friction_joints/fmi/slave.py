@@ -598,8 +598,14 @@ class FrictionModelSlave(MechanismSlave):
         mechanism, q0, u0, _ = built
         from ..planar import BristleSystem, contact_laws  # here: the slaves of other systems import no planar model
 
-        laws = contact_laws(mechanism, model, **cls.bristle_options(values))
+        laws = contact_laws(mechanism, model, own=cls.joint_laws(mechanism, values), **cls.bristle_options(values))
         return (lambda inputs: BristleSystem(mechanism, laws, inputs)), (lambda system: system.initial_state(q0, u0))
+
+    @classmethod
+    def joint_laws(cls, mechanism, values: dict):
+        """Per frictional contact a bristle law of its own that takes the place of the law friction_model, or
+        None (``planar.contact_laws``' own); None: none has one (a mechanism file's FMU has its joints')."""
+        return None
 
     @classmethod
     def bristle_options(cls, values: dict) -> dict:

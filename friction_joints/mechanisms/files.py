@@ -7,7 +7,10 @@ parameters; any number may be an expression of the parameters (``"-a1"``, ``"m1 
 The format is described in docs/mechanism-files.md and shown by examples/mechanisms/*.toml.
 
 ``read_file(path)`` parses and validates a file; ``MechanismFile.build(values)`` makes the
-``Mechanism`` and its initial state for parameter values (the file's by default). Every problem is
+``Mechanism`` and its initial state for parameter values (the file's by default);
+``MechanismFile.bristle_laws(mechanism, values)`` the bristle laws a joint names for itself (its key
+``bristle``; ``bristle_t``, ``bristle_r`` of a pin in a slot), which take the place of the file-wide
+bristle law in those contacts. Every problem is
 collected and raised at once as one ValueError, each naming its key path and, where the text shows
 it, its line: ``joints[2].body_j = "crank2" (line 41): no body "crank2" (bodies: ground, crank, rod)``.
 Indices in key paths count from 0, as the entries appear in the file.
@@ -18,18 +21,22 @@ from __future__ import annotations
 import math
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import MISSING, dataclass, field, fields
 from pathlib import Path
 
 import numpy as np
 
 from ..errors import FrictionJointsError
-from ..friction import Coulomb, Exponential, Stribeck, Tanh
+from ..friction import Coulomb, Dahl, ElastoPlastic, Exponential, Gonthier, LuGre, Stribeck, Tanh
 from ..planar import Body, BodyLoad, MinimalForm, PinInSlot, PlanarModel, Prismatic, Revolute
 from .base import Mechanism
 from .expressions import CONSTANTS, FUNCTIONS, evaluate
 
 LAWS = {"coulomb": Coulomb, "stribeck": Stribeck, "exponential": Exponential, "tanh": Tanh}
+#: the bristle laws a joint may name (friction.bristle); mu_c and mu_s come from the joint's friction law
+BRISTLE_LAWS = {"dahl": Dahl, "lugre": LuGre, "elasto-plastic": ElastoPlastic, "gonthier": Gonthier}
+#: a joint's key of its own bristle law -> the key of the friction law it replaces
+BRISTLE_KEYS = {"bristle": "friction", "bristle_t": "friction_t", "bristle_r": "friction_r"}
 JOINTS = {"revolute": Revolute, "prismatic": Prismatic, "pin-in-slot": PinInSlot}
 DRIVE_UNITS = {"torque": "N.m", "force": "N"}
 GROUND = "ground"
@@ -44,10 +51,11 @@ KEYS = {
          "initial", "experiment"},
     "parameters.*": {"value", "unit", "description", "min", "max"},
     "bodies": {"name", "m", "J", "force", "moment"},
-    "revolute": {"name", "type", "body_i", "body_j", "p_i", "p_j", "friction", "r", "coordinate"},
-    "prismatic": {"name", "type", "body_i", "body_j", "p_i", "p_j", "e_j", "theta_0", "friction", "edge_length",
-                  "coordinate", "axis"},
-    "pin-in-slot": {"name", "type", "body_i", "body_j", "p_i", "p_j", "e_j", "friction_t", "friction_r", "r"},
+    "revolute": {"name", "type", "body_i", "body_j", "p_i", "p_j", "friction", "bristle", "r", "coordinate"},
+    "prismatic": {"name", "type", "body_i", "body_j", "p_i", "p_j", "e_j", "theta_0", "friction", "bristle",
+                  "edge_length", "coordinate", "axis"},
+    "pin-in-slot": {"name", "type", "body_i", "body_j", "p_i", "p_j", "e_j", "friction_t", "friction_r", "bristle_t",
+                    "bristle_r", "r"},
     "drives": {"name", "body", "kind", "direction", "description"},
     "initial": {"q", "u"},
     "experiment": {"stop_time", "step_size", "outputs", "inputs", "description"},
@@ -78,6 +86,39 @@ class Drive:
 
 
 @dataclass(frozen=True)
+class JointLaw:
+    """A joint's own bristle law: joint (its index, file order), joint_name, key ("bristle"; "bristle_t" or
+    "bristle_r" of a pin in a slot), law (a name of BRISTLE_LAWS), slot (the joint's free coordinate it acts
+    on: 0, 1 for the pin of a pin-in-slot), slip ("rad" or "m": the unit of its slip) and values {parameter:
+    value} of every parameter of the law but mu_c, mu_s (the file's numbers, the law's defaults where not
+    given; sigma0 per rad or per m, sigma1 s/rad or s/m, sigma2 N.m.s/rad or N.s/m, v_s rad/s or m/s)."""
+
+    joint: int
+    joint_name: str
+    key: str
+    law: str
+    slot: int
+    slip: str
+    values: dict = field(default_factory=dict)
+
+    def parameter(self, name: str) -> str:
+        """The name of the law's parameter ``name`` as a parameter of the file (of its FMU): joint.key.name."""
+        return f"{self.joint_name}.{self.key}.{name}"
+
+    @property
+    def parameters(self) -> tuple:
+        """The parameter names of the law (joint.key.name), in the order of ``values``."""
+        return tuple(self.parameter(name) for name in self.values)
+
+
+def bristle_parameters(law: str) -> dict:
+    """{name: default (None: required)} of the parameters of a bristle law of BRISTLE_LAWS that a joint
+    gives (those but mu_c and mu_s, which come from the joint's friction law)."""
+    return {f.name: (None if f.default is MISSING else f.default)
+            for f in fields(BRISTLE_LAWS[law]) if f.name not in ("mu_c", "mu_s")}
+
+
+@dataclass(frozen=True)
 class Built:
     """A file's mechanism for one set of parameter values, with its initial state.
 
@@ -95,7 +136,8 @@ class Built:
 class MechanismFile:
     """A parsed mechanism file. name, description: strings; parameters: tuple of Parameter; drives:
     tuple of Drive; body_names: ('ground', then the bodies); joint_names, joint_types: one per joint;
-    experiment: the [experiment] table (may be empty); source: where it was read from."""
+    joint_laws: tuple of JointLaw, the joints' own bristle laws; experiment: the [experiment] table (may be
+    empty); source: where it was read from."""
 
     def __init__(self, data: dict, text: str = "", source: str = "<mechanism file>"):
         self.data, self.text, self.source = data, text, source
@@ -116,6 +158,7 @@ class MechanismFile:
                     problems.append(self.at(f"{kind}[{k}].name", name, "must be an identifier (letters, digits, _), "
                                              f"not {GROUND!r}, and differ from the other {kind}' names"))
         self.drives = self._drives(problems)
+        self.joint_laws = self._joint_laws(problems)
         self.experiment = data.get("experiment", {})
         for key in ("stop_time", "step_size"):
             v = self.experiment.get(key) if isinstance(self.experiment, dict) else None
@@ -123,7 +166,7 @@ class MechanismFile:
                 problems.append(self.at(f"experiment.{key}", v, "must be a positive number of seconds"))
         if problems:
             raise ValueError(self._report(problems))
-        self.build()  # validates the mechanism with the file's values
+        self.bristle_laws(self.build().mechanism)  # validates the mechanism and the joints' laws with the file's values
 
     # --- reporting --------------------------------------------------------------------------------
     def _line(self, path: str) -> int | None:
@@ -259,6 +302,47 @@ class MechanismFile:
                                                      "need names of their own)"))
         return tuple(out)
 
+    def _joint_laws(self, problems) -> tuple:
+        """The JointLaw of each bristle key of the joints (BRISTLE_KEYS; one the joint's type does not have is
+        an unknown key)."""
+        out = []
+        for k, (name, joint) in enumerate(zip(self.joint_names, self.tables("joints"))):
+            for key in BRISTLE_KEYS:
+                if key in joint and key in KEYS.get(joint.get("type"), ()):
+                    out.append(self._joint_law(k, name, joint, key, problems))
+        return tuple(law for law in out if law is not None)
+
+    def _joint_law(self, k, name, joint, key, problems) -> JointLaw | None:
+        """The JointLaw of the table {law = name, parameter = number, ...} at joints[k].key (its numbers the
+        start values of its FMU parameters, JointLaw.parameter), None if its law is unknown."""
+        path, spec, friction = f"joints[{k}].{key}", joint[key], BRISTLE_KEYS[key]
+        law = spec.get("law") if isinstance(spec, dict) else None
+        if law not in BRISTLE_LAWS:
+            problems.append(self.at(f"{path}.law" if isinstance(spec, dict) else path, law,
+                                     f"joint {name}: must be a table {{law = ..., sigma0 = ...}} with law one of "
+                                     f"{', '.join(BRISTLE_LAWS)}"))
+            return None
+        if joint.get(friction) is None:
+            problems.append(self.at(path, None, f"joint {name} has no {friction} law: its bristle law takes mu_c and "
+                                                 "mu_s from it"))
+        defaults, values = bristle_parameters(law), {}
+        for extra in sorted(set(spec) - set(defaults) - {"law"}):
+            problems.append(self.at(f"{path}.{extra}", None, f"joint {name}: unknown parameter of the {law} law (it "
+                                     f"has {', '.join(defaults)}; mu_c and mu_s come from its {friction} law)"))
+        for parameter, default in defaults.items():
+            value = spec.get(parameter, default)
+            if value is None:
+                required = ", ".join(n for n, v in defaults.items() if v is None)
+                problems.append(self.at(f"{path}.{parameter}", None, f"is missing: joint {name}'s {law} law needs "
+                                                                     f"{required}"))
+            elif isinstance(value, bool) or not isinstance(value, (int, float)):
+                problems.append(self.at(f"{path}.{parameter}", value, f"joint {name}: must be a number (the start "
+                                         f"value of the parameter {name}.{key}.{parameter})"))
+            else:
+                values[parameter] = float(value)
+        slip = "m" if key == "bristle_t" or joint["type"] == "prismatic" else "rad"
+        return JointLaw(k, name, key, law, int(key == "bristle_r"), slip, values)
+
     def error(self, path: str, value, message: str) -> ValueError:
         """A ValueError on one key of the file, in the form of the file's other problems."""
         return ValueError(self._report([self.at(path, value, message)]))
@@ -285,6 +369,42 @@ class MechanismFile:
     # --- the mechanism for parameter values --------------------------------------------------------
     def default_values(self) -> dict:
         return {p.name: p.value for p in self.parameters}
+
+    def law_values(self) -> dict:
+        """{JointLaw.parameter name: the file's value} of the joints' own bristle laws."""
+        return {law.parameter(name): value for law in self.joint_laws for name, value in law.values.items()}
+
+    def bristle_laws(self, mechanism, values: dict | None = None) -> tuple:
+        """Per frictional contact of the file's ``mechanism`` (``build``'s; contacts in the order of the free
+        coordinates, as ``planar.contact_laws`` takes them), the bristle law its joint names for it (the values
+        of its parameters by their names ``JointLaw.parameter`` from ``values``, else the file's), None where
+        the file-wide law holds. mu_c and mu_s are the kinetic coefficient at high speed and the static one of
+        the contact's friction law. Raises ValueError naming the joint, the parameter and its allowed range."""
+        values = {**self.law_values(), **(values or {})}
+        own = {(law.joint, law.slot): law for law in self.joint_laws}
+        laws, problems = [], []
+        for k, joint in enumerate(mechanism.model.joints):
+            for slot, exact in enumerate(joint.friction_laws()):
+                if exact is not None:
+                    law = own.get((k, slot))
+                    laws.append(None if law is None else self._bristle_law(law, exact, values, problems))
+        if problems:
+            raise ValueError(self._report(problems))
+        return tuple(laws)
+
+    def _bristle_law(self, law: JointLaw, exact, values: dict, problems):
+        kind = BRISTLE_LAWS[law.law]
+        coefficients = dict(mu_c=float(exact.coefficient(np.inf)), mu_s=exact.mu_s)
+        coefficients = {name: value for name, value in coefficients.items() if name in kind.__dataclass_fields__}
+        try:
+            return kind(**{name: values[law.parameter(name)] for name in law.values}, **coefficients)
+        except ValueError as exc:  # the law's message, its parameters named as the file's
+            named = re.sub(rf"\b({'|'.join(law.values)})=", lambda m: f"{law.parameter(m[1])}=", str(exc))
+            if re.search(r"\bmu_[cs]=", named):
+                named += " (mu_c and mu_s: the kinetic and static coefficients of its friction law)"
+            problems.append(self.at(f"joints[{law.joint}].{law.key}", None, f"joint {law.joint_name}'s {law.law} law: "
+                                                                            f"{named}"))
+            return None
 
     def build(self, values: dict | None = None) -> Built:
         """The mechanism and its initial state for parameter values ({name: float}, default the file's).

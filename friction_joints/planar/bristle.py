@@ -37,12 +37,18 @@ from .coupling import solve_coupled
 from .system import MechanismSystem, Mode
 
 
-def contact_laws(mechanism, model: int, *, sigma0, sigma1, sigma2=0.0, v_s=1e-3, delta=2.0, z_ba_ratio=0.7) -> tuple:
+def contact_laws(mechanism, model: int, *, sigma0, sigma1, sigma2=0.0, v_s=1e-3, delta=2.0, z_ba_ratio=0.7,
+                 own=None) -> tuple:
     """One bristle law (``friction.make_law``: 1 Dahl, 2 LuGre, 3 elasto-plastic, 4 Gonthier) per
     frictional contact of ``mechanism``, with mu_s and mu_c (its kinetic coefficient at high speed) of
     that contact's exact law. sigma0 (1/rad or 1/m), sigma1 (s/rad or s/m), sigma2 (N.m.s/rad or
-    N.s/m), v_s (rad/s or m/s): one value for all contacts, or one per contact."""
+    N.s/m), v_s (rad/s or m/s): one value for all contacts, or one per contact. own: None, or per
+    contact a BristleLaw that takes the place of that contact's law ``model``, or None (a mechanism
+    file's joint laws: ``MechanismFile.bristle_laws``)."""
     laws = [law for joint in mechanism.model.joints for law in joint.friction_laws() if law is not None]
+    own = (None,) * len(laws) if own is None else tuple(own)
+    if len(own) != len(laws):
+        raise ValueError(f"own must give {len(laws)} laws or None (one per frictional contact), got {len(own)}")
     per_contact = {}
     for name, value in dict(sigma0=sigma0, sigma1=sigma1, sigma2=sigma2, v_s=v_s).items():
         values = np.broadcast_to(np.asarray(value, dtype=float), (len(laws),)) if np.ndim(value) == 0 else \
@@ -50,7 +56,8 @@ def contact_laws(mechanism, model: int, *, sigma0, sigma1, sigma2=0.0, v_s=1e-3,
         if values.shape != (len(laws),):
             raise ValueError(f"{name} must be one value or {len(laws)} (one per frictional contact), got {value!r}")
         per_contact[name] = values
-    return tuple(make_law(model, sigma0=per_contact["sigma0"][i], sigma1=per_contact["sigma1"][i],
+    return tuple(own[i] if own[i] is not None else
+                 make_law(model, sigma0=per_contact["sigma0"][i], sigma1=per_contact["sigma1"][i],
                           sigma2=per_contact["sigma2"][i], mu_c=float(law.coefficient(np.inf)), mu_s=law.mu_s,
                           v_s=per_contact["v_s"][i], delta=delta, z_ba_ratio=z_ba_ratio)
                  for i, law in enumerate(laws))
