@@ -63,7 +63,7 @@ static int64_t linear_level(const fj_args *a, double t, const double *y, const d
 
 #define TEST_FAMILY(name, rhs, events)                                                                          \
     const fj_family fj_family_##name = {#name, rhs, events, record_state, fj_no_scratch, fj_no_failure,        \
-                                        NULL, NULL, NULL, NULL}
+                                        NULL, NULL, NULL, NULL, NULL}
 
 TEST_FAMILY(rodas_vdp, van_der_pol, first_state);
 TEST_FAMILY(rodas_robertson, robertson, first_state);

@@ -94,6 +94,10 @@ typedef struct fj_family {
      * sigma0 |v_r| / mu and N sigma1 / m are far above the motion's): fj_rodas (fj_rodas.h); NULL: the
      * explicit pairs (fj_rk.h). Only the binaries of such a family carry it. */
     const struct fj_integrator *integrator;
+    /* the states no right-hand side reads, y[*first .. *first + *count) for the packed model a->fpar,
+     * a->ipar (the work integrals a state carries for the energy balance, whose rates are powers): their
+     * Jacobian columns are exactly zero, so RODAS evaluates none; NULL: none */
+    void (*integrals)(const fj_args *a, int64_t *first, int64_t *count);
 } fj_family;
 
 /* work_size and message of a family whose kernels need no scratch and cannot fail (fj_kernel.c). */
