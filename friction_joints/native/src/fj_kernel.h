@@ -9,8 +9,9 @@
  *                               system's events(mode)
  *   record(a, t, y, tau, out)   out (n_out): the recorded quantities, flat, in the family's layout
  *
- * t: time (s); y (n_y): state; tau (n_tau): the inputs at t. A kernel returns FJ_OK (0) or a
- * positive family-defined status (a singular configuration, a coupled solve that does not
+ * t: time (s), which a kernel reads only through tau (so that under inputs held over a call, df/dt = 0
+ * exactly: RODAS takes it so); y (n_y): state; tau (n_tau): the inputs at t. A kernel returns FJ_OK (0)
+ * or a positive family-defined status (a singular configuration, a coupled solve that does not
  * converge); the family's message() names it. Kernels allocate nothing: their scratch is a->work
  * and a->iwork, of the sizes work_size() gives for the packed model. Kernels read no global state,
  * so several instances run at once in several threads, each with its own fj_args and scratch.
