@@ -7,11 +7,16 @@ every bristle law) against the Python model; and the whole under the address and
 sanitizers."""
 
 import json
+from ctypes import byref
 
 import numpy as np
 import pytest
 from scipy.integrate import solve_ivp
 from scipy.linalg import expm
+from fmpy.fmi1 import FMICallException
+from fmpy.fmi2 import (FMU2Slave, calloc, fmi2CallbackAllocateMemoryTYPE, fmi2CallbackFreeMemoryTYPE,
+                       fmi2CallbackFunctions, fmi2CallbackLoggerTYPE, free)
+from fmpy.logging import addLoggerProxy
 from scipy.optimize import brentq
 
 from friction_joints.friction import make_law
@@ -21,7 +26,8 @@ from friction_joints.engine import make_integrator
 from friction_joints.engine import run as run_python
 from friction_joints.lumped.bristle_packing import RECORD, pack
 from friction_joints.mechanisms import slider_crank
-from friction_joints.native import Family, library
+from friction_joints.native import STATUS_KERNEL_FAILED, Family, Instance, InstanceError, library
+from friction_joints.fmi.native import FMI_DIR
 from friction_joints.native.build import compile_library, sources
 from friction_joints.native.rodas import (EVENT, KERNEL_FAILED, MATRIX_SINGULAR, NOT_QUIET, REACHED_END,
                                          STEP_TOO_SMALL, Rodas, held)
@@ -215,6 +221,63 @@ def test_failures_have_their_status_and_message(problems):
     rodas = Rodas(Family("bristle", problems), *pack(params), 4, 3, len(RECORD), rtol=1e-8, atol=1e-10)
     assert run(rodas, y0, 1.0, forms=held([0.0, 0.1, -1.0]))[0] == KERNEL_FAILED
     assert "F_n is outside the allowed range [0, inf)" in rodas.failure(KERNEL_FAILED)
+
+
+def singular_instance(problems, last=64e6):
+    """An instance (fj.h) of the stiff test family rodas_linear_stiff started at y = 0: y' = A y with A =
+    diag(4, 8, 16, 32, last / 1e6) 1e6 1/s, whose matrix I/(h gamma) - J is singular at RODAS's first step
+    (1e-6 s: 1/(h gamma) = 4e6 1/s) and its halvings while A's entries follow them (J's differences are exact
+    at y = 0)."""
+    A = np.diag([4e6, 8e6, 16e6, 32e6, last])
+    instance = Instance(Family("rodas_linear_stiff", problems), [*A.ravel(), *np.zeros(5), 0.0], np.zeros(1, np.int64),
+                        5, 0, 5, rtol=1e-8, atol=1e-10)
+    instance.start(0.0, np.zeros(5))
+    return instance
+
+
+def test_a_singular_matrix_fails_the_step_of_an_instance_with_its_message(problems):
+    """Through the instance's step (the stiff path of fj_instance_step): the matrix singular at five step sizes
+    in a row fails the step with FJ_STATUS_KERNEL_FAILED and a message naming the cause and the time; singular
+    at four (A's last entry not 64e6 1/s), the fifth step size succeeds (y = 0 stays)."""
+    with pytest.raises(InstanceError) as failure:
+        singular_instance(problems).step(1e-3)
+    assert failure.value.status == STATUS_KERNEL_FAILED
+    assert str(failure.value) == ("integration failed at t=0: the matrix I/(h gamma) - J of the Rosenbrock stages "
+                                  "is repeatedly singular")
+    four = singular_instance(problems, last=65e6)
+    four.step(1e-3)
+    assert four.t == 1e-3 and np.array_equal(four.y, np.zeros(5))
+
+
+def test_a_singular_matrix_fails_the_dostep_of_a_native_fmu_with_its_message(tmp_path):
+    """A native FMU of that instance (c_rodas/singular_fmu.c: the model table, its assembly and lookups as
+    build_fmu.py --native writes them, over the engine, the FMI 2.0 layer and the test family): fmi2DoStep
+    returns fmi2Error and logs the instance's message with the FMI function and the time."""
+    binary = tmp_path / "binaries" / "linux64" / "Singular.so"
+    binary.parent.mkdir(parents=True)
+    srcs = [p for p in sources() if p.name not in ("families.c", "assemblies.c")]  # model.c's lookups instead
+    compile_library(binary, [*srcs, FMI_DIR / "fj_fmu.c", FMI_DIR / "fmi2Functions.c", TESTS_DIR / "c_rodas" /
+                             "problems.c", TESTS_DIR / "c_rodas" / "singular_fmu.c"], extra_flags=["-I", str(FMI_DIR)])
+    messages = []
+    callbacks = fmi2CallbackFunctions()
+    callbacks.logger = fmi2CallbackLoggerTYPE(lambda env, instance, status, category, message:
+                                              messages.append((status, category.decode(), message.decode())))
+    callbacks.allocateMemory = fmi2CallbackAllocateMemoryTYPE(calloc)
+    callbacks.freeMemory = fmi2CallbackFreeMemoryTYPE(free)
+    addLoggerProxy(byref(callbacks))
+    fmu = FMU2Slave(guid="{singular-rosenbrock-matrix}", unzipDirectory=str(tmp_path), modelIdentifier="Singular",
+                    instanceName="singular")
+    fmu.instantiate(callbacks=callbacks, loggingOn=True)
+    fmu.setupExperiment(startTime=0.0)
+    fmu.enterInitializationMode()
+    fmu.exitInitializationMode()
+    with pytest.raises(FMICallException) as failure:
+        fmu.doStep(0.0, 1e-3)
+    assert failure.value.status == 3  # fmi2Error
+    errors = [m for status, category, m in messages if status == 3 and category == "logStatusError"]
+    assert errors == ["fmi2DoStep at t=0.0: integration failed at t=0: the matrix I/(h gamma) - J of the Rosenbrock "
+                      "stages is repeatedly singular"], messages
+    fmu.freeInstance()
 
 
 def bristle_system(model):
