@@ -9,15 +9,20 @@ amplitudes of theirs (DupontTwoMass: F2 = 50 N presses m1 into its slot), 1 ms c
   fmpy      FMPy's FMU2Slave stepping the native FMU from Python
   pythonfmu FMPy stepping the pythonfmu twin DIST/<Model>.fmu (when built; a shorter run)
 Reported: the FMU's size, instantiation and initialisation (ms), real-time factor (simulated / wall)
-of each. Goals of issue 29: RTF in the C host >= 500 for TwoMassFriction, >= 300 for DupontTwoMass,
->= 150 for SliderCrank, >= 40 for RSRRRLinkage (GOALS); instantiation and initialisation < 10 ms
-(RSRRRLinkage's closes its loop then), FMU size <= 300 kB. Issue 30's: RTF in FMPy >= 50 for
-BristleOscillator (FMPY_GOALS; its first input x_d is 0 in its default experiment, so it is held at 0,
-F_n at 13 N, the belt at 0.1 m/s: stick-slip), >= 20 for SteeringSystem with LuGre friction (VARIANTS: a
-row of start values set in initialisation, friction_model 2 with the bristle defaults; FMPy and pythonfmu
-only, as the C host sets no Integer); SliderCrank with LuGre friction measured so too (no goal).
+of each, and the right-hand sides per communication step (rhs/step: the model on the compiled engine in
+Python, stepped so, whose instance takes the native FMU's steps). Goals of issue 29: RTF in the C host
+>= 500 for TwoMassFriction, >= 300 for DupontTwoMass, >= 150 for SliderCrank, >= 40 for RSRRRLinkage
+(GOALS); instantiation and initialisation < 10 ms (RSRRRLinkage's closes its loop then), FMU size <= 300
+kB. Issue 30's: RTF in FMPy >= 50 for BristleOscillator (FMPY_GOALS; its first input x_d is 0 in its
+default experiment, so it is held at 0, F_n at 13 N, the belt at 0.1 m/s: stick-slip), >= 20 for
+SteeringSystem with LuGre friction (VARIANTS: a row of start values set in initialisation, friction_model
+2 with the bristle defaults; FMPy and pythonfmu only, as the C host sets no Integer), >= 10 for
+SliderCrank with LuGre friction, native and pythonfmu (PYTHONFMU_GOALS).
 
-Usage: python benchmarks/bench_native.py [--dist dist] [--t-end 10] [--h 0.001] [--only BristleOscillator]
+--cpu: the rates in FMPy by the process's CPU time (time.process_time) instead of the wall clock, which other
+processes on a loaded machine disturb less (the C host's stay wall-clock).
+
+Usage: python benchmarks/bench_native.py [--dist dist] [--t-end 10] [--h 0.001] [--only BristleOscillator] [--cpu]
 """
 
 from __future__ import annotations
@@ -38,7 +43,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 PERIOD = 3.14
 GOALS = {"TwoMassFriction": 500, "DupontTwoMass": 300, "SliderCrank": 150, "RSRRRLinkage": 40}  # RTF in the C host
-FMPY_GOALS = {"BristleOscillator": 50, "SteeringSystem LuGre": 20}  # RTF of the native FMU in FMPy
+FMPY_GOALS = {"BristleOscillator": 50, "SteeringSystem LuGre": 20, "SliderCrank LuGre": 10}  # native FMU in FMPy
+PYTHONFMU_GOALS = {"SliderCrank LuGre": 10}  # RTF of the pythonfmu twin in FMPy
 #: more rows of a model: (label, start values)
 VARIANTS = {"SteeringSystem": (("SteeringSystem LuGre", {"friction_model": 2}),),
             "SliderCrank": (("SliderCrank LuGre", {"friction_model": 2}),)}
@@ -77,8 +83,9 @@ def c_host(fmu, host, folder, amplitude, input_vr, held, t_end, h):
     return float(instantiate), float(initialize), float(steps)
 
 
-def fmpy_run(fmu, input_name, amplitude, held, t_end, h, start=None):
-    """Wall time (s) of the steps; start: {name: value} of Integer parameters set in initialisation."""
+def fmpy_run(fmu, input_name, amplitude, held, t_end, h, start=None, clock=time.perf_counter):
+    """Time (s) of the steps by clock (the wall's, or time.process_time); start: {name: value} of Integer
+    parameters set in initialisation."""
     md = read_model_description(str(fmu))
     vr = {v.name: v.valueReference for v in md.modelVariables}
     slave = FMU2Slave(guid=md.guid, unzipDirectory=extract(str(fmu), tempfile.mkdtemp()),
@@ -91,14 +98,39 @@ def fmpy_run(fmu, input_name, amplitude, held, t_end, h, start=None):
     slave.exitInitializationMode()
     slave.setReal([vr[n] for n in held], list(held.values()))
     n = round(t_end / h)
-    start = time.perf_counter()
+    start = clock()
     for k in range(n):
         slave.setReal([vr[input_name]], [amplitude * triangle(k * h / PERIOD)])
         slave.doStep(k * h, h)
-    wall = time.perf_counter() - start
+    elapsed = clock() - start
     slave.terminate()
     slave.freeInstance()
-    return wall
+    return elapsed
+
+
+def rhs_per_step(name, input_name, amplitude, held, t_end, h, start=None) -> float:
+    """Right-hand sides per communication step of the model with the start values on the compiled engine, stepped
+    as fmpy_run steps the FMU (stepping.Stepper on the system its slave builds, as the pythonfmu twin runs it;
+    the native FMU's instance takes the same steps)."""
+    import build_fmu
+    from friction_joints.fmi import native
+    from friction_joints.stepping import Stepper
+
+    cls = build_fmu.slave_class(build_fmu.SOURCES / f"{name}.py")
+    values = {v.name: v.start if v.start is not None else 0.0 for v in cls.variables}
+    values.update(held, **(start or {}))
+    values[input_name] = 0.0
+    names = tuple(getattr(cls, "inputs", ()))
+    system, y0 = native._system(cls, object.__new__(cls), values, names)
+    stepper = Stepper(lambda inputs: system, lambda _: y0, [values[n] for n in names], values.get("rtol", 1e-8),
+                      engine="compiled")
+    first = names.index(input_name)
+    n = round(t_end / h)
+    for k in range(n):
+        inputs = [values[v] for v in names]
+        inputs[first] = amplitude * triangle(k * h / PERIOD)
+        stepper.step_record(k * h, h, inputs)
+    return stepper.integrator.instance.counters[0] / n
 
 
 def main(argv=None):
@@ -107,6 +139,7 @@ def main(argv=None):
     parser.add_argument("--t-end", type=float, default=10.0)
     parser.add_argument("--h", type=float, default=1e-3)
     parser.add_argument("--only", help="this FMU only (e.g. BristleOscillator)")
+    parser.add_argument("--cpu", action="store_true", help="rates in FMPy by the process's CPU time")
     args = parser.parse_args(argv)
     fmus = sorted((args.dist / "native").glob(f"{args.only or '*'}.fmu"))
     if not fmus:
@@ -116,7 +149,7 @@ def main(argv=None):
         subprocess.run(["gcc", "-std=c99", "-O2", f"-I{Path(fmpy.__file__).parent / 'c-code'}", "-o", str(host),
                         str(ROOT / "tests" / "c_host" / "fmi2_host.c"), "-ldl"], check=True)
         print(f"{'model':20s} {'size kB':>8s} {'inst ms':>8s} {'init ms':>8s} {'RTF C':>8s} {'RTF FMPy':>9s} "
-              f"{'RTF pythonfmu':>14s}")
+              f"{'RTF pythonfmu':>14s} {'rhs/step':>9s}")
         for fmu in fmus:
             name = fmu.stem
             folder = Path(tmp) / name
@@ -130,18 +163,24 @@ def main(argv=None):
             twin = args.dist / f"{name}.fmu"
             t_twin = min(args.t_end, 1.0)
             for label, start in ((name, None), *VARIANTS.get(name, ())):
-                native = fmpy_run(fmu, input_name, amplitude, held, args.t_end, args.h, start)
-                python = (f"{t_twin / fmpy_run(twin, input_name, amplitude, held, t_twin, args.h, start):14.1f}"
-                          if twin.exists() else f"{'(not built)':>14s}")
+                clock = time.process_time if args.cpu else time.perf_counter
+                native = fmpy_run(fmu, input_name, amplitude, held, args.t_end, args.h, start, clock)
+                python_rtf = t_twin / fmpy_run(twin, input_name, amplitude, held, t_twin, args.h, start, clock) \
+                    if twin.exists() else None
+                python = f"{python_rtf:14.1f}" if python_rtf is not None else f"{'(not built)':>14s}"
+                python += f" {rhs_per_step(name, input_name, amplitude, held, args.t_end, args.h, start):9.1f}"
                 rtf = args.t_end / steps
                 goal = (f"  (goal >= {GOALS[name]}: {'met' if rtf >= GOALS[name] else 'not met'})"
                         if name in GOALS and start is None else "")  # a variant has no C host run
                 if label in FMPY_GOALS:
                     met = args.t_end / native >= FMPY_GOALS[label]
                     goal += f"  (goal in FMPy >= {FMPY_GOALS[label]}: {'met' if met else 'not met'})"
+                if label in PYTHONFMU_GOALS and python_rtf is not None:
+                    met = python_rtf >= PYTHONFMU_GOALS[label]
+                    goal += f"  (pythonfmu's goal >= {PYTHONFMU_GOALS[label]}: {'met' if met else 'not met'})"
                 c_columns = (f"{instantiate * 1e3:8.3f} {initialize * 1e3:8.3f} {rtf:8.0f}" if start is None
                              else f"{'-':>8s} {'-':>8s} {'-':>8s}")
-                print(f"{label:20s} {fmu.stat().st_size / 1000:8.0f} {c_columns} {args.t_end / native:9.0f} "
+                print(f"{label:20s} {fmu.stat().st_size / 1000:8.0f} {c_columns} {args.t_end / native:9.1f} "
                       f"{python}{goal}")
     if shutil.which("nproc"):
         print(f"({subprocess.run(['nproc'], capture_output=True, text=True).stdout.strip()} cores; the C host's "

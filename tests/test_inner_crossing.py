@@ -100,10 +100,11 @@ static int64_t decide(const fj_args *a, double t, double *y, const double *tau, 
     return FJ_OK;
 }
 
-const fj_family fj_family_dip = {"dip", rhs, events, record, work_size, message, mode_layout, mode_events, decide, NULL};
+const fj_family fj_family_dip = {"dip", rhs, events, record, work_size, message, mode_layout, mode_events, decide, NULL,
+                                 NULL};
 /* the same integrated with RODAS (a stiff family's integrator) */
 const fj_family fj_family_stiff_dip = {"stiff_dip", rhs, events, record, work_size, message, mode_layout, mode_events,
-                                       decide, &fj_rodas};
+                                       decide, &fj_rodas, NULL};
 """
 
 RETURN_FAMILY = r"""
@@ -146,7 +147,7 @@ static int64_t return_decide(const fj_args *a, double t, double *y, const double
 }
 
 const fj_family fj_family_return = {"return", rhs, return_events, record, work_size, message, return_layout,
-                                    return_mode_events, return_decide, NULL};
+                                    return_mode_events, return_decide, NULL, NULL};
 """
 
 

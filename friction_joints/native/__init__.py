@@ -56,6 +56,7 @@ MODE_LAYOUT = ctypes.CFUNCTYPE(None, _c_void_p, _c_int64, _c_void_p, _c_int64, c
 MODE_EVENTS = ctypes.CFUNCTYPE(_c_int64, ctypes.POINTER(FjArgs), _c_void_p, _c_void_p, ctypes.POINTER(_c_int64))
 DECIDE = ctypes.CFUNCTYPE(_c_int64, ctypes.POINTER(FjArgs), _c_double, _c_void_p, _c_void_p, _c_int64, _c_void_p,
                           _c_void_p, _c_void_p)
+INTEGRALS = ctypes.CFUNCTYPE(None, ctypes.POINTER(FjArgs), ctypes.POINTER(_c_int64), ctypes.POINTER(_c_int64))
 START, NO_EVENT = -2, -1  # decide's event argument besides an event's index (fj_kernel.h)
 INPUT_DRIVEN = 1  # the flag of an event that can fire while the state stands still
 
@@ -65,7 +66,8 @@ class FjFamily(ctypes.Structure):
 
     _fields_ = [("name", ctypes.c_char_p), ("rhs", KERNEL), ("events", KERNEL), ("record", KERNEL),
                 ("work_size", WORK_SIZE), ("message", MESSAGE), ("mode_layout", MODE_LAYOUT),
-                ("mode_events", MODE_EVENTS), ("decide", DECIDE), ("integrator", ctypes.c_void_p)]
+                ("mode_events", MODE_EVENTS), ("decide", DECIDE), ("integrator", ctypes.c_void_p),
+                ("integrals", INTEGRALS)]
 
 
 _libraries = {}  # resolved path -> loaded library; None -> the default library's path, once found
@@ -224,6 +226,15 @@ class Workspace:
         return kernel(ctypes.byref(self.args), float(t), _address(y, np.float64, "y"),
                       _address(tau, np.float64, "tau"), _address(out, np.float64, "out"), out.size)
 
+
+    def integrals(self) -> range:
+        """The indices of the states no right-hand side reads (fj_family.integrals; empty if the family declares
+        none)."""
+        if not self.family.c.integrals:
+            return range(0)
+        first, count = _c_int64(), _c_int64()
+        self.family.c.integrals(ctypes.byref(self.args), ctypes.byref(first), ctypes.byref(count))
+        return range(first.value, first.value + count.value)
 
     def mode_events(self, max_events: int):
         """(directions (n,) int64, flags (n,) int64, watch_all bool) of the events of the current mode."""

@@ -7,8 +7,11 @@
  *   fj_family_rodas_robertson  Robertson's chemical kinetics (Hairer & Wanner II, IV.1 (1.3)); level 0
  *   fj_family_rodas_linear     y' = A y + b tau_0 (A: n x n row-major, b: n; tau_0 if an input is
  *                              given); fpar [A, b, level]
+ *   fj_family_rodas_linear_stiff  the same on an instance (fj.h) with RODAS as its integrator
+ *                              (fj_family.integrator), one mode, no events (singular_fmu.c's family)
  */
 #include "fj_kernel.h"
+#include "fj_rodas.h"
 
 static int64_t record_state(const fj_args *a, double t, const double *y, const double *tau, double *out,
                             int64_t n_out) {
@@ -63,8 +66,12 @@ static int64_t linear_level(const fj_args *a, double t, const double *y, const d
 
 #define TEST_FAMILY(name, rhs, events)                                                                          \
     const fj_family fj_family_##name = {#name, rhs, events, record_state, fj_no_scratch, fj_no_failure,        \
-                                        NULL, NULL, NULL, NULL}
+                                        NULL, NULL, NULL, NULL, NULL}
 
 TEST_FAMILY(rodas_vdp, van_der_pol, first_state);
 TEST_FAMILY(rodas_robertson, robertson, first_state);
 TEST_FAMILY(rodas_linear, linear, linear_level);
+
+const fj_family fj_family_rodas_linear_stiff = {"rodas_linear_stiff", linear, fj_no_events, record_state,
+                                                fj_no_scratch, fj_no_failure, fj_single_mode_layout,
+                                                fj_single_mode_events, fj_single_mode_decide, &fj_rodas, NULL};

@@ -61,6 +61,12 @@ static const char *message(int64_t status) {
     return status == ST_BAD_LOAD ? "the normal force F_n is outside the allowed range [0, inf)" : "unknown status";
 }
 
+/* W_friction, y[3], is read by no right-hand side. */
+static void integrals(const fj_args *a, int64_t *first, int64_t *count) {
+    (void)a;
+    *first = 3, *count = 1;
+}
+
 const fj_family fj_family_bristle = {"bristle", rhs, fj_no_events, record, fj_no_scratch, message,
                                      fj_single_mode_layout, fj_single_mode_events, fj_single_mode_decide,
-                                     &fj_rodas};
+                                     &fj_rodas, integrals};

@@ -9,8 +9,9 @@
  *                               system's events(mode)
  *   record(a, t, y, tau, out)   out (n_out): the recorded quantities, flat, in the family's layout
  *
- * t: time (s); y (n_y): state; tau (n_tau): the inputs at t. A kernel returns FJ_OK (0) or a
- * positive family-defined status (a singular configuration, a coupled solve that does not
+ * t: time (s), which a kernel reads only through tau (so that under inputs held over a call, df/dt = 0
+ * exactly: RODAS takes it so); y (n_y): state; tau (n_tau): the inputs at t. A kernel returns FJ_OK (0)
+ * or a positive family-defined status (a singular configuration, a coupled solve that does not
  * converge); the family's message() names it. Kernels allocate nothing: their scratch is a->work
  * and a->iwork, of the sizes work_size() gives for the packed model. Kernels read no global state,
  * so several instances run at once in several threads, each with its own fj_args and scratch.
@@ -94,6 +95,10 @@ typedef struct fj_family {
      * sigma0 |v_r| / mu and N sigma1 / m are far above the motion's): fj_rodas (fj_rodas.h); NULL: the
      * explicit pairs (fj_rk.h). Only the binaries of such a family carry it. */
     const struct fj_integrator *integrator;
+    /* the states no right-hand side reads, y[*first .. *first + *count) for the packed model a->fpar,
+     * a->ipar (the work integrals a state carries for the energy balance, whose rates are powers): their
+     * Jacobian columns are exactly zero, so RODAS evaluates none; NULL: none */
+    void (*integrals)(const fj_args *a, int64_t *first, int64_t *count);
 } fj_family;
 
 /* work_size and message of a family whose kernels need no scratch and cannot fail (fj_kernel.c). */

@@ -2,7 +2,9 @@
  * (rodas.c): the Rosenbrock method of order 4(3) of Hairer & Wanner, Solving Ordinary Differential
  * Equations II (2nd ed. 1996), section IV.7 (six stages, stiffly accurate, L-stable, third-order
  * dense output), with the coefficients, error estimate and step-size control of Hairer's rodas.f
- * (version of October 28, 1996, method 1), the Jacobian by finite differences.
+ * (version of October 28, 1996, method 1), the Jacobian and df/dt by finite differences but where they
+ * are exactly zero: the columns of the states the family declares integrals (fj_family.integrals), df/dt
+ * under inputs held over the call.
  *
  * fj_rodas_advance takes the arguments of fj_rk_advance (fj_rk.h) after its pair and returns the
  * statuses of fj_stepping.h and more; its info array is longer (FJ_RODAS_INFO_SIZE). */
@@ -17,7 +19,9 @@
 enum { FJ_MATRIX_SINGULAR = 5 };
 /* the slots of its info array besides fj_stepping.h's */
 enum {
-    FJ_INFO_JACOBIANS = FJ_INFO_SIZE, /* Jacobians evaluated (each n_y right-hand sides, in RHS_CALLS) */
+    FJ_INFO_JACOBIANS = FJ_INFO_SIZE, /* Jacobians evaluated (each a right-hand side per column but the
+                                         integrals' and one for df/dt unless the inputs are held, in
+                                         RHS_CALLS) */
     FJ_INFO_REJECTED,                 /* steps rejected by the error test */
     FJ_RODAS_INFO_SIZE
 };

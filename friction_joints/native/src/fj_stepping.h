@@ -68,6 +68,9 @@ typedef struct fj_integrator {
 
 /* tau at t */
 void fj_eval_inputs(const fj_eval *e, double t);
+/* 1 if every input is constant over the call (a ramp of slope 0, a sine of amplitude or frequency 0: tau at
+ * any t is the same to the bit), else 0. */
+int fj_inputs_held(const fj_eval *e);
 /* The family's right-hand side dy (n) at (t, y); returns its status. */
 int64_t fj_eval_rhs(const fj_eval *e, double t, const double *y, double *dy);
 /* The mode's event functions g (n_events) at (t, y); returns the kernel's status. */

@@ -1881,4 +1881,4 @@ static const char *message(int64_t status) {
 }
 
 const fj_family fj_family_planar = {"planar", rhs, events, record, work_size, message, mode_layout, mode_events,
-                                   decide, NULL};
+                                   decide, NULL, NULL};

@@ -105,5 +105,10 @@ static int64_t decide(const fj_args *a, double t, double *y, const double *tau, 
     return fj_family_planar.decide(a, t, y, tau, event, fmode, imode, change);
 }
 
+/* W_drive and W_friction, the last two states, are read by no right-hand side. */
+static void integrals(const fj_args *a, int64_t *first, int64_t *count) {
+    *first = a->ipar[I_K1] + a->ipar[I_K] + a->ipar[I_NC], *count = 2;
+}
+
 const fj_family fj_family_planar_bristle = {"planar_bristle", rhs, fj_no_events, record, work_size, message,
-                                            mode_layout, mode_events, decide, &fj_rodas};
+                                            mode_layout, mode_events, decide, &fj_rodas, integrals};

@@ -12,7 +12,9 @@
  * the step is bounded by max_step alone (rodas.f also by the interval), so that the step size the
  * controller proposes survives calls over short intervals (co-simulation steps).
  * J and f_t by forward differences of rodas.f's increments sqrt(1e-16 max(1e-5, |y_j|)), evaluated
- * once per step (rejections reuse them: the point is the same), as in rodas.f.
+ * once per step (rejections reuse them: the point is the same), as in rodas.f; what is exactly zero is
+ * taken so without a difference: the columns of the states the family declares integrals
+ * (fj_family.integrals), and f_t under inputs held over the call (fj_inputs_held).
  */
 #include <math.h>
 #include <string.h>
@@ -68,19 +70,28 @@ static int64_t dense_at(void *self, double t, double *out) {
 }
 
 /* J (n x n, row-major: J[i n + j] = df_i/dy_j) and f_t at (t, y), where f0 = f(t, y), by forward
- * differences (rodas.f); ys, dy: n of scratch. Returns the kernel status. */
-static int64_t derivatives(const fj_eval *e, double t, const double *y, const double *f0, double *J, double *f_t,
-                           double *ys, double *dy) {
+ * differences (rodas.f) but what is exactly zero: the columns of the integrals y[skip .. skip + n_skip),
+ * which no right-hand side reads (fj_family.integrals), and f_t if the inputs are held (a kernel reads t
+ * only through them: fj_kernel.h); ys, dy: n of scratch. Returns the kernel status. */
+static int64_t derivatives(const fj_eval *e, double t, const double *y, const double *f0, int64_t skip,
+                           int64_t n_skip, int held, double *J, double *f_t, double *ys, double *dy) {
     int64_t n = e->n, st = FJ_OK;
     memcpy(ys, y, (size_t)n * sizeof(double));
     for (int64_t j = 0; j < n && st == FJ_OK; j++) {
+        if (j >= skip && j < skip + n_skip) {
+            for (int64_t i = 0; i < n; i++) J[i * n + j] = 0.0;
+            continue;
+        }
         double delta = sqrt(UROUND * py_max(1e-5, fabs(y[j])));
         ys[j] = y[j] + delta;
         st = fj_eval_rhs(e, t, ys, dy);
         ys[j] = y[j];
         for (int64_t i = 0; i < n; i++) J[i * n + j] = (dy[i] - f0[i]) / delta;
     }
-    if (st != FJ_OK) return st;
+    if (st != FJ_OK || held) {
+        memset(f_t, 0, (size_t)n * sizeof(double));
+        return st;
+    }
     double delta = sqrt(UROUND * py_max(1e-5, fabs(t)));
     st = fj_eval_rhs(e, t + delta, y, dy);
     for (int64_t i = 0; i < n; i++) f_t[i] = (dy[i] - f0[i]) / delta;
@@ -159,7 +170,9 @@ int64_t fj_rodas_advance(const fj_family *fam, fj_args *a, double *scratch, doub
     int64_t *piv = (int64_t *)(tau + a->n_tau); /* allocated memory: its effective type is set here */
     fj_eval e = {fam, a, forms, t, tau, n};
     fj_grid out = {grid, n_grid, 0, records, n_record, 0};
-    int64_t calls = 0, jacobians = 0, steps = 0, rejected = 0, accepted_here = 0;
+    int64_t calls = 0, jacobians = 0, steps = 0, rejected = 0, accepted_here = 0, skip = 0, n_skip = 0;
+    if (fam->integrals) fam->integrals(a, &skip, &n_skip);
+    int held = fj_inputs_held(&e);
     int64_t st = n_events ? fj_eval_events(&e, t, y, g_old, n_events) : FJ_OK, status = FJ_REACHED_END;
     if (st == FJ_OK && quiet > 0.0 && !fj_events_quiet(g_old, directions, n_events, quiet)) status = FJ_NOT_QUIET;
     if (status == FJ_REACHED_END && !(h_abs > 0.0)) h_abs = FIRST_STEP;
@@ -169,8 +182,8 @@ int64_t fj_rodas_advance(const fj_family *fam, fj_args *a, double *scratch, doub
         double h_ctrl = py_max(py_min(h_abs, max_step), min_step), h_opt = h_ctrl;
         int last = t + 1.0001 * h_ctrl >= t_end, reject = 0, singular = 0;
         st = fj_eval_rhs(&e, t, y, f0);
-        if (st == FJ_OK) st = derivatives(&e, t, y, f0, J, f_t, ys, dy);
-        calls += n + 2;
+        if (st == FJ_OK) st = derivatives(&e, t, y, f0, skip, n_skip, held, J, f_t, ys, dy);
+        calls += n - n_skip + 2 - held;
         jacobians += 1;
         double h = 0.0, h_new = 0.0;
         while (st == FJ_OK) { /* one accepted step (rodas.f's ROSCOR from label 2) */

@@ -19,7 +19,7 @@
 #include "fj_rodas.h"
 #include "steering_internal.h"
 
-enum { Y_ZETA = 14 };                                     /* zeta (4) in the state */
+enum { Y_W = 10, Y_ZETA = 14 };                           /* W (4) and zeta (4) in the state */
 enum { R_N = FJ_STEERING_RECORD, R_Z = R_N + 4, R_ZDOT = R_Z + 4 }; /* the record's bristle entries */
 
 /* SteeringBristle.bristles: Q (5), the frictions f (4), the loads N (4), the deflections z (4) and their rates
@@ -63,6 +63,12 @@ static int64_t record(const fj_args *a, double t, const double *y, const double 
     return FJ_OK;
 }
 
+/* W_driver, W_aligning, W_friction and W_damping are read by no right-hand side. */
+static void integrals(const fj_args *a, int64_t *first, int64_t *count) {
+    (void)a;
+    *first = Y_W, *count = 4;
+}
+
 const fj_family fj_family_steering_bristle = {"steering_bristle", rhs, fj_no_events, record, fj_no_scratch,
                                               fj_no_failure, fj_single_mode_layout, fj_single_mode_events,
-                                              fj_single_mode_decide, &fj_rodas};
+                                              fj_single_mode_decide, &fj_rodas, integrals};

@@ -22,6 +22,14 @@ void fj_eval_inputs(const fj_eval *e, double t) {
     }
 }
 
+int fj_inputs_held(const fj_eval *e) {
+    for (int64_t i = 0; i < e->a->n_tau; i++) {
+        const double *row = e->forms + 5 * i;
+        if (row[2] != 0.0 && !(row[0] != 0.0 && row[3] == 0.0)) return 0;
+    }
+    return 1;
+}
+
 int64_t fj_eval_rhs(const fj_eval *e, double t, const double *y, double *dy) {
     fj_eval_inputs(e, t);
     return e->fam->rhs(e->a, t, y, e->tau, dy, e->n);
