@@ -40,7 +40,8 @@ def documented(system):
             AB = (np.eye(4) if i < 0 else chain.links[i].A) @ link.B
             MB = chain.base @ link.B if i < 0 else np.zeros((4, 4))
             links.append(np.concatenate(([link.m], link.c, np.ravel(link.I_c), link.B.ravel(), link.A.ravel(),
-                                         link.H.ravel(), c_J, I_J.ravel(), AB.ravel(), MB.ravel())))
+                                         link.H.ravel(), c_J, I_J.ravel(), AB.ravel(), MB.ravel(),
+                                         [float(link.joint == "P"), link.k, link.d])))
         A_k = chain.links[-1].A
         chains.append(np.concatenate((chain.base.ravel(), chain.gravity, r_S, A_k[:3, :3] @ r_S + A_k[:3, 3],
                                       -chain.base[:3, :3].T @ chain.gravity)))
