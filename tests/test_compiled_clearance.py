@@ -138,14 +138,15 @@ def test_a_flexible_link_run_agrees():
 
 
 def test_energy_balance_of_a_compiled_run():
-    """A clearance in (2,2) and a flexible (2,3), the drive ramped up, 1 ms steps as an FMU takes them: E_kin +
+    """A clearance in (2,2) and a soft flexible (2,3), 1 ms steps as an FMU takes them (four impacts): E_kin +
     E_pot + E_elastic changes by W_drive + W_friction + W_dissipated, through impacts and separations; the works
     of friction and damping never grow."""
-    mech = ClearanceRSRRR(clearance=ClearanceParameters(clearance=1e-4, joint=2, n_rfe=2, flexible=3))
+    mech = ClearanceRSRRR(clearance=ClearanceParameters(clearance=1e-4, joint=2, n_rfe=1, flexible=3, E=2e9,
+                                                         G=2e9 / 2.6))
     system = ClearanceRSRRRSystem(mech, [5.0, 0.0])
     integrator = make_integrator(system, 0.0, system.initial_state(psid11=3.0, seated=False), engine="compiled",
-                                 rtol=1e-9, atol=1e-12)
-    for k in range(1, 101):
+                                 rtol=1e-8, atol=1e-11)
+    for k in range(1, 13):
         integrator.advance(k * 1e-3, [k * 1e-3])
     res = integrator.results
     kinds = [kind for _, kind in res.events]

@@ -76,7 +76,7 @@ RUNS = {  # name: (system, its initial state, t_end (s), the recorded quantities
         ("q", "qd", "friction", "z", "W_friction", "F_stop"), 1e-3),
     "rsrrr clearance and flexible link, 1 ms steps": (lambda: ClearanceRSRRRSystem(ClearanceRSRRR(
         clearance=ClearanceParameters(clearance=1e-4, joint=2, n_rfe=1, flexible=3, E=2e9, G=2e9 / 2.6)), [5.0, 0.0]),
-        lambda system: system.initial_state(psid11=3.0, seated=False), 0.012,
+        lambda system: system.initial_state(psid11=3.0, seated=False), 0.006,
         ("q_all", "qd_all", "t_f", "F_contact", "E_strain", "W_dissipated"), 1e-3),
 }
 NO_EVENTS = ("bristle, 1 ms steps", "planar bristle, 1 ms steps", "steering bristle, 1 ms steps")  # one smooth mode
