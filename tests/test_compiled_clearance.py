@@ -1,8 +1,8 @@
 """The C family spatial_clearance (ClearanceRSRRRSystem on the compiled engine) against the Python engine: the
-right-hand side and the record at random states in both contact modes (the planar clearance in every joint, RFEM
-links of both approaches, both together, the ideal joint, without friction, with a SpeedLoad), the mode
-decisions, a run's impacts, separations and states, the energy balance of a compiled run; the spatial clearance
-model stays on the Python engine."""
+right-hand side and the record at random states in both contact modes (the planar clearance in every joint, the
+spatial one, RFEM links of both approaches, clearance and flexible link together, the ideal joint, without
+friction, with a SpeedLoad), the mode decisions, a run's impacts, separations and states, the energy balance of
+compiled runs (planar and spatial clearance)."""
 
 import numpy as np
 import pytest
@@ -27,6 +27,9 @@ CASES = {
     "clearance in (1,1), flexible (2,2)": (dict(clearance=1e-4, joint=0, n_rfe=2, flexible=2), {}),
     "clearance and flexible link in (2,2)": (dict(clearance=1e-4, joint=2, n_rfe=1, flexible=2, rfem="classical"), {}),
     "ideal joint, rigid link": (dict(), {}),
+    "spatial clearance in (2,2)": (dict(clearance=1e-4, joint=2, model="spatial", n_slices=4), {}),
+    "spatial clearance in (2,1), flexible (2,3)": (dict(clearance=1e-4, joint=1, model="spatial", n_slices=3,
+                                                        k_contact=1e8, n_rfe=1, flexible=3), {}),
 }
 
 
@@ -44,7 +47,9 @@ def random_states(system, rng, count):
         y = system.initial_state(psi11=rng.uniform(0.0, 2.0 * np.pi), psid11=rng.uniform(-5.0, 5.0), seated=False)
         if len(mech.gap):
             angle = rng.uniform(0.0, 2.0 * np.pi)
-            y[mech.gap] = (mech.clearance_joint.c + rng.uniform(-2e-6, 2e-6)) * np.array([np.cos(angle), np.sin(angle)])
+            y[mech.gap[:2]] = (mech.clearance_joint.c + rng.uniform(-2e-6, 2e-6)) * np.array([np.cos(angle),
+                                                                                               np.sin(angle)])
+            y[mech.gap[2:]] = rng.normal(size=len(mech.gap) - 2) * 1e-4  # the spatial model's tilts (rad)
         y[:n] += rng.normal(size=n) * 1e-8
         y[n:2 * n] += rng.normal(size=n) * 1e-2
         y[2 * n:] = rng.normal(size=4)
@@ -86,7 +91,8 @@ def test_rhs_and_record_agree_at_random_states(case):
                 assert g[0] == pytest.approx(system.events(mode)[0].fn(t, y), rel=0, abs=1e-18)
 
 
-@pytest.mark.parametrize("case", ["planar clearance in (2,2)", "clearance in (1,1), flexible (2,2)"])
+@pytest.mark.parametrize("case", ["planar clearance in (2,2)", "clearance in (1,1), flexible (2,2)",
+                                  "spatial clearance in (2,2)"])
 def test_mode_decisions_agree(case):
     """update at the start, after an impact or a separation (real ones and grazes) and at a time event, with the
     bearing moved in and out of its seat and its rate turned both ways: the same mode and kind."""
@@ -100,12 +106,17 @@ def test_mode_decisions_agree(case):
                 z = y.copy()
                 direction = rng.normal(size=2)
                 direction /= np.hypot(*direction)
-                z[mech.gap] = (c + offset) * direction
-                z[n + mech.gap] = -rate * direction  # deltad = rate
+                z[mech.gap[:2]] = (c + offset) * direction
+                z[mech.gap[2:]] = z[n + mech.gap[2:]] = 0.0  # the spatial model's axes aligned
+                z[n + mech.gap[:2]] = -rate * direction  # deltad = rate
                 for mode, event in [(None, None), (FREE, "impact"), (Free(1e-9), "impact"), (Contact(0.02), "separation"),
                                     (Contact(0.02, -1e-9), "separation"), (FREE, None), (Contact(0.02), None)]:
-                    assert model.update(system, 0.0, z, mode, event)[1:] == system.update(0.0, z, mode, event)[1:], \
-                        (mode, event, offset, rate)
+                    (_, new, kind), (_, expected, expected_kind) = (model.update(system, 0.0, z, mode, event),
+                                                                    system.update(0.0, z, mode, event))
+                    assert (type(new), kind) == (type(expected), expected_kind), (mode, event, offset, rate)
+                    for name in ("deltad0", "level"):  # deltad and delta of the contact, to rounding
+                        assert getattr(new, name, 0.0) == pytest.approx(getattr(expected, name, 0.0), rel=1e-12,
+                                                                        abs=1e-20), (mode, event, offset, rate)
 
 
 def both(system, y0, t_end, **options):
@@ -137,12 +148,13 @@ def test_a_flexible_link_run_agrees():
                     "flexible link")
 
 
-def test_energy_balance_of_a_compiled_run():
-    """A clearance in (2,2) and a soft flexible (2,3), 1 ms steps as an FMU takes them (four impacts): E_kin +
-    E_pot + E_elastic changes by W_drive + W_friction + W_dissipated, through impacts and separations; the works
-    of friction and damping never grow."""
-    mech = ClearanceRSRRR(clearance=ClearanceParameters(clearance=1e-4, joint=2, n_rfe=1, flexible=3, E=2e9,
-                                                         G=2e9 / 2.6))
+@pytest.mark.parametrize("model", ["planar", "spatial"])
+def test_energy_balance_of_a_compiled_run(model):
+    """A clearance in (2,2) and a soft flexible (2,3), 1 ms steps as an FMU takes them (impacts and separations):
+    E_kin + E_pot + E_elastic changes by W_drive + W_friction + W_dissipated; the works of friction and damping
+    never grow."""
+    mech = ClearanceRSRRR(clearance=ClearanceParameters(clearance=1e-4, joint=2, model=model, n_slices=4, n_rfe=1,
+                                                         flexible=3, E=2e9, G=2e9 / 2.6))
     system = ClearanceRSRRRSystem(mech, [5.0, 0.0])
     integrator = make_integrator(system, 0.0, system.initial_state(psid11=3.0, seated=False), engine="compiled",
                                  rtol=1e-8, atol=1e-11)
@@ -157,10 +169,3 @@ def test_energy_balance_of_a_compiled_run():
     for name in ("W_friction", "W_dissipated"):
         assert np.all(np.diff(res[name]) <= 1e-15) and res[name][-1] < 0.0, name
 
-
-def test_the_spatial_clearance_model_stays_on_the_python_engine():
-    mech = ClearanceRSRRR(clearance=ClearanceParameters(clearance=1e-4, model="spatial", n_slices=2))
-    system = ClearanceRSRRRSystem(mech, [2.0, 0.0])
-    assert system.compiled() is None
-    with pytest.raises(ValueError, match="cannot run on the compiled engine"):
-        make_integrator(system, 0.0, system.initial_state(), engine="compiled")

@@ -613,11 +613,16 @@ static int j2_inverse(const int64_t *ipar, work *w) {
     return inverse(J2, 3, w->J2inv);
 }
 
+/* Joint k of the columns cols (NULL: every joint, k itself). */
+static inline int64_t column(const int64_t *cols, int64_t k) { return cols ? cols[k] : k; }
+
 /* Seed 002 eq. (2), [A -G^T; G 0] [qdd; f_S] = [e + tau; c - 2 alpha dPhi/dt - beta^2 Phi]
  * (loop.CutJointLoop.solve), as the affine map of the friction torques: qdd0, fS0 at the joint
- * torques tau = (tau0, 0, ...), and the columns Sq, Sf of a unit friction torque (joint torque -1). */
-static int64_t solve_cut(double tau0, const double *fpar, const int64_t *ipar, work *w) {
-    int64_t n = ipar[I_N1] + ipar[I_N2], nk = n + 3, nx = n + 1;
+ * torques tau = (tau0, 0, ...), and the columns Sq[:, j], Sf[:, j] of a unit friction torque (joint torque
+ * -1) on the joints j of cols (n_cols of them; NULL: every joint). */
+static int64_t solve_cut(double tau0, const double *fpar, const int64_t *ipar, work *w, const int64_t *cols,
+                         int64_t n_cols) {
+    int64_t n = ipar[I_N1] + ipar[I_N2], nk = n + 3, nx = n_cols + 1;
     double alpha = fpar[ipar[I_F_LOOP] + LOOP_ALPHA], beta = fpar[ipar[I_F_LOOP] + LOOP_BETA];
     double *K = w->K, *X = w->X;
     for (int64_t i = 0; i < nk * nk; i++) K[i] = 0.0;
@@ -629,19 +634,19 @@ static int64_t solve_cut(double tau0, const double *fpar, const int64_t *ipar, w
             K[(n + a) * nk + i] = w->G[a * n + i];
         }
         X[i * nx] = w->e[i] + (i == 0 ? tau0 : 0.0);
-        X[i * nx + 1 + i] = -1.0;
     }
+    for (int64_t k = 0; k < n_cols; k++) X[column(cols, k) * nx + 1 + k] = -1.0;
     for (int a = 0; a < 3; a++)
         X[(n + a) * nx] = w->c[a] - 2.0 * alpha * w->Phid[a] - beta * beta * w->Phi[a];
     if (fj_lu_factor(K, nk, nk, w->piv)) return ST_K_SINGULAR;
     fj_lu_solve_columns(K, nk, nk, w->piv, X, nx, nx);
     for (int64_t i = 0; i < n; i++) {
         w->qdd0[i] = X[i * nx];
-        for (int64_t k = 0; k < n; k++) w->Sq[i * n + k] = X[i * nx + 1 + k];
+        for (int64_t k = 0; k < n_cols; k++) w->Sq[i * n + column(cols, k)] = X[i * nx + 1 + k];
     }
     for (int a = 0; a < 3; a++) {
         w->fS0[a] = X[(n + a) * nx];
-        for (int64_t k = 0; k < n; k++) w->Sf[a * n + k] = X[(n + a) * nx + 1 + k];
+        for (int64_t k = 0; k < n_cols; k++) w->Sf[a * n + column(cols, k)] = X[(n + a) * nx + 1 + k];
     }
     return FJ_OK;
 }
@@ -885,8 +890,10 @@ static void newton_euler(const double *qd, const double *qdd, v3 f_tip, double g
 }
 
 /* The reactions as affine functions of the friction torques: fO0, nO0 of (qdd0, fS0) and the columns
- * SfO[k], SnO[k] of (Sq[:, k], Sf[:, k]) (RSRRR.reactions: f_S on chain 1, -f_S on chain 2). */
-static void reaction_map(const double *qd, const double *fpar, const int64_t *ipar, work *w) {
+ * SfO[k], SnO[k] of (Sq[:, k], Sf[:, k]) for the joints k of cols (n_cols; NULL: every joint)
+ * (RSRRR.reactions: f_S on chain 1, -f_S on chain 2). */
+static void reaction_map(const double *qd, const double *fpar, const int64_t *ipar, work *w, const int64_t *cols,
+                         int64_t n_cols) {
     int64_t n = ipar[I_N1] + ipar[I_N2];
     double *col = w->col;
     for (int64_t ch = 0; ch < 2; ch++) {
@@ -896,7 +903,8 @@ static void reaction_map(const double *qd, const double *fpar, const int64_t *ip
         v3 f0 = mk3(sgn * w->fS0[0], sgn * w->fS0[1], sgn * w->fS0[2]);
         newton_euler(qd + first, w->qdd0 + first, f0, 1.0, fpar, ipar, ch, w->Rg, w->rO, w->Rtip, w->motion,
                      w->fO0 + 3 * first, w->nO0 + 3 * first);
-        for (int64_t k = 0; k < n; k++) {
+        for (int64_t c = 0; c < n_cols; c++) {
+            int64_t k = column(cols, c);
             for (int64_t i = 0; i < n; i++) col[i] = w->Sq[i * n + k];
             v3 fk = mk3(sgn * w->Sf[k], sgn * w->Sf[n + k], sgn * w->Sf[2 * n + k]);
             newton_euler(w->zero + first, col + first, fk, 0.0, fpar, ipar, ch, w->Rg, w->rO, w->Rtip, w->motion,
@@ -983,9 +991,10 @@ static int64_t dynamics(const double *q, const double *qd, double applied, const
     w->memo[MEMO_KEPT] = 0;
     int64_t st = mechanics(q, qd, fpar, ipar, w);
     if (st) return st;
-    st = ipar[I_FORM] == FORM_MINIMAL ? solve_minimal(applied, ipar, w) : solve_cut(applied, fpar, ipar, w);
+    st = ipar[I_FORM] == FORM_MINIMAL ? solve_minimal(applied, ipar, w)
+                                        : solve_cut(applied, fpar, ipar, w, NULL, n);
     if (st) return st;
-    reaction_map(qd, fpar, ipar, w);
+    reaction_map(qd, fpar, ipar, w, NULL, n);
     double tol = fpar[ipar[I_F_LOOP] + LOOP_COUPLING_TOL];
     int64_t limit = ipar[I_MAX_COUPLING];
     double *chi = w->limits;
@@ -1056,9 +1065,9 @@ static int64_t holding(const double *tau, const double *q, const double *fpar, c
     *Q_out = Q;
     if (st) return st;
     const double *V = w->Vh;
-    st = solve_cut(applied, fpar, ipar, w);
+    st = solve_cut(applied, fpar, ipar, w, NULL, n);
     if (st) return st;
-    reaction_map(w->zero, fpar, ipar, w);
+    reaction_map(w->zero, fpar, ipar, w, NULL, n);
     double tol = fpar[ipar[I_F_LOOP] + LOOP_HOLD_TOL];
     double *t_hold = w->tf, *limits = w->limits;
     for (int64_t j = 0; j < n; j++) t_hold[j] = 0.0;
@@ -1373,12 +1382,14 @@ int64_t fj_spatial_mechanics(const double *q, const double *qd, const double *fp
     return mechanics(q, qd, fpar, ipar, w);
 }
 
-int64_t fj_spatial_solve_cut(double tau0, const double *fpar, const int64_t *ipar, fj_spatial_work *w) {
-    return solve_cut(tau0, fpar, ipar, w);
+int64_t fj_spatial_solve_cut(double tau0, const double *fpar, const int64_t *ipar, fj_spatial_work *w,
+                             const int64_t *cols, int64_t n_cols) {
+    return solve_cut(tau0, fpar, ipar, w, cols, n_cols);
 }
 
-void fj_spatial_reaction_map(const double *qd, const double *fpar, const int64_t *ipar, fj_spatial_work *w) {
-    reaction_map(qd, fpar, ipar, w);
+void fj_spatial_reaction_map(const double *qd, const double *fpar, const int64_t *ipar, fj_spatial_work *w,
+                             const int64_t *cols, int64_t n_cols) {
+    reaction_map(qd, fpar, ipar, w, cols, n_cols);
 }
 
 double fj_spatial_journal_torque(const double *fpar, const int64_t *ipar, int64_t j, const double *f_O,

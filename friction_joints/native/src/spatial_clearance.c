@@ -34,16 +34,16 @@
 
 /* --- the packed clearance block (spatial/clearance_packing.py, same names and values) ------------ */
 /* ipar, at HEADER + n (after the spatial header and parents) */
-enum { CI_JOINTS = 0, CI_GAP = 4, CI_MODEL = 6, CI_BEARING = 7, CI_F = 8, CI_WIDTH = 9 };
-enum { MODEL_NONE = 0, MODEL_PLANAR = 1 };
+enum { CI_JOINTS = 0, CI_GAP = 4, CI_MODEL = 8, CI_BEARING = 9, CI_F = 10, CI_WIDTH = 11 };
+enum { MODEL_NONE = 0, MODEL_PLANAR = 1, MODEL_SPATIAL = 2 };
 /* fpar, at ipar[.. + CI_F] */
-enum { CF_R_J, CF_R_B, CF_K, CF_N, CF_CHI, CF_MU, CF_V_EPS, CF_FRICTION, CF_DELTAD0_MIN, CF_WIDTH };
+enum { CF_R_J, CF_R_B, CF_K, CF_N, CF_CHI, CF_MU, CF_V_EPS, CF_FRICTION, CF_DELTAD0_MIN, CF_L, CF_SLICES, CF_WIDTH };
 /* mode: fmode = [deltad0, level], imode = [in contact] */
 enum { FM_DELTAD0, FM_LEVEL };
 /* the change report: the kind of update's decision */
 enum { KIND_NONE = 0, KIND_IMPACT = 1, KIND_SEPARATION = 2 };
 /* statuses beyond spatial.c's (spatial_internal.h) */
-enum { ST_NEWTON = 9, ST_NEWTON_SINGULAR = 10 };
+enum { ST_NEWTON = 9, ST_NEWTON_SINGULAR = 10, ST_SKEW = 11 };
 
 #define JOURNALS 4
 #define NEWTON_STEP 1e-7 /* RSRRR._newton_coupling: h = 1e-7 (1 + max |t_f|) */
@@ -57,10 +57,12 @@ typedef struct cwork {
     int64_t *piv;                               /* (4) */
 } cwork;
 
-/* The clearance contact at one instant (clearance_rsrrr.JointContact, with F_n and F_el). */
+/* The clearance contact at one instant (clearance_rsrrr.JointContact): Q_gap, Q_bearing its generalised
+ * forces on the clearance coordinates (N, N.m) and on the joint's rotation (N.m); the largest penetration
+ * delta (m) and its rate deltad (m/s). */
 typedef struct contact {
-    double F_Bx, F_By, M_B; /* force on the bearing (N), moment about its centre (N.m) */
-    double e, delta, deltad, F, F_n, E_el, P_damping, P_friction;
+    double Q_gap[4], Q_bearing;
+    double e, delta, deltad, F, E_el, P_damping, P_friction;
 } contact;
 
 static inline int64_t n_of(const int64_t *ipar) { return ipar[I_N1] + ipar[I_N2]; }
@@ -98,11 +100,62 @@ static void work_of(const fj_args *a, cwork *w) {
  * The clearance contact (contact.planar.PlanarClearance.contact with the journal at rest at the origin)
  * ================================================================================================== */
 
-/* delta = |r_J - r_B| - c (m): the event function (ClearanceRSRRR.penetration). */
+/* Tanh (friction.laws): -sgn(v) mu tanh(|v| / v_eps) F_n (N), 0 without friction. */
+static double friction_force(double v, double F_n, const double *cf) {
+    return cf[CF_FRICTION] != 0.0 ? -fj_sign(v) * (cf[CF_MU] * tanh(fabs(v) / cf[CF_V_EPS])) * F_n : 0.0 * v;
+}
+
+/* --- small 3-vectors ---------------------------------------------------------------------------------- */
+typedef struct vec {
+    double x, y, z;
+} vec;
+static inline vec mk(double x, double y, double z) {
+    vec r = {x, y, z};
+    return r;
+}
+static inline vec plus(vec a, vec b) { return mk(a.x + b.x, a.y + b.y, a.z + b.z); }
+static inline vec minus(vec a, vec b) { return mk(a.x - b.x, a.y - b.y, a.z - b.z); }
+static inline vec times(double s, vec a) { return mk(s * a.x, s * a.y, s * a.z); }
+static inline double dot(vec a, vec b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+static inline vec crossed(vec a, vec b) {
+    return mk(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
+}
+static inline double norm3(vec a) { return sqrt(a.x * a.x + a.y * a.y + a.z * a.z); }
+
+/* The spatial model's bearing pose in the journal's axis frame (ClearanceRSRRR.bearing_pose): centre r_B,
+ * axis u_B = Rx(a) Ry(b) e_z and y_a = Rx(a) e_y. */
+static void bearing_pose(const double *q, const int64_t *cb, vec *r_B, vec *u_B, vec *y_a) {
+    const int64_t *g = cb + CI_GAP;
+    double ca = cos(q[g[2]]), sa = sin(q[g[2]]), cb_ = cos(q[g[3]]), sb = sin(q[g[3]]);
+    *r_B = mk(q[g[0]], q[g[1]], 0.0);
+    *y_a = mk(0.0, ca, sa);
+    *u_B = mk(sb, -sa * cb_, ca * cb_);
+}
+
+/* The station s of the spatial model (contact.spatial.SpatialClearance.eccentricity, journal at rest at the
+ * origin along e_z): e = p_J - p_B, p_J, p_B; cos = u_B . e_z (> MIN_AXIS_COSINE, else ST_SKEW). */
+static vec station(double s, vec r_B, vec u_B, vec *p_J, vec *p_B) {
+    *p_B = plus(r_B, times(s, u_B));
+    double tau = dot(*p_B, u_B) / u_B.z; /* (p_B - r_J) . u_B / (u_J . u_B) */
+    *p_J = mk(0.0, 0.0, tau);
+    return minus(*p_J, *p_B);
+}
+
+#define MIN_AXIS_COSINE 0.5 /* contact.spatial.MIN_AXIS_COSINE */
+
+/* The largest penetration (m): the event function (ClearanceRSRRR.penetration; the planar |r_J - r_B| - c,
+ * the spatial model's at its end slices, where |e(s)| is largest). */
 static double penetration(const double *q, const double *fpar, const int64_t *ipar) {
     const int64_t *cb = block(ipar);
     const double *cf = cblock(fpar, ipar);
-    return fj_hypot(0.0 - q[cb[CI_GAP]], 0.0 - q[cb[CI_GAP + 1]]) - (cf[CF_R_B] - cf[CF_R_J]);
+    double c = cf[CF_R_B] - cf[CF_R_J];
+    if (cb[CI_MODEL] == MODEL_PLANAR) return fj_hypot(0.0 - q[cb[CI_GAP]], 0.0 - q[cb[CI_GAP + 1]]) - c;
+    vec r_B, u_B, y_a, p_J, p_B;
+    bearing_pose(q, cb, &r_B, &u_B, &y_a);
+    double L = cf[CF_L], w = L / cf[CF_SLICES];
+    double first = norm3(station(-0.5 * L + 0.5 * w, r_B, u_B, &p_J, &p_B));
+    double last = norm3(station(-0.5 * L + w * (cf[CF_SLICES] - 0.5), r_B, u_B, &p_J, &p_B));
+    return max2(first, last) - c;
 }
 
 /* The contact at (q, qd) with the impact rate deltad0 (m/s) (ClearanceRSRRR.contact, planar model). */
@@ -123,18 +176,83 @@ static contact planar_contact(const double *q, const double *qd, double deltad0,
     double v_t = -dv_x * n_y + dv_y * n_x + spin;
     /* Flores et al. 2011: F_n = max(K delta^n (1 + chi deltad / deltad0), 0), delta > 0 */
     double F_el = K * pow(max2(k.delta, 0.0), n);
-    k.F_n = max2(F_el * (1.0 + cf[CF_CHI] * k.deltad / deltad0), 0.0);
+    double F_n = max2(F_el * (1.0 + cf[CF_CHI] * k.deltad / deltad0), 0.0);
     /* Tanh: F_t = -sgn(v_t) mu tanh(|v_t| / v_eps) F_n */
-    double F_t = cf[CF_FRICTION] != 0.0 ? -fj_sign(v_t) * (cf[CF_MU] * tanh(fabs(v_t) / cf[CF_V_EPS])) * k.F_n
-                                        : 0.0 * v_t;
-    double fJx = -k.F_n * n_x - F_t * n_y, fJy = -k.F_n * n_y + F_t * n_x; /* f_J = -F_n n + F_t t */
-    k.F_Bx = -fJx, k.F_By = -fJy, k.M_B = -R_B * F_t;
+    double F_t = friction_force(v_t, F_n, cf);
+    double fJx = -F_n * n_x - F_t * n_y, fJy = -F_n * n_y + F_t * n_x; /* f_J = -F_n n + F_t t */
+    k.Q_gap[0] = -fJx, k.Q_gap[1] = -fJy, k.Q_bearing = -R_B * F_t; /* F_B = -f_J, M_B = -R_B F_t */
     k.e = fj_hypot(x, y);
-    k.F = fj_hypot(k.F_Bx, k.F_By);
+    k.F = fj_hypot(k.Q_gap[0], k.Q_gap[1]);
     k.E_el = K * pow(max2(k.delta, 0.0), n + 1.0) / (n + 1.0);
-    k.P_damping = -((k.F_n - F_el) * k.deltad);
-    k.P_friction = (k.F_Bx * vx + k.F_By * vy + k.M_B * omega_B) + k.F_n * k.deltad; /* Q . qd - normal power */
+    k.P_damping = -((F_n - F_el) * k.deltad);
+    k.P_friction = (k.Q_gap[0] * vx + k.Q_gap[1] * vy + k.Q_bearing * omega_B) + F_n * k.deltad; /* Q.qd - normal */
     return k;
+}
+
+/* The spatial model's contact at (q, qd) with the impact rate deltad0 (ClearanceRSRRR.contact; contact.spatial:
+ * n_slices equal slices at their midpoints, each the planar law at the point where the journal axis crosses
+ * its plane, its stiffness the slice's share w / L, its normal force along m = n - u_B (n . u_J) / (u_J . u_B),
+ * the friction against the tangential slip of the contact points). *k; ST_SKEW where the axes are 60 deg
+ * or more apart. */
+static int64_t spatial_contact(const double *q, const double *qd, double deltad0, const double *fpar,
+                               const int64_t *ipar, contact *k) {
+    const int64_t *cb = block(ipar);
+    const double *cf = cblock(fpar, ipar);
+    const int64_t *g = cb + CI_GAP;
+    vec r_B, u_B, y_a;
+    bearing_pose(q, cb, &r_B, &u_B, &y_a);
+    if (!(u_B.z > MIN_AXIS_COSINE)) return ST_SKEW;
+    /* v_B, and omega_B = ad e_x + bd Rx(a) e_y + psid u_B */
+    vec v_B = mk(qd[g[0]], qd[g[1]], 0.0);
+    vec omega_B = plus(plus(mk(qd[g[2]], 0.0, 0.0), times(qd[g[3]], y_a)), times(qd[cb[CI_BEARING]], u_B));
+    double R_J = cf[CF_R_J], R_B = cf[CF_R_B], c = R_B - R_J, K = cf[CF_K], n_exp = cf[CF_N], L = cf[CF_L];
+    int64_t slices = (int64_t)cf[CF_SLICES];
+    double w = L / (double)slices, share = w / L;
+    vec F_J = mk(0.0, 0.0, 0.0), M_B = mk(0.0, 0.0, 0.0);
+    double E_el = 0.0, damping = 0.0, normal = 0.0;
+    k->delta = -INFINITY, k->deltad = 0.0;
+    for (int64_t i = 0; i < slices; i++) {
+        vec p_J, p_B;
+        vec e = station(-0.5 * L + w * ((double)i + 0.5), r_B, u_B, &p_J, &p_B);
+        double norm = norm3(e);
+        vec n = norm > 0 ? times(1.0 / norm, e) : mk(0.0, 0.0, 0.0);
+        vec m = minus(n, times(n.z / u_B.z, u_B)); /* the gradient direction of delta */
+        vec v_B_at_p = plus(v_B, crossed(omega_B, minus(p_J, r_B)));
+        double delta = norm - c, deltad = dot(m, minus(mk(0.0, 0.0, 0.0), v_B_at_p));
+        double F_el_full = K * pow(max2(delta, 0.0), n_exp);
+        double F_n = share * max2(F_el_full * (1.0 + cf[CF_CHI] * deltad / deltad0), 0.0), F_el = share * F_el_full;
+        vec arm_B = minus(plus(p_B, times(R_B, n)), r_B); /* Q_B - r_B */
+        vec v_rel = minus(times(-1.0, v_B), crossed(omega_B, arm_B));
+        vec v_t = minus(v_rel, times(dot(v_rel, n), n));
+        double speed = norm3(v_t);
+        double F_t = friction_force(speed, F_n, cf); /* <= 0: along -v_t */
+        vec f_t = times(F_t / (speed > 0 ? speed : 1.0), v_t), f_n = times(-F_n, m);
+        F_J = plus(F_J, plus(f_n, f_t));
+        M_B = minus(M_B, plus(crossed(minus(p_J, r_B), f_n), crossed(arm_B, f_t)));
+        E_el += w * (K * pow(max2(delta, 0.0), n_exp + 1.0) / (n_exp + 1.0));
+        damping += (F_n - F_el) * deltad;
+        normal += F_n * deltad;
+        if (delta > k->delta) k->delta = delta, k->deltad = deltad; /* argmax: the first largest */
+    }
+    vec F_B = times(-1.0, F_J);
+    k->Q_gap[0] = F_B.x, k->Q_gap[1] = F_B.y, k->Q_gap[2] = M_B.x, k->Q_gap[3] = dot(M_B, y_a);
+    k->Q_bearing = dot(M_B, u_B);
+    k->e = fj_hypot(r_B.x, r_B.y);
+    k->F = norm3(F_B);
+    k->E_el = E_el / L;
+    k->P_damping = -damping;
+    double power = k->Q_bearing * qd[cb[CI_BEARING]];
+    for (int i = 0; i < 4; i++) power += k->Q_gap[i] * qd[g[i]];
+    k->P_friction = power + normal;
+    return FJ_OK;
+}
+
+/* The contact of the joint's model at (q, qd) with the impact rate deltad0 into *k. */
+static int64_t joint_contact(const double *q, const double *qd, double deltad0, const double *fpar,
+                             const int64_t *ipar, contact *k) {
+    if (block(ipar)[CI_MODEL] == MODEL_SPATIAL) return spatial_contact(q, qd, deltad0, fpar, ipar, k);
+    *k = planar_contact(q, qd, deltad0, fpar, ipar);
+    return FJ_OK;
 }
 
 /* ==================================================================================================
@@ -203,9 +321,9 @@ static int64_t dynamics(const double *q, const double *qd, double applied, const
     int64_t st = fj_spatial_mechanics(q, qd, fpar, ipar, s);
     if (st) return st;
     for (int64_t i = 0; i < n; i++) s->e[i] += (extra ? extra[i] : 0.0) + (i == J[0] ? applied : 0.0);
-    st = fj_spatial_solve_cut(0.0, fpar, ipar, s); /* seed 002 eq. (2), e + tau on the right */
+    st = fj_spatial_solve_cut(0.0, fpar, ipar, s, J, JOURNALS); /* seed 002 eq. (2), e + tau on the right */
     if (st) return st;
-    fj_spatial_reaction_map(qd, fpar, ipar, s); /* eqs 3.1-3.8 */
+    fj_spatial_reaction_map(qd, fpar, ipar, s, J, JOURNALS); /* eqs 3.1-3.8, the journals' columns */
     for (int64_t j = 0; j < JOURNALS; j++) {
         w->chi[j] = fj_spatial_characteristic(fpar, ipar, j, qd[J[j]]); /* eq. (7) / mu_a0 */
         w->tf[j] = 0.0;                                                  /* the first pass is frictionless */
@@ -253,11 +371,13 @@ static int64_t state_of_motion(const fj_args *a, const double *y, const double *
     const double *q = y, *qd = y + n;
     int touching = in_contact(a);
     const double *extra = NULL;
-    if (cb[CI_MODEL] == MODEL_PLANAR) {
-        *k = planar_contact(q, qd, touching ? a->fmode[FM_DELTAD0] : 1.0, fpar, ipar);
+    if (cb[CI_MODEL] != MODEL_NONE) {
+        int64_t st = joint_contact(q, qd, touching ? a->fmode[FM_DELTAD0] : 1.0, fpar, ipar, k);
+        if (st) return st;
         if (touching) {
             for (int64_t i = 0; i < n; i++) w->Q[i] = 0.0;
-            w->Q[cb[CI_GAP]] = k->F_Bx, w->Q[cb[CI_GAP + 1]] = k->F_By, w->Q[cb[CI_BEARING]] = k->M_B;
+            for (int i = 0; i < (cb[CI_MODEL] == MODEL_PLANAR ? 2 : 4); i++) w->Q[cb[CI_GAP + i]] = k->Q_gap[i];
+            w->Q[cb[CI_BEARING]] = k->Q_bearing;
             extra = w->Q;
         }
     }
@@ -381,6 +501,7 @@ static const char *message(int64_t status) {
     case ST_NEWTON:
         return "the reaction-friction coupling did not converge in its fixed-point and Newton iterations";
     case ST_NEWTON_SINGULAR: return "the Jacobian of the reaction-friction coupling's Newton step is singular";
+    case ST_SKEW: return "the journal and bearing axes must be within 60 deg of each other (u_J . u_B > 0.5)";
     default: return "unknown status";
     }
 }
@@ -421,7 +542,9 @@ static int64_t decide(const fj_args *a, double t, double *y, const double *tau, 
     int64_t touching = has_mode ? a->imode[0] : 0, kind = KIND_NONE;
     if (block(ipar)[CI_MODEL] != MODEL_NONE) {
         double d0_min = cblock(fpar, ipar)[CF_DELTAD0_MIN];
-        contact k = planar_contact(y, y + n, 1.0, fpar, ipar);
+        contact k;
+        int64_t st = joint_contact(y, y + n, 1.0, fpar, ipar, &k);
+        if (st) return st;
         if (!has_mode) {
             if (k.delta > 0) touching = 1, deltad0 = max2(k.deltad, d0_min), level = 0.0, kind = KIND_IMPACT;
         } else if (event >= 0 && !touching && k.deltad > 0) {
