@@ -4,6 +4,8 @@ spatial one, RFEM links of both approaches, clearance and flexible link together
 friction, with a SpeedLoad), the mode decisions, a run's impacts, separations and states, the energy balance of
 compiled runs (planar and spatial clearance)."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -14,6 +16,7 @@ from friction_joints.spatial.clearance_system import ClearanceRSRRRSystem
 from friction_joints.spatial.load import SpeedLoad
 from friction_joints.spatial.rsrrr import RSRRRParameters
 
+from native_build import run_against
 from test_compiled_engine import assert_same_run
 
 RHS = 1e-10  # of 1 + |dy/dt| per entry
@@ -169,3 +172,21 @@ def test_energy_balance_of_a_compiled_run(model):
     for name in ("W_friction", "W_dissipated"):
         assert np.all(np.diff(res[name]) <= 1e-15) and res[name][-1] < 0.0, name
 
+
+
+SANITIZED = f"""
+import sys
+from friction_joints.native import library
+import {Path(__file__).stem} as tests
+assert library() is library(sys.argv[1])
+for case in tests.CASES:
+    tests.test_rhs_and_record_agree_at_random_states(case)
+for case in ("planar clearance in (2,2)", "spatial clearance in (2,2)"):
+    tests.test_mode_decisions_agree(case)
+"""
+
+
+def test_kernels_under_sanitizers(sanitized_engine):
+    """The kernels and records of every case in both modes and the mode decisions, on the engine built with
+    the sanitizers (in a subprocess: a sanitizer's report fails this test)."""
+    run_against(sanitized_engine, SANITIZED)

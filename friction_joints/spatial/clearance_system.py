@@ -13,7 +13,7 @@ W_dissipated of the contact's hysteresis damping and of the sdes' dampers (never
 E_elastic = the contact's elastic energy + the sdes' strain energy. Friction follows seed 002 eq. (7):
 one smooth mode of the friction, no stiction; the modes are the contact's (``contact.modes``: FREE or
 Contact(deltad0)) with the located events ``impact`` and ``separation``. The compiled engine runs it
-(``clearance_packing``) with the ideal joint or the planar clearance model, rigid or flexible link.
+(``clearance_packing``: the C family spatial_clearance, on RODAS).
 """
 
 from __future__ import annotations
@@ -126,8 +126,8 @@ class ClearanceRSRRRSystem(RSRRRSystem):
 
     # --- compiled engine (friction_joints.spatial.clearance_packing) ------------------------------------
     def _build_compiled(self):
-        """The CompiledModel of this system (the C family "spatial_clearance"), None where it does not apply:
-        the spatial clearance model, a load other than SpeedLoad, a subclass that changes the equations."""
+        """The CompiledModel of this system (the C family "spatial_clearance"), None where it does not apply: a
+        load other than SpeedLoad, another contact or friction law, a subclass that changes the equations."""
         if not self._keeps_equations(ClearanceRSRRRSystem, ("rhs", "events", "update", "events_watch_all", "record",
                                                             "state_of_motion", "resistance", "applied",
                                                             "_coordinates", "_contact")):

@@ -4,15 +4,17 @@
  * spatial/clearance_packing.py (whose module docstring describes the arrays and the mode).
  *
  * The chains (spatial.c through spatial_internal.h) hold the four joints of seed 002 at joints[], the
- * clearance coordinates (planar model: the bearing centre x, y, prismatic and massless) and the sde
+ * clearance coordinates (the bearing centre x, y, prismatic, and in the spatial model its tilts a, b,
+ * revolute; massless links) and the sde
  * coordinates of an RFEM link (their spring-dampers are the joints' k, d). The loop is integrated in the
  * cut form, seed 002 eq. (2) on all n coordinates with Baumgarte's stabilisation of the closure. The
  * journal friction of eqs 4-7 acts on the four joints; the reaction-friction coupling is iterated on the
  * affine map of eq. (2) as RSRRR.dynamics does, with its Newton fallback (ClearanceRSRRR.NEWTON_FALLBACK).
  *
  * The clearance contact (contact.planar.PlanarClearance, after Flores et al. 2006 for seed 003's planar
- * model): journal at rest at the origin of its axis frame, the bearing centre r_B = (x, y), its force F_B
- * on the x, y coordinates and its moment M_B on the joint's rotation. Normal force: the Flores et al. (2011)
+ * model; contact.spatial.SpatialClearance, sliced along the bearing, for its spatial model): journal at rest
+ * at the origin of its axis frame, the bearing centre r_B = (x, y) (and its axis tilted by a, b), its force
+ * F_B on the x, y coordinates, its moment M_B on the tilts and on the joint's rotation. Normal force: the Flores et al. (2011)
  * law (contact.laws), friction: the regularised Coulomb law (Tanh). Modes: FREE (no contact force; the
  * event `impact` when delta rises through the mode's level) and Contact(deltad0) (`separation` when delta
  * falls through it), decided as contact.modes.contact_update.
