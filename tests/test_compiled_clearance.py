@@ -112,8 +112,9 @@ def test_mode_decisions_agree(case):
                 z[mech.gap[:2]] = (c + offset) * direction
                 z[mech.gap[2:]] = z[n + mech.gap[2:]] = 0.0  # the spatial model's axes aligned
                 z[n + mech.gap[:2]] = -rate * direction  # deltad = rate
-                for mode, event in [(None, None), (FREE, "impact"), (Free(1e-9), "impact"), (Contact(0.02), "separation"),
-                                    (Contact(0.02, -1e-9), "separation"), (FREE, None), (Contact(0.02), None)]:
+                for mode, event in [(None, None), (FREE, "impact"), (Free(1e-9), "impact"),
+                                    (Contact(0.02), "separation"), (Contact(0.02, -1e-9), "separation"),
+                                    (FREE, None), (Contact(0.02), None)]:
                     (_, new, kind), (_, expected, expected_kind) = (model.update(system, 0.0, z, mode, event),
                                                                     system.update(0.0, z, mode, event))
                     assert (type(new), kind) == (type(expected), expected_kind), (mode, event, offset, rate)

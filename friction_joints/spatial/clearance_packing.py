@@ -14,8 +14,8 @@ Model arrays (``pack``):
     links, each with its joint's kind and spring-damper), form "cut", no stiction;
     ipar, after the header and the parents (at HEADER + n): CI_JOINTS (4) the loop coordinates of the
         four joints of seed 002, CI_GAP (4) those of the clearance x, y and the spatial model's tilts a, b (-1
-        where there are none), CI_MODEL (MODEL_NONE, MODEL_PLANAR, MODEL_SPATIAL), CI_BEARING the coordinate of the clearance joint's rotation, CI_F the
-        offset of the clearance block in fpar;
+        where there are none), CI_MODEL (MODEL_NONE, MODEL_PLANAR, MODEL_SPATIAL), CI_BEARING the coordinate
+        of the clearance joint's rotation, CI_F the offset of the clearance block in fpar;
     fpar clearance block: R_J, R_B (m), K (N/m^n), n, chi of the contact law (``contact.Flores``), mu_k,
         v_eps (m/s) of the contact friction (``Tanh``), friction (1 or 0), deltad0_min (m/s), and the spatial
         model's bearing length L (m) and slices (0 in the planar model).
@@ -42,26 +42,6 @@ MODEL_NONE, MODEL_PLANAR, MODEL_SPATIAL = 0, 1, 2
 KINDS = {0: None, 1: "impact", 2: "separation"}  # the change report's KIND_*
 
 
-def pack_links(loop):
-    """(fpar blocks of the links and chains, parents) of a CutJointLoop in the layout of ``spatial.packing``."""
-    links, parents, chains = [], [], []
-    for chain, r_S in zip(loop.chains, loop.r_S):
-        parents.extend(chain.parents)
-        for link, i in zip(chain.links, chain.parents):
-            R_A = link.A[:3, :3]
-            c_J = R_A @ np.asarray(link.c, float) + link.A[:3, 3]
-            I_J = R_A @ np.asarray(link.I_c, float) @ R_A.T
-            AB = (np.eye(4) if i < 0 else chain.links[i].A) @ link.B
-            MB = chain.base @ link.B if i < 0 else np.zeros((4, 4))
-            links.append(np.concatenate(([link.m], link.c, np.ravel(link.I_c), link.B.ravel(), link.A.ravel(),
-                                         link.H.ravel(), c_J, I_J.ravel(), AB.ravel(), MB.ravel(),
-                                         [float(link.joint == "P"), link.k, link.d])))
-        A_k = chain.links[-1].A
-        chains.append(np.concatenate((chain.base.ravel(), chain.gravity, r_S, A_k[:3, :3] @ r_S + A_k[:3, 3],
-                                      -chain.base[:3, :3].T @ chain.gravity)))
-    return np.ravel(links), np.ravel(chains), parents
-
-
 def pack(system):
     """(fpar, ipar) of a ClearanceRSRRRSystem (layout in the module docstring), or None where the family
     does not apply (another load, contact law or friction law, a mechanism not of its parameters)."""
@@ -73,7 +53,7 @@ def pack(system):
                                   and (joint.friction is None or type(joint.friction) is Tanh)):
         return None
     loop = mech.loop
-    links, chains, parents = pack_links(loop)
+    links, chains, parents = packing.pack_links(loop)
     journals = np.column_stack([getattr(mech.journals, name) for name in packing.JOURNAL_FIELDS]).ravel()
     blocks = [links, chains, [loop.alpha, loop.beta, mech.COUPLING_TOL, system.HOLD_TOL], journals,
               [load.t_0, load.psid_0, load.c] if load else np.zeros(3)]

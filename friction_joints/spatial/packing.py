@@ -11,8 +11,8 @@ open-chain formulations (recursive: composite rigid bodies and recursive Newton-
 4x4-matrix Lagrange form of seed 002 eq. 2), friction on or off, stiction on (modes +1, -1, 0) or off,
 no load or a ``SpeedLoad``; the kernels run any serial or tree chains of 1 + 3 joints, the packer the RSRRR of
 its ``RSRRRParameters`` (the chain functions also serve the family "spatial_clearance" of
-``spatial.clearance_packing``: revolute and prismatic joints with spring-dampers, longer chains). ``compile_system`` returns None for
-anything else (another load, a subclass of RSRRR, RSRRRSystem, Chain or CutJointLoop that could change
+``spatial.clearance_packing``: revolute and prismatic joints with spring-dampers, longer chains).
+``compile_system`` returns None for anything else (another load, a subclass of RSRRR, RSRRRSystem, Chain or CutJointLoop that could change
 the equations, a loop other than the one RSRRR built from its parameters): the Python engine runs those.
 
 The packer is the C assembly "RSRRRSystem" (``native/src/assembly_spatial.c``, through the binding): the
@@ -102,6 +102,28 @@ JOURNAL_FIELDS = ("a_bar", "d_A", "d_B", "d_C", "mu_A", "mu_B", "mu_C", "k", "ps
 # ======================================================================================================
 # Packing (the C assembly "RSRRRSystem", native/src/assembly_spatial.c: the one packer of the linkage)
 # ======================================================================================================
+
+def pack_links(loop):
+    """(fpar blocks of the links and chains, parents) of a CutJointLoop's chains in the layout of the module
+    docstring, from its Python objects (the C assembly packs the RSRRR's from its parameters; the family
+    spatial_clearance's packer and the tests use this)."""
+    links, parents, chains = [], [], []
+    for chain, r_S in zip(loop.chains, loop.r_S):
+        parents.extend(chain.parents)
+        for link, i in zip(chain.links, chain.parents):
+            R_A = link.A[:3, :3]
+            c_J = R_A @ np.asarray(link.c, float) + link.A[:3, 3]
+            I_J = R_A @ np.asarray(link.I_c, float) @ R_A.T
+            AB = (np.eye(4) if i < 0 else chain.links[i].A) @ link.B
+            MB = chain.base @ link.B if i < 0 else np.zeros((4, 4))
+            links.append(np.concatenate(([link.m], link.c, np.ravel(link.I_c), link.B.ravel(), link.A.ravel(),
+                                         link.H.ravel(), c_J, I_J.ravel(), AB.ravel(), MB.ravel(),
+                                         [float(link.joint == "P"), link.k, link.d])))
+        A_k = chain.links[-1].A
+        chains.append(np.concatenate((chain.base.ravel(), chain.gravity, r_S, A_k[:3, :3] @ r_S + A_k[:3, 3],
+                                      -chain.base[:3, :3].T @ chain.gravity)))
+    return np.ravel(links), np.ravel(chains), parents
+
 
 def assembly_values(system):
     """The parameters of the C assembly "RSRRRSystem" (by name) of an RSRRRSystem whose parts are compiled,

@@ -335,9 +335,9 @@ static void link_terms(const double *fpar, const int64_t *ipar, int64_t first, i
  * Newton-Euler with qdd = 0, gravity as a base acceleration, plus the joints' spring-damper forces):
  * dynamics.recursive, spatial vectors
  * [omega; v] at the global origin (Featherstone). S, I6, comp, v6, a6, f6: per link scratch. */
-static void recursive(const double *q, const double *qd, const double *fpar, const int64_t *ipar, int64_t ch, const double *T,
-                      const double *M, double *S, double *I6, double *comp, double *v6, double *a6, double *f6,
-                      double *A, double *e) {
+static void recursive(const double *q, const double *qd, const double *fpar, const int64_t *ipar, int64_t ch,
+                      const double *T, const double *M, double *S, double *I6, double *comp, double *v6, double *a6,
+                      double *f6, double *A, double *e) {
     int64_t first, n, nt = ipar[I_N1] + ipar[I_N2];
     chain_range(ipar, ch, &first, &n);
     const int64_t *par = ipar + ipar[I_PARENTS] + first;
@@ -435,9 +435,9 @@ static int deltas(const double *fpar, const int64_t *ipar, int64_t first, int64_
  * (dynamics.lagrange_trace): A_ij = sum_p tr(T_i H T_j^T), e_k = -sum_p (h_k + g_k) with
  * T_i = Delta_i T, T_ij = Delta_min(i,j) Delta_max(i,j) T, Delta_i = M_i Q M_i^-1.
  * Delta, Ti, TiH (n,4,4), on_path (n): scratch (w). */
-static int64_t lagrange_trace(const double *q, const double *qd, const double *fpar, const int64_t *ipar, int64_t ch, const double *T,
-                              const double *M, double *A, double *e, double *Delta, double *Ti, double *TiH,
-                              int64_t *on_path) {
+static int64_t lagrange_trace(const double *q, const double *qd, const double *fpar, const int64_t *ipar, int64_t ch,
+                              const double *T, const double *M, double *A, double *e, double *Delta, double *Ti,
+                              double *TiH, int64_t *on_path) {
     int64_t first, n, nt = ipar[I_N1] + ipar[I_N2];
     chain_range(ipar, ch, &first, &n);
     const int64_t *par = ipar + ipar[I_PARENTS] + first;
@@ -1205,8 +1205,8 @@ static void energy(const double *q, const double *qd, const double *fpar, const 
         int64_t first, nc;
         chain_range(ipar, ch, &first, &nc);
         frames(q + first, fpar, ipar, ch, w->T, w->M, w->R4);
-        recursive(q + first, w->zero + first, fpar, ipar, ch, w->T, w->M, w->S, w->I6, w->comp, w->v6, w->a6, w->f6, w->A,
-                  w->e);
+        recursive(q + first, w->zero + first, fpar, ipar, ch, w->T, w->M, w->S, w->I6, w->comp, w->v6, w->a6, w->f6,
+                  w->A, w->e);
         v3 g = vec3(fpar, chain(ipar, ch) + CH_G);
         double s = 0.0;
         for (int64_t i = first; i < first + nc; i++) {

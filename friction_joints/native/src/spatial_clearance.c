@@ -14,8 +14,8 @@
  * The clearance contact (contact.planar.PlanarClearance, after Flores et al. 2006 for seed 003's planar
  * model; contact.spatial.SpatialClearance, sliced along the bearing, for its spatial model): journal at rest
  * at the origin of its axis frame, the bearing centre r_B = (x, y) (and its axis tilted by a, b), its force
- * F_B on the x, y coordinates, its moment M_B on the tilts and on the joint's rotation. Normal force: the Flores et al. (2011)
- * law (contact.laws), friction: the regularised Coulomb law (Tanh). Modes: FREE (no contact force; the
+ * F_B on the x, y coordinates, its moment M_B on the tilts and on the joint's rotation. Normal force: the
+ * Flores et al. (2011) law (contact.laws), friction: the regularised Coulomb law (Tanh). Modes: FREE (no contact force; the
  * event `impact` when delta rises through the mode's level) and Contact(deltad0) (`separation` when delta
  * falls through it), decided as contact.modes.contact_update.
  *
