@@ -9,7 +9,16 @@ one right-hand side evaluation (best of ``--calls`` calls, in contact for the cl
 ``--t-end`` seconds from the seated journal (tau = 2 N.m, rtol 1e-8), each with its ratio to the ideal rigid
 linkage. Cases are timed round-robin (best of ``--rounds``) so that load changes touch every case alike.
 
+With ``--fmu RSRRRLinkage.fmu`` (built by build_fmu.py) it measures instead the FMU stepped by FMPy at 1 ms
+(pythonfmu binary, the engine the FMU chooses: compiled for the planar clearance and the flexible link, Python for
+the spatial clearance): the drive of its experiment (tau ramped to 10 N.m over 2 s, tau_res 0, the governed load
+of its defaults), from rest; cases: a planar clearance of 0.1 mm in (2,2) with its default contact (the Hertz
+stiffness of steel), the spatial one, a flexible coupler (2,3) of four steel sdes (modified RFEM), the ideal rigid
+linkage. Reported: the real-time factor (simulated / wall seconds) over ``--fmu-t-end`` seconds (a tenth of it for
+the spatial model), or up to a step that failed.
+
 Usage: OPENBLAS_NUM_THREADS=1 python benchmarks/bench_rsrrr_clearance.py [--calls 200] [--t-end 0.005] [--rounds 2]
+       python benchmarks/bench_rsrrr_clearance.py --fmu dist/RSRRRLinkage.fmu [--fmu-t-end 1.0]
 """
 
 from __future__ import annotations
@@ -49,6 +58,55 @@ def timings(clearance, calls, t_end):
     return per_call, time.perf_counter() - start, system.n
 
 
+FMU_CASES = {
+    "ideal rigid": {},
+    "planar clearance": dict(clearance=1e-4),
+    "spatial clearance": dict(clearance=1e-4, clearance_model=2),
+    "flexible link, 4 sdes": dict(n_rfe=4),
+}
+
+
+def fmu_rtf(path, start, t_end, h=1e-3):
+    """(real-time factor, the time reached (s): t_end, or where a step failed) of the FMU at path with the start
+    values, stepped by FMPy at h (s) to t_end (s)."""
+    import tempfile
+
+    from fmpy import extract, read_model_description
+    from fmpy.fmi1 import FMICallException
+    from fmpy.fmi2 import FMU2Slave
+
+    md = read_model_description(str(path))
+    vr = {v.name: v.valueReference for v in md.modelVariables}
+    fmu = FMU2Slave(guid=md.guid, unzipDirectory=extract(str(path), tempfile.mkdtemp()),
+                    modelIdentifier=md.coSimulation.modelIdentifier, instanceName="bench")
+    fmu.instantiate()
+    fmu.setupExperiment(startTime=0.0)
+    fmu.enterInitializationMode()
+    for name, value in start.items():
+        (fmu.setInteger if isinstance(value, int) else fmu.setReal)([vr[name]], [value])
+    fmu.exitInitializationMode()
+    begin, reached = time.perf_counter(), 0.0
+    try:
+        for k in range(round(t_end / h)):
+            fmu.setReal([vr["tau"]], [10.0 * min(k * h / 2.0, 1.0)])
+            fmu.doStep(k * h, h)
+            reached = (k + 1) * h
+    except FMICallException:
+        pass  # FMPy has logged the error
+    wall = time.perf_counter() - begin
+    fmu.terminate()
+    fmu.freeInstance()
+    return reached / wall, reached
+
+
+def main_fmu(path, t_end):
+    print("RSRRRLinkage FMU in FMPy, 1 ms steps, from rest, drive ramped to 10 N.m over 2 s")
+    print(f"  {'case':24s} {'simulated (s)':>13s} {'RTF':>8s}")
+    for name, start in FMU_CASES.items():
+        rtf, reached = fmu_rtf(path, start, t_end / 10 if name == "spatial clearance" else t_end)
+        print(f"  {name:24s} {reached:13.3f} {rtf:8.3f}")
+
+
 def main(calls, t_end, rounds):
     best = {name: (np.inf, np.inf, 0) for name in CASES}
     for _ in range(rounds):
@@ -68,5 +126,10 @@ if __name__ == "__main__":
     parser.add_argument("--calls", type=int, default=200)
     parser.add_argument("--t-end", type=float, default=0.005)
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--fmu", help="an RSRRRLinkage.fmu: measure its real-time factor instead")
+    parser.add_argument("--fmu-t-end", type=float, default=1.0)
     args = parser.parse_args()
-    main(args.calls, args.t_end, args.rounds)
+    if args.fmu:
+        main_fmu(args.fmu, args.fmu_t_end)
+    else:
+        main(args.calls, args.t_end, args.rounds)

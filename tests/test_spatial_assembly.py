@@ -30,24 +30,10 @@ PSI = (-np.pi, 3.0 * np.pi)  # driving angles: more than a turn (the pose is fol
 def documented(system):
     """(fpar, ipar) of the layout of packing.py's docstring, from the Python objects of the system."""
     mech, loop, load = system.mech, system.mech.loop, system.load
-    links, parents, chains = [], [], []
-    for chain, r_S in zip(loop.chains, loop.r_S):
-        parents.extend(chain.parents)
-        for link, i in zip(chain.links, chain.parents):
-            R_A = link.A[:3, :3]
-            c_J = R_A @ np.asarray(link.c, float) + link.A[:3, 3]
-            I_J = R_A @ np.asarray(link.I_c, float) @ R_A.T
-            AB = (np.eye(4) if i < 0 else chain.links[i].A) @ link.B
-            MB = chain.base @ link.B if i < 0 else np.zeros((4, 4))
-            links.append(np.concatenate(([link.m], link.c, np.ravel(link.I_c), link.B.ravel(), link.A.ravel(),
-                                         link.H.ravel(), c_J, I_J.ravel(), AB.ravel(), MB.ravel())))
-        A_k = chain.links[-1].A
-        chains.append(np.concatenate((chain.base.ravel(), chain.gravity, r_S, A_k[:3, :3] @ r_S + A_k[:3, 3],
-                                      -chain.base[:3, :3].T @ chain.gravity)))
+    links, chains, parents = packing.pack_links(loop)
     journals = [getattr(mech.journals, name) for name in packing.JOURNAL_FIELDS]
-    fpar = np.concatenate((np.ravel(links), np.ravel(chains), [loop.alpha, loop.beta, mech.COUPLING_TOL,
-                                                                system.HOLD_TOL], np.column_stack(journals).ravel(),
-                           [load.t_0, load.psid_0, load.c] if load else np.zeros(3)))
+    fpar = np.concatenate((links, chains, [loop.alpha, loop.beta, mech.COUPLING_TOL, system.HOLD_TOL],
+                           np.column_stack(journals).ravel(), [load.t_0, load.psid_0, load.c] if load else np.zeros(3)))
     sizes = (4 * packing.LINK_WIDTH, 2 * packing.CHAIN_WIDTH, 4, 4 * packing.JOURNAL_WIDTH)
     offsets = np.cumsum((0,) + sizes)
     ipar = [1, 3, packing.FORM_MINIMAL if system.form == "minimal" else packing.FORM_CUT, int(mech.p.trace),

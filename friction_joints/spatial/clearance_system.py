@@ -12,7 +12,8 @@ W_dissipated of the contact's hysteresis damping and of the sdes' dampers (never
 
 E_elastic = the contact's elastic energy + the sdes' strain energy. Friction follows seed 002 eq. (7):
 one smooth mode of the friction, no stiction; the modes are the contact's (``contact.modes``: FREE or
-Contact(deltad0)) with the located events ``impact`` and ``separation``. Python engine only.
+Contact(deltad0)) with the located events ``impact`` and ``separation``. The compiled engine runs it
+(``clearance_packing``: the C family spatial_clearance, on RODAS).
 """
 
 from __future__ import annotations
@@ -122,6 +123,39 @@ class ClearanceRSRRRSystem(RSRRRSystem):
             return y, FREE, None
         k = self._contact(*self._coordinates(y), FREE)
         return (y,) + contact_update(mode, event, k.delta, k.deltad, self.mech.c.deltad0_min)
+
+    # --- compiled engine (friction_joints.spatial.clearance_packing) ------------------------------------
+    def _build_compiled(self):
+        """The CompiledModel of this system (the C family "spatial_clearance"), None where it does not apply: a
+        load other than SpeedLoad, another contact or friction law, a subclass that changes the equations."""
+        if not self._keeps_equations(ClearanceRSRRRSystem, ("rhs", "events", "update", "events_watch_all", "record",
+                                                            "state_of_motion", "resistance", "applied",
+                                                            "_coordinates", "_contact")):
+            return None
+        from . import clearance_packing
+
+        return clearance_packing.compile_system(self)
+
+    def encode_mode(self, mode):
+        from . import clearance_packing
+
+        return clearance_packing.encode_mode(mode)
+
+    def decode_mode(self, fmode, imode):
+        from . import clearance_packing
+
+        return clearance_packing.decode_mode(fmode, imode)
+
+    def change_kind(self, mode, new, event, change):
+        """The kind ``update`` names, from the compiled engine's change report."""
+        from . import clearance_packing
+
+        return clearance_packing.KINDS[int(change[0])]
+
+    def decode_record(self, out):
+        from . import clearance_packing
+
+        return clearance_packing.decode_record(out, self.n)
 
     def record(self, t, y, mode):
         """RSRRRSystem's record for the four joints (q, qd, qdd, f_O, n_O, t_f), with q_all, qd_all (n,); the

@@ -9,9 +9,10 @@ Supported: both forms of the loop (form "cut": seed 002 eq. 2 with Baumgarte's s
 closure; "minimal": coordinate partitioning, chain 2 re-assembled by Newton at every evaluation), both
 open-chain formulations (recursive: composite rigid bodies and recursive Newton-Euler; trace: the
 4x4-matrix Lagrange form of seed 002 eq. 2), friction on or off, stiction on (modes +1, -1, 0) or off,
-no load or a ``SpeedLoad``; the kernels run any serial or tree chains of 1 + 3 revolute joints without
-spring-dampers, the packer the RSRRR of its ``RSRRRParameters``. ``compile_system`` returns None for
-anything else (another load, a subclass of RSRRR, RSRRRSystem, Chain or CutJointLoop that could change
+no load or a ``SpeedLoad``; the kernels run any serial or tree chains of 1 + 3 joints, the packer the RSRRR of
+its ``RSRRRParameters`` (the chain functions also serve the family "spatial_clearance" of
+``spatial.clearance_packing``: revolute and prismatic joints with spring-dampers, longer chains).
+``compile_system`` returns None for anything else (another load, a subclass of RSRRR, RSRRRSystem, Chain or CutJointLoop that could change
 the equations, a loop other than the one RSRRR built from its parameters): the Python engine runs those.
 
 The packer is the C assembly "RSRRRSystem" (``native/src/assembly_spatial.c``, through the binding): the
@@ -43,7 +44,8 @@ fpar blocks:
         B (4x4), A (4x4) as in ``chain.Link``, the pseudo-inertia H (4x4, ``Link.H``), the centre of
         mass c_J (3) and inertia I_J (3x3) in the joint frame and A_parent B (4x4, I for a root link's
         A_parent) (``reactions._joint_geometry``), base B (4x4) for a root link (zeros otherwise: its
-        joint-axis frame M, ``Chain.frames``);
+        joint-axis frame M, ``Chain.frames``), the joint's kind (0 revolute, 1 prismatic), its spring k and
+        damper d (``chain.Link``; the RSRRR's: 0, 0, 0);
     chains (CHAIN_WIDTH each): base (4x4), gravity (3), r_S (3) the point S in the last link frame,
         tip (3) S in the last joint frame (A r_S + a), vd_0 (3) = -R_base^T g the base acceleration of
         the Newton-Euler recursion (``reactions.newton_euler``);
@@ -90,7 +92,7 @@ ST_COUPLING, ST_HOLDING, ST_FRAME_SINGULAR, ST_NO_DIRECTION = 5, 6, 7, 8  # spat
  I_PARENTS, I_F_LINKS, I_F_CHAINS, I_F_LOOP, I_F_JOURNALS, I_F_LOAD) = range(15)
 HEADER = 15
 # sizes of the fpar blocks (their layout in the module docstring)
-LINK_WIDTH = 105  # per link
+LINK_WIDTH = 108  # per link
 CHAIN_WIDTH = 28  # per chain
 JOURNAL_WIDTH = 10  # per journal
 #: a journal's block, in its order (journal.JournalFriction's fields)
@@ -100,6 +102,28 @@ JOURNAL_FIELDS = ("a_bar", "d_A", "d_B", "d_C", "mu_A", "mu_B", "mu_C", "k", "ps
 # ======================================================================================================
 # Packing (the C assembly "RSRRRSystem", native/src/assembly_spatial.c: the one packer of the linkage)
 # ======================================================================================================
+
+def pack_links(loop):
+    """(fpar blocks of the links and chains, parents) of a CutJointLoop's chains in the layout of the module
+    docstring, from its Python objects (the C assembly packs the RSRRR's from its parameters; the family
+    spatial_clearance's packer and the tests use this)."""
+    links, parents, chains = [], [], []
+    for chain, r_S in zip(loop.chains, loop.r_S):
+        parents.extend(chain.parents)
+        for link, i in zip(chain.links, chain.parents):
+            R_A = link.A[:3, :3]
+            c_J = R_A @ np.asarray(link.c, float) + link.A[:3, 3]
+            I_J = R_A @ np.asarray(link.I_c, float) @ R_A.T
+            AB = (np.eye(4) if i < 0 else chain.links[i].A) @ link.B
+            MB = chain.base @ link.B if i < 0 else np.zeros((4, 4))
+            links.append(np.concatenate(([link.m], link.c, np.ravel(link.I_c), link.B.ravel(), link.A.ravel(),
+                                         link.H.ravel(), c_J, I_J.ravel(), AB.ravel(), MB.ravel(),
+                                         [float(link.joint == "P"), link.k, link.d])))
+        A_k = chain.links[-1].A
+        chains.append(np.concatenate((chain.base.ravel(), chain.gravity, r_S, A_k[:3, :3] @ r_S + A_k[:3, 3],
+                                      -chain.base[:3, :3].T @ chain.gravity)))
+    return np.ravel(links), np.ravel(chains), parents
+
 
 def assembly_values(system):
     """The parameters of the C assembly "RSRRRSystem" (by name) of an RSRRRSystem whose parts are compiled,
@@ -157,22 +181,23 @@ def decode_mode(fmode, imode):
     return DirectionMode(int(imode[0]))
 
 
+def decode_value(v, shape, kind):
+    """The value of a record entry from its flat part v, as ``record_layout`` gives its shape and kind."""
+    if kind == "array":
+        return v.reshape(shape).copy()
+    if kind == "int":
+        return int(v[0])
+    if kind == "bool":
+        return bool(v[0] != 0.0)
+    return float(v[0]) if kind == "float" else np.float64(v[0])
+
+
 def decode_record(out, n=4):
     """The record dict (as RSRRRSystem.record returns it) of the flat record ``out``."""
     rec, o = {}, 0
     for key, shape, kind in record_layout(n):
         size = int(np.prod(shape))
-        v = out[o : o + size]
-        if kind == "array":
-            rec[key] = v.reshape(shape).copy()
-        elif kind == "int":
-            rec[key] = int(v[0])
-        elif kind == "bool":
-            rec[key] = bool(v[0] != 0.0)
-        elif kind == "float":
-            rec[key] = float(v[0])
-        else:
-            rec[key] = np.float64(v[0])
+        rec[key] = decode_value(out[o : o + size], shape, kind)
         o += size
     return rec
 

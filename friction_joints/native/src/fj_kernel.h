@@ -1,8 +1,8 @@
 /* fj_kernel.h: what a model family gives the C engine (C99, libm only).
  *
  * A family (planar minimal form, absolute form, lumped, steering, vehicle, spatial RSRRR, bristle, planar with
- * bristles) is three kernels over a packed model (fpar, ipar: flat arrays built once by the family's Python
- * packer, never written) and a mode (fmode, imode: flat arrays built by the Python encoder of the mode):
+ * bristles, the RSRRR with clearance and flexible links) is three kernels over a packed model (fpar, ipar: flat
+ * arrays built once by the family's Python packer, never written) and a mode (fmode, imode: flat arrays built by the Python encoder of the mode):
  *
  *   rhs(a, t, y, tau, dy)       dy (n_y): dy/dt in the mode
  *   events(a, t, y, tau, g)     g (n_out): the mode's event functions, in the order of the Python
@@ -125,6 +125,7 @@ extern const fj_family fj_family_spatial;
 extern const fj_family fj_family_bristle;
 extern const fj_family fj_family_planar_bristle;
 extern const fj_family fj_family_steering_bristle;
+extern const fj_family fj_family_spatial_clearance;
 
 /* The family whose name is `name` (families.c); NULL for an unknown name or a NULL name. */
 const fj_family *fj_family_find(const char *name);

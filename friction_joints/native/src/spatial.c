@@ -7,7 +7,10 @@
  * closure; "minimal": coordinate partitioning, chain 2 re-assembled by Newton at every evaluation), both
  * open-chain formulations (recursive: composite rigid bodies and recursive Newton-Euler; trace: the
  * 4x4-matrix Lagrange form of seed 002 eq. 2), friction on or off, stiction on (modes +1, -1, 0) or
- * off, no load or a SpeedLoad, serial or tree chains of 1 + 3 revolute joints.
+ * off, no load or a SpeedLoad, serial or tree chains of 1 + 3 revolute joints. The chain functions
+ * (frames, dynamics, the point S, Newton-Euler) also take prismatic joints and joint spring-dampers
+ * (chain.Link's joint, k, d), for the family spatial_clearance (spatial_clearance.c) through
+ * spatial_internal.h.
  *
  * The reaction-friction coupling (RSRRR.dynamics) is solved as the Python engine solves it: one solve of
  * eq. (2) gives qdd and the cut force as affine functions of the four friction torques (the column of
@@ -140,41 +143,25 @@ static inline int64_t link_(const int64_t *ipar, int64_t k) { return ipar[I_F_LI
 /* Offset of chain ch (0, 1) in fpar. */
 static inline int64_t chain(const int64_t *ipar, int64_t ch) { return ipar[I_F_CHAINS] + ch * CHAIN_WIDTH; }
 
+/* 1 if the joint of link k is prismatic (chain.Link.joint "P"), 0 if revolute. */
+static inline int prismatic(const double *fpar, const int64_t *ipar, int64_t k) {
+    return fpar[link_(ipar, k) + L_KIND] != 0.0;
+}
+
+/* The spring-damper force -k q - d qd of the joint of link k (chain.Chain.spring_forces). */
+static inline double spring_force(const double *fpar, const int64_t *ipar, int64_t k, double q, double qd) {
+    int64_t lo = link_(ipar, k);
+    return -fpar[lo + L_K] * q - fpar[lo + L_D] * qd;
+}
+
 /* (first joint, number of joints) of chain ch. */
 static inline void chain_range(const int64_t *ipar, int64_t ch, int64_t *first, int64_t *n) {
     *first = ch == 0 ? 0 : ipar[I_N1];
     *n = ch == 0 ? ipar[I_N1] : ipar[I_N2];
 }
 
-/* The scratch of a kernel call (shapes with n = n1 + n2 joints), every array carved from a->work and
- * a->iwork by layout(). */
-typedef struct work {
-    /* frames (seed 002 eq. 1) and the open-chain dynamics */
-    double *T, *M, *S, *I6, *comp, *v6, *a6, *f6, *A, *e; /* (n,4,4) (n,4,4) (n,6) (n,6,6) (n,6,6) (n,6)x3 (n,n) (n) */
-    /* closure kinematics: G = [J1, -J2], c = b2 - b1, Phi, dPhi/dt, the points S of both chains */
-    double *G, *c, *Phi, *Phid, *P; /* (3,n) (3) (3) (3) (2,3) */
-    /* eq. (2) and the minimal form: the affine map of qdd and f_S in the friction torques */
-    double *K, *X, *J2, *J2inv, *V, *qdd0, *fS0, *Sq, *Sf; /* (n+3,n+3) (n+3,n+1) (3,3)x2 (n,n1) (n) (3) (n,n) (3,n) */
-    int64_t *piv;                                          /* (n+3) */
-    /* Newton-Euler (eqs 3.1-3.8): joint geometry and motion, reactions and their slopes */
-    double *Rg, *rO, *Rtip, *motion, *fO0, *nO0, *SfO, *SnO; /* (n,3,3) (n,3) (2,3,3) (n,9) (n,3)x2 (n,n,3)x2 */
-    /* the state of motion */
-    double *qdd, *fS, *fO, *nO, *tf, *new_, *limits, *R4; /* (n) (3) (n,3)x2 (n)x3 (4,4) */
-    int64_t *path;                                        /* (n) */
-    /* the trace formulation (lagrange_trace) */
-    double *Delta, *Ti, *TiH; /* (n,4,4) each (a chain's joints) */
-    int64_t *on_path;         /* (n) */
-    /* the minimal form (solve_minimal) */
-    double *wv, *Mr, *AV, *force, *Y, *qddm, *res; /* (n) (n1,n1) (n,n1) (n,n+1) (n1,n+1) (n,n+1) (3,n+1) */
-    int64_t *pivr;                                 /* (n1) */
-    /* zero: the zero rates where the Python engine passes np.zeros(n) (cleared by work_of, never
-     * written); rest_terms' V, reaction_map's col, the kernels' q, qd */
-    double *zero, *Vh, *col, *q, *qd; /* (n) each */
-    /* the memo of the state of motion (motion()): its arguments y[:2n], tau, then its alpha; its flag,
-     * direction and iterations */
-    double *kept;  /* (2n+3) */
-    int64_t *memo; /* (3) */
-} work;
+/* The scratch of a kernel call: fj_spatial_work of spatial_internal.h. */
+typedef fj_spatial_work work;
 
 /* work.memo: 1 if q, qd, qdd, fS, fO, nO and tf are the state of motion at the arguments in work.kept,
  * its direction, its iterations (coordinates, dynamics and holding clear it) */
@@ -255,7 +242,8 @@ static int64_t tip_path(const int64_t *ipar, int64_t first, int64_t n, int64_t *
  * ================================================================================================== */
 
 /* T (link frames) and M (joint-axis frames T(parent) B_p) of chain ch at its coordinates q (seed 002
- * eq. 1: T(p) = T(parent) B_p Rz(psi_p) A_p; chain.Chain.frames); MR 4x4 scratch. */
+ * eq. 1: T(p) = T(parent) B_p Z_p(q_p) A_p, Z = Rz of a revolute joint, Tz of a prismatic one;
+ * chain.Chain.frames); MR 4x4 scratch. */
 static void frames(const double *q, const double *fpar, const int64_t *ipar, int64_t ch, double *T, double *M,
                    double *MR) {
     int64_t first, n;
@@ -275,15 +263,22 @@ static void frames(const double *q, const double *fpar, const int64_t *ipar, int
                 }
             }
         }
-        double c = cos(q[p]), s = sin(q[p]);
-        for (int a = 0; a < 4; a++) { /* M Rz(psi) (chain.rot_z) */
-            double x0 = Mk[4 * a], x1 = Mk[4 * a + 1];
-            MR[4 * a] = x0 * c + x1 * s;
-            MR[4 * a + 1] = -x0 * s + x1 * c;
-            MR[4 * a + 2] = Mk[4 * a + 2];
-            MR[4 * a + 3] = Mk[4 * a + 3];
+        if (prismatic(fpar, ipar, k)) {
+            for (int a = 0; a < 4; a++) { /* M Tz(s) (chain.trans_z) */
+                MR[4 * a] = Mk[4 * a], MR[4 * a + 1] = Mk[4 * a + 1], MR[4 * a + 2] = Mk[4 * a + 2];
+                MR[4 * a + 3] = Mk[4 * a + 2] * q[p] + Mk[4 * a + 3];
+            }
+        } else {
+            double c = cos(q[p]), s = sin(q[p]);
+            for (int a = 0; a < 4; a++) { /* M Rz(psi) (chain.rot_z) */
+                double x0 = Mk[4 * a], x1 = Mk[4 * a + 1];
+                MR[4 * a] = x0 * c + x1 * s;
+                MR[4 * a + 1] = -x0 * s + x1 * c;
+                MR[4 * a + 2] = Mk[4 * a + 2];
+                MR[4 * a + 3] = Mk[4 * a + 3];
+            }
         }
-        for (int a = 0; a < 4; a++) { /* (M Rz) A */
+        for (int a = 0; a < 4; a++) { /* (M Z) A */
             double x0 = MR[4 * a], x1 = MR[4 * a + 1], x2 = MR[4 * a + 2], x3 = MR[4 * a + 3];
             for (int b = 0; b < 4; b++) {
                 int64_t o = lo + L_A + b;
@@ -310,10 +305,11 @@ static void link_terms(const double *fpar, const int64_t *ipar, int64_t first, i
     for (int64_t p = 0; p < n; p++) {
         int64_t k = first + p, lo = link_(ipar, first + p);
         v3 z = axis3(M, k), o = origin3(M, k);
-        v3 oz = cross(o, z); /* rotation about z through o, at the origin */
+        int slide = prismatic(fpar, ipar, k);
+        v3 oz = cross(o, z); /* rotation about z through o, at the origin; or translation along z */
         for (int a = 0; a < 3; a++) {
-            S[6 * k + a] = z.x[a];
-            S[6 * k + 3 + a] = oz.x[a];
+            S[6 * k + a] = slide ? 0.0 : z.x[a];
+            S[6 * k + 3 + a] = slide ? z.x[a] : oz.x[a];
         }
         double m = fpar[lo + L_M];
         v3 c = add(rot3(T, k, 4, vec3(fpar, lo + L_C)), origin3(T, k));
@@ -336,11 +332,12 @@ static void link_terms(const double *fpar, const int64_t *ipar, int64_t first, i
 }
 
 /* The block of chain ch of A (mass matrix, composite rigid bodies) and e = -(h + g) (recursive
- * Newton-Euler with qdd = 0, gravity as a base acceleration): dynamics.recursive, spatial vectors
+ * Newton-Euler with qdd = 0, gravity as a base acceleration, plus the joints' spring-damper forces):
+ * dynamics.recursive, spatial vectors
  * [omega; v] at the global origin (Featherstone). S, I6, comp, v6, a6, f6: per link scratch. */
-static void recursive(const double *qd, const double *fpar, const int64_t *ipar, int64_t ch, const double *T,
-                      const double *M, double *S, double *I6, double *comp, double *v6, double *a6, double *f6,
-                      double *A, double *e) {
+static void recursive(const double *q, const double *qd, const double *fpar, const int64_t *ipar, int64_t ch,
+                      const double *T, const double *M, double *S, double *I6, double *comp, double *v6, double *a6,
+                      double *f6, double *A, double *e) {
     int64_t first, n, nt = ipar[I_N1] + ipar[I_N2];
     chain_range(ipar, ch, &first, &n);
     const int64_t *par = ipar + ipar[I_PARENTS] + first;
@@ -400,7 +397,7 @@ static void recursive(const double *qd, const double *fpar, const int64_t *ipar,
         int64_t k = first + p, i = par[p];
         double s = 0.0;
         for (int a = 0; a < 6; a++) s += S[6 * k + a] * f6[6 * k + a];
-        e[k] = -s;
+        e[k] = spring_force(fpar, ipar, k, q[p], qd[p]) - s;
         if (i >= 0)
             for (int a = 0; a < 6; a++) f6[6 * (first + i) + a] += f6[6 * k + a];
     }
@@ -413,14 +410,21 @@ static double trace_product(const double *X, const double *Y) {
     return s;
 }
 
-/* Delta_i = M_i Q M_i^-1 of the joints of chain ch (local index); 1 if an M_i is singular. */
-static int deltas(int64_t first, int64_t n, const double *M, double *Delta) {
+/* Delta_i = M_i Q_i M_i^-1 of the joints of chain ch (local index); 1 if an M_i is singular. */
+static int deltas(const double *fpar, const int64_t *ipar, int64_t first, int64_t n, const double *M,
+                  double *Delta) {
     double Minv[16], MQ[16];
     for (int64_t p = 0; p < n; p++) {
         const double *Mk = M + 16 * (first + p);
         if (inverse(Mk, 4, Minv)) return 1;
-        for (int a = 0; a < 4; a++) { /* M Q: dRz/dpsi = Q Rz with Q[0, 1] = -1, Q[1, 0] = 1 */
-            MQ[4 * a] = Mk[4 * a + 1], MQ[4 * a + 1] = -Mk[4 * a], MQ[4 * a + 2] = 0.0, MQ[4 * a + 3] = 0.0;
+        if (prismatic(fpar, ipar, first + p)) {
+            for (int a = 0; a < 4; a++) { /* M Q_P: dTz/ds = Q_P Tz with Q_P[2, 3] = 1 */
+                MQ[4 * a] = 0.0, MQ[4 * a + 1] = 0.0, MQ[4 * a + 2] = 0.0, MQ[4 * a + 3] = Mk[4 * a + 2];
+            }
+        } else {
+            for (int a = 0; a < 4; a++) { /* M Q: dRz/dpsi = Q Rz with Q[0, 1] = -1, Q[1, 0] = 1 */
+                MQ[4 * a] = Mk[4 * a + 1], MQ[4 * a + 1] = -Mk[4 * a], MQ[4 * a + 2] = 0.0, MQ[4 * a + 3] = 0.0;
+            }
         }
         mul4(MQ, Minv, Delta + 16 * p);
     }
@@ -431,13 +435,13 @@ static int deltas(int64_t first, int64_t n, const double *M, double *Delta) {
  * (dynamics.lagrange_trace): A_ij = sum_p tr(T_i H T_j^T), e_k = -sum_p (h_k + g_k) with
  * T_i = Delta_i T, T_ij = Delta_min(i,j) Delta_max(i,j) T, Delta_i = M_i Q M_i^-1.
  * Delta, Ti, TiH (n,4,4), on_path (n): scratch (w). */
-static int64_t lagrange_trace(const double *qd, const double *fpar, const int64_t *ipar, int64_t ch, const double *T,
-                              const double *M, double *A, double *e, double *Delta, double *Ti, double *TiH,
-                              int64_t *on_path) {
+static int64_t lagrange_trace(const double *q, const double *qd, const double *fpar, const int64_t *ipar, int64_t ch,
+                              const double *T, const double *M, double *A, double *e, double *Delta, double *Ti,
+                              double *TiH, int64_t *on_path) {
     int64_t first, n, nt = ipar[I_N1] + ipar[I_N2];
     chain_range(ipar, ch, &first, &n);
     const int64_t *par = ipar + ipar[I_PARENTS] + first;
-    if (deltas(first, n, M, Delta)) return ST_FRAME_SINGULAR;
+    if (deltas(fpar, ipar, first, n, M, Delta)) return ST_FRAME_SINGULAR;
     v3 g = vec3(fpar, chain(ipar, ch) + CH_G);
     double Tqq[16], DD[16], DDT[16]; /* Ti, TiH: T_i and T_i H of the links on the path */
     for (int64_t p = 0; p < n; p++) {
@@ -477,6 +481,7 @@ static int64_t lagrange_trace(const double *qd, const double *fpar, const int64_
                 e[first + kk] -= h + (-m * gk);
             }
     }
+    for (int64_t p = 0; p < n; p++) e[first + p] += spring_force(fpar, ipar, first + p, q[p], qd[p]);
     return FJ_OK;
 }
 
@@ -491,9 +496,10 @@ static v3 point_terms(const double *qd, const double *fpar, const int64_t *ipar,
     v3 Pc = add(rot3(T, last, 4, vec3(fpar, chain(ipar, ch) + CH_RS)), origin3(T, last));
     put3(P, ch, Pc);
     v3 vP = mk3(0.0, 0.0, 0.0);
-    for (int64_t s = 0; s < count; s++) { /* columns z_i x (P - o_i) */
+    for (int64_t s = 0; s < count; s++) { /* columns z_i x (P - o_i), or z_i of a prismatic joint */
         int64_t i = path[s];
-        v3 Ji = cross(axis3(M, first + i), sub(Pc, origin3(M, first + i)));
+        v3 Ji = prismatic(fpar, ipar, first + i) ? axis3(M, first + i)
+                                                  : cross(axis3(M, first + i), sub(Pc, origin3(M, first + i)));
         for (int a = 0; a < 3; a++) G[a * nt + first + i] = sign * Ji.x[a];
         vP = add(vP, scale(qd[i], Ji));
     }
@@ -503,8 +509,14 @@ static v3 point_terms(const double *qd, const double *fpar, const int64_t *ipar,
         int64_t i = path[s];
         v3 z = axis3(M, first + i), o = origin3(M, first + i);
         v_o = add(v_o, cross(omega, sub(o, o_prev))); /* consecutive axis points on the link between them */
-        b = add(b, scale(qd[i], add(cross(cross(omega, z), sub(Pc, o)), cross(z, sub(vP, v_o)))));
-        omega = add(omega, scale(qd[i], z)), o_prev = o;
+        if (prismatic(fpar, ipar, first + i)) {
+            b = add(b, scale(qd[i], cross(omega, z)));
+            v_o = add(v_o, scale(qd[i], z)); /* the child's point at o slides along z */
+        } else {
+            b = add(b, scale(qd[i], add(cross(cross(omega, z), sub(Pc, o)), cross(z, sub(vP, v_o)))));
+            omega = add(omega, scale(qd[i], z));
+        }
+        o_prev = o;
     }
     return b;
 }
@@ -518,13 +530,14 @@ static void ne_geometry(const double *q, const double *fpar, const int64_t *ipar
     chain_range(ipar, ch, &first, &n);
     for (int64_t p = 0; p < n; p++) {
         int64_t k = first + p, lo = link_(ipar, first + p);
-        double c = cos(q[p]), s = sin(q[p]);
-        for (int a = 0; a < 3; a++) { /* (A_parent B) Rz(psi) */
-            double x0 = fpar[lo + L_AB + 4 * a], x1 = fpar[lo + L_AB + 4 * a + 1];
-            Rg[9 * k + 3 * a] = x0 * c + x1 * s;
-            Rg[9 * k + 3 * a + 1] = -x0 * s + x1 * c;
-            Rg[9 * k + 3 * a + 2] = fpar[lo + L_AB + 4 * a + 2];
-            rO[3 * k + a] = fpar[lo + L_AB + 4 * a + 3];
+        int slide = prismatic(fpar, ipar, k);
+        double c = slide ? 1.0 : cos(q[p]), s = slide ? 0.0 : sin(q[p]), dz = slide ? q[p] : 0.0;
+        for (int a = 0; a < 3; a++) { /* (A_parent B) Z(q): Rz(psi), or Tz(s) */
+            double x0 = fpar[lo + L_AB + 4 * a], x1 = fpar[lo + L_AB + 4 * a + 1], x2 = fpar[lo + L_AB + 4 * a + 2];
+            Rg[9 * k + 3 * a] = slide ? x0 : x0 * c + x1 * s;
+            Rg[9 * k + 3 * a + 1] = slide ? x1 : -x0 * s + x1 * c;
+            Rg[9 * k + 3 * a + 2] = x2;
+            rO[3 * k + a] = slide ? x2 * dz + fpar[lo + L_AB + 4 * a + 3] : fpar[lo + L_AB + 4 * a + 3];
         }
     }
     int64_t last = first + n - 1, la = link_(ipar, last) + L_A;
@@ -549,11 +562,11 @@ static int64_t mechanics(const double *q, const double *qd, const double *fpar, 
         frames(qc, fpar, ipar, ch, w->T, w->M, w->R4);
         if (trace) {
             for (int64_t i = first; i < first + nc; i++) w->e[i] = 0.0;
-            int64_t st = lagrange_trace(qdc, fpar, ipar, ch, w->T, w->M, w->A, w->e, w->Delta, w->Ti, w->TiH,
+            int64_t st = lagrange_trace(qc, qdc, fpar, ipar, ch, w->T, w->M, w->A, w->e, w->Delta, w->Ti, w->TiH,
                                         w->on_path);
             if (st) return st;
         } else {
-            recursive(qdc, fpar, ipar, ch, w->T, w->M, w->S, w->I6, w->comp, w->v6, w->a6, w->f6, w->A, w->e);
+            recursive(qc, qdc, fpar, ipar, ch, w->T, w->M, w->S, w->I6, w->comp, w->v6, w->a6, w->f6, w->A, w->e);
         }
         v3 b = point_terms(qdc, fpar, ipar, ch, w->T, w->M, w->G, w->P, w->path, ch == 0 ? 1.0 : -1.0);
         bs = sub(b, bs); /* b1, then b2 - b1 */
@@ -600,11 +613,16 @@ static int j2_inverse(const int64_t *ipar, work *w) {
     return inverse(J2, 3, w->J2inv);
 }
 
+/* Joint k of the columns cols (NULL: every joint, k itself). */
+static inline int64_t column(const int64_t *cols, int64_t k) { return cols ? cols[k] : k; }
+
 /* Seed 002 eq. (2), [A -G^T; G 0] [qdd; f_S] = [e + tau; c - 2 alpha dPhi/dt - beta^2 Phi]
  * (loop.CutJointLoop.solve), as the affine map of the friction torques: qdd0, fS0 at the joint
- * torques tau = (tau0, 0, ...), and the columns Sq, Sf of a unit friction torque (joint torque -1). */
-static int64_t solve_cut(double tau0, const double *fpar, const int64_t *ipar, work *w) {
-    int64_t n = ipar[I_N1] + ipar[I_N2], nk = n + 3, nx = n + 1;
+ * torques tau = (tau0, 0, ...), and the columns Sq[:, j], Sf[:, j] of a unit friction torque (joint torque
+ * -1) on the joints j of cols (n_cols of them; NULL: every joint). */
+static int64_t solve_cut(double tau0, const double *fpar, const int64_t *ipar, work *w, const int64_t *cols,
+                         int64_t n_cols) {
+    int64_t n = ipar[I_N1] + ipar[I_N2], nk = n + 3, nx = n_cols + 1;
     double alpha = fpar[ipar[I_F_LOOP] + LOOP_ALPHA], beta = fpar[ipar[I_F_LOOP] + LOOP_BETA];
     double *K = w->K, *X = w->X;
     for (int64_t i = 0; i < nk * nk; i++) K[i] = 0.0;
@@ -616,19 +634,19 @@ static int64_t solve_cut(double tau0, const double *fpar, const int64_t *ipar, w
             K[(n + a) * nk + i] = w->G[a * n + i];
         }
         X[i * nx] = w->e[i] + (i == 0 ? tau0 : 0.0);
-        X[i * nx + 1 + i] = -1.0;
     }
+    for (int64_t k = 0; k < n_cols; k++) X[column(cols, k) * nx + 1 + k] = -1.0;
     for (int a = 0; a < 3; a++)
         X[(n + a) * nx] = w->c[a] - 2.0 * alpha * w->Phid[a] - beta * beta * w->Phi[a];
     if (fj_lu_factor(K, nk, nk, w->piv)) return ST_K_SINGULAR;
     fj_lu_solve_columns(K, nk, nk, w->piv, X, nx, nx);
     for (int64_t i = 0; i < n; i++) {
         w->qdd0[i] = X[i * nx];
-        for (int64_t k = 0; k < n; k++) w->Sq[i * n + k] = X[i * nx + 1 + k];
+        for (int64_t k = 0; k < n_cols; k++) w->Sq[i * n + column(cols, k)] = X[i * nx + 1 + k];
     }
     for (int a = 0; a < 3; a++) {
         w->fS0[a] = X[(n + a) * nx];
-        for (int64_t k = 0; k < n; k++) w->Sf[a * n + k] = X[(n + a) * nx + 1 + k];
+        for (int64_t k = 0; k < n_cols; k++) w->Sf[a * n + column(cols, k)] = X[(n + a) * nx + 1 + k];
     }
     return FJ_OK;
 }
@@ -828,7 +846,14 @@ static void newton_euler(const double *qd, const double *qdd, v3 f_tip, double g
         v3 r = row3(rO, k);
         int64_t lo = link_(ipar, k);
         v3 c = vec3(fpar, lo + L_CJ), vd_C, N;
-        if (linear) { /* omega = 0: the terms in omega vanish */
+        if (prismatic(fpar, ipar, k)) { /* Craig's prismatic joint: omega, omegad the parent's, (3.3) slides */
+            v3 z = mk3(0.0, 0.0, qd[p]);
+            vd = rot3_t(Rg, k, 3, add(add(cross(omd, r), cross(om, cross(om, r))), vd)); /* (3.3) */
+            om = rot3_t(Rg, k, 3, om), omd = rot3_t(Rg, k, 3, omd);
+            vd = add(add(vd, scale(2.0, cross(om, z))), mk3(0.0, 0.0, qdd[p]));
+            vd_C = add(add(cross(omd, c), cross(om, cross(om, c))), vd);                      /* (3.4) */
+            N = add(frot(fpar + lo + L_IJ, 3, omd), cross(om, frot(fpar + lo + L_IJ, 3, om))); /* (3.6) */
+        } else if (linear) { /* omega = 0: the terms in omega vanish */
             vd = rot3_t(Rg, k, 3, add(cross(omd, r), vd));                    /* (3.3) */
             omd = add(rot3_t(Rg, k, 3, omd), mk3(0.0, 0.0, qdd[p]));        /* (3.2) */
             vd_C = add(cross(omd, c), vd);                                    /* (3.4) */
@@ -865,8 +890,10 @@ static void newton_euler(const double *qd, const double *qdd, v3 f_tip, double g
 }
 
 /* The reactions as affine functions of the friction torques: fO0, nO0 of (qdd0, fS0) and the columns
- * SfO[k], SnO[k] of (Sq[:, k], Sf[:, k]) (RSRRR.reactions: f_S on chain 1, -f_S on chain 2). */
-static void reaction_map(const double *qd, const double *fpar, const int64_t *ipar, work *w) {
+ * SfO[k], SnO[k] of (Sq[:, k], Sf[:, k]) for the joints k of cols (n_cols; NULL: every joint)
+ * (RSRRR.reactions: f_S on chain 1, -f_S on chain 2). */
+static void reaction_map(const double *qd, const double *fpar, const int64_t *ipar, work *w, const int64_t *cols,
+                         int64_t n_cols) {
     int64_t n = ipar[I_N1] + ipar[I_N2];
     double *col = w->col;
     for (int64_t ch = 0; ch < 2; ch++) {
@@ -876,7 +903,8 @@ static void reaction_map(const double *qd, const double *fpar, const int64_t *ip
         v3 f0 = mk3(sgn * w->fS0[0], sgn * w->fS0[1], sgn * w->fS0[2]);
         newton_euler(qd + first, w->qdd0 + first, f0, 1.0, fpar, ipar, ch, w->Rg, w->rO, w->Rtip, w->motion,
                      w->fO0 + 3 * first, w->nO0 + 3 * first);
-        for (int64_t k = 0; k < n; k++) {
+        for (int64_t c = 0; c < n_cols; c++) {
+            int64_t k = column(cols, c);
             for (int64_t i = 0; i < n; i++) col[i] = w->Sq[i * n + k];
             v3 fk = mk3(sgn * w->Sf[k], sgn * w->Sf[n + k], sgn * w->Sf[2 * n + k]);
             newton_euler(w->zero + first, col + first, fk, 0.0, fpar, ipar, ch, w->Rg, w->rO, w->Rtip, w->motion,
@@ -911,17 +939,17 @@ static void at_motion(const double *t_f, int64_t n, const double *qdd0, const do
     }
 }
 
-/* t_0 (N.m) of joint j at the full friction levels mu_a0: eqs 4, 5.1-5.3 with the surface loads of
- * eqs 6.1-6.2 (journal._full_torque). */
+/* t_0 (N.m) of journal j at the full friction levels mu_a0 under the reactions f_O, n_O (3,) of its joint:
+ * eqs 4, 5.1-5.3 with the surface loads of eqs 6.1-6.2 (journal._full_torque). */
 static double full_torque(const double *fpar, const int64_t *ipar, int64_t j, const double *f_O, const double *n_O) {
     int64_t o = ipar[I_F_JOURNALS] + j * JOURNAL_WIDTH;
     double a_bar = fpar[o + J_A_BAR], d_A = fpar[o + J_D_A], d_B = fpar[o + J_D_B], d_C = fpar[o + J_D_C];
-    double f_nx = n_O[3 * j] / a_bar, f_ny = n_O[3 * j + 1] / a_bar;
-    double xA = 0.5 * f_O[3 * j] - f_ny, yA = 0.5 * f_O[3 * j + 1] + f_nx;
-    double xB = 0.5 * f_O[3 * j] + f_ny, yB = 0.5 * f_O[3 * j + 1] - f_nx;
+    double f_nx = n_O[0] / a_bar, f_ny = n_O[1] / a_bar;
+    double xA = 0.5 * f_O[0] - f_ny, yA = 0.5 * f_O[1] + f_nx;
+    double xB = 0.5 * f_O[0] + f_ny, yB = 0.5 * f_O[1] - f_nx;
     double F_A = sqrt(xA * xA + yA * yA); /* (6.1); np.hypot in Python: the same to rounding */
     double F_B = sqrt(xB * xB + yB * yB); /* (6.2) */
-    double F_z = fabs(f_O[3 * j + 2]);
+    double F_z = fabs(f_O[2]);
     double face = (d_C * d_C + d_C * d_A + d_A * d_A) / (3.0 * (d_C + d_A)); /* (5.3), 0/0-free form */
     return (0.5 * fpar[o + J_MU_A] * F_A * d_A + 0.5 * fpar[o + J_MU_B] * F_B * d_B
             + fpar[o + J_MU_C] * F_z * face); /* (4), (5.1), (5.2) */
@@ -943,7 +971,7 @@ static void coupling_pass(const double *fpar, const int64_t *ipar, work *w, doub
     if (ipar[I_FRICTION] != 0) {
         at(w->tf, n, w->fO0, w->nO0, w->SfO, w->SnO, w->fO, w->nO);
         for (int64_t j = 0; j < n; j++) /* eqs 4-7 (limits: chi, eq. 7 / mu_a0) */
-            w->new_[j] = w->limits[j] * full_torque(fpar, ipar, j, w->fO, w->nO);
+            w->new_[j] = w->limits[j] * full_torque(fpar, ipar, j, w->fO + 3 * j, w->nO + 3 * j);
     } else {
         for (int64_t j = 0; j < n; j++) w->new_[j] = 0.0;
     }
@@ -963,9 +991,10 @@ static int64_t dynamics(const double *q, const double *qd, double applied, const
     w->memo[MEMO_KEPT] = 0;
     int64_t st = mechanics(q, qd, fpar, ipar, w);
     if (st) return st;
-    st = ipar[I_FORM] == FORM_MINIMAL ? solve_minimal(applied, ipar, w) : solve_cut(applied, fpar, ipar, w);
+    st = ipar[I_FORM] == FORM_MINIMAL ? solve_minimal(applied, ipar, w)
+                                        : solve_cut(applied, fpar, ipar, w, NULL, n);
     if (st) return st;
-    reaction_map(qd, fpar, ipar, w);
+    reaction_map(qd, fpar, ipar, w, NULL, n);
     double tol = fpar[ipar[I_F_LOOP] + LOOP_COUPLING_TOL];
     int64_t limit = ipar[I_MAX_COUPLING];
     double *chi = w->limits;
@@ -1036,9 +1065,9 @@ static int64_t holding(const double *tau, const double *q, const double *fpar, c
     *Q_out = Q;
     if (st) return st;
     const double *V = w->Vh;
-    st = solve_cut(applied, fpar, ipar, w);
+    st = solve_cut(applied, fpar, ipar, w, NULL, n);
     if (st) return st;
-    reaction_map(w->zero, fpar, ipar, w);
+    reaction_map(w->zero, fpar, ipar, w, NULL, n);
     double tol = fpar[ipar[I_F_LOOP] + LOOP_HOLD_TOL];
     double *t_hold = w->tf, *limits = w->limits;
     for (int64_t j = 0; j < n; j++) t_hold[j] = 0.0;
@@ -1049,7 +1078,7 @@ static int64_t holding(const double *tau, const double *q, const double *fpar, c
         double capacity = 0.0;
         for (int64_t j = 0; j < n; j++) {
             int64_t o = ipar[I_F_JOURNALS] + j * JOURNAL_WIDTH;
-            limits[j] = fpar[o + J_MU_S] * full_torque(fpar, ipar, j, w->fO, w->nO);
+            limits[j] = fpar[o + J_MU_S] * full_torque(fpar, ipar, j, w->fO + 3 * j, w->nO + 3 * j);
             capacity += fabs(V[j]) * limits[j];
         }
         if (capacity > 0)
@@ -1176,8 +1205,8 @@ static void energy(const double *q, const double *qd, const double *fpar, const 
         int64_t first, nc;
         chain_range(ipar, ch, &first, &nc);
         frames(q + first, fpar, ipar, ch, w->T, w->M, w->R4);
-        recursive(w->zero + first, fpar, ipar, ch, w->T, w->M, w->S, w->I6, w->comp, w->v6, w->a6, w->f6, w->A,
-                  w->e);
+        recursive(q + first, w->zero + first, fpar, ipar, ch, w->T, w->M, w->S, w->I6, w->comp, w->v6, w->a6, w->f6,
+                  w->A, w->e);
         v3 g = vec3(fpar, chain(ipar, ch) + CH_G);
         double s = 0.0;
         for (int64_t i = first; i < first + nc; i++) {
@@ -1332,3 +1361,56 @@ static int64_t decide(const fj_args *a, double t, double *y, const double *tau, 
 
 const fj_family fj_family_spatial = {"spatial", rhs, events, record, work_size, message, mode_layout, mode_events,
                                      decide, NULL, NULL};
+
+/* ==================================================================================================
+ * The chain functions for other families (spatial_internal.h)
+ * ================================================================================================== */
+
+void fj_spatial_layout(fj_spatial_work *w, double *f, int64_t *iw, int64_t n, int64_t n1, int64_t *nf, int64_t *ni) {
+    layout(w, f, iw, n, n1, nf, ni);
+}
+
+void fj_spatial_clear(fj_spatial_work *w, int64_t n) {
+    for (int64_t i = 0; i < n * n; i++) w->A[i] = 0.0;
+    for (int64_t i = 0; i < 3 * n; i++) w->G[i] = 0.0;
+    for (int64_t i = 0; i < n; i++) w->zero[i] = 0.0;
+    w->memo[MEMO_KEPT] = 0;
+}
+
+int64_t fj_spatial_mechanics(const double *q, const double *qd, const double *fpar, const int64_t *ipar,
+                             fj_spatial_work *w) {
+    return mechanics(q, qd, fpar, ipar, w);
+}
+
+int64_t fj_spatial_solve_cut(double tau0, const double *fpar, const int64_t *ipar, fj_spatial_work *w,
+                             const int64_t *cols, int64_t n_cols) {
+    return solve_cut(tau0, fpar, ipar, w, cols, n_cols);
+}
+
+void fj_spatial_reaction_map(const double *qd, const double *fpar, const int64_t *ipar, fj_spatial_work *w,
+                             const int64_t *cols, int64_t n_cols) {
+    reaction_map(qd, fpar, ipar, w, cols, n_cols);
+}
+
+double fj_spatial_journal_torque(const double *fpar, const int64_t *ipar, int64_t j, const double *f_O,
+                                 const double *n_O) {
+    return full_torque(fpar, ipar, j, f_O, n_O);
+}
+
+double fj_spatial_characteristic(const double *fpar, const int64_t *ipar, int64_t j, double psid) {
+    return characteristic(fpar, ipar, j, psid);
+}
+
+void fj_spatial_energy(const double *q, const double *qd, const double *fpar, const int64_t *ipar,
+                       fj_spatial_work *w, double *e_kin, double *e_pot) {
+    energy(q, qd, fpar, ipar, w, e_kin, e_pot);
+}
+
+double fj_spatial_closure(const double *q, const double *fpar, const int64_t *ipar, fj_spatial_work *w) {
+    closure_terms(q, fpar, ipar, w);
+    return closure_error(w);
+}
+
+double fj_spatial_resistance(const double *tau, const double *fpar, const int64_t *ipar, double psid) {
+    return resistance(tau, fpar, ipar, psid);
+}

@@ -21,8 +21,11 @@ enum {
     I_PARENTS, I_F_LINKS, I_F_CHAINS, I_F_LOOP, I_F_JOURNALS, I_F_LOAD, HEADER
 };
 /* per link in fpar */
-enum { L_M = 0, L_C = 1, L_IC = 4, L_B = 13, L_A = 29, L_H = 45, L_CJ = 61, L_IJ = 64, L_AB = 73, L_MB = 89 };
-#define LINK_WIDTH 105
+enum {
+    L_M = 0, L_C = 1, L_IC = 4, L_B = 13, L_A = 29, L_H = 45, L_CJ = 61, L_IJ = 64, L_AB = 73, L_MB = 89,
+    L_KIND = 105, L_K = 106, L_D = 107
+};
+#define LINK_WIDTH 108
 /* per chain in fpar */
 enum { CH_BASE = 0, CH_G = 16, CH_RS = 19, CH_TIP = 22, CH_VD0 = 25 };
 #define CHAIN_WIDTH 28
@@ -33,6 +36,36 @@ enum { J_A_BAR, J_D_A, J_D_B, J_D_C, J_MU_A, J_MU_B, J_MU_C, J_K, J_PSID_K, J_MU
 #define JOURNAL_WIDTH 10
 /* load block in fpar */
 enum { LOAD_T0, LOAD_PSID0, LOAD_C };
+
+/* The scratch of a kernel call (shapes with n = n1 + n2 joints), every array carved from a->work and
+ * a->iwork by layout(). */
+typedef struct fj_spatial_work {
+    /* frames (seed 002 eq. 1) and the open-chain dynamics */
+    double *T, *M, *S, *I6, *comp, *v6, *a6, *f6, *A, *e; /* (n,4,4) (n,4,4) (n,6) (n,6,6) (n,6,6) (n,6)x3 (n,n) (n) */
+    /* closure kinematics: G = [J1, -J2], c = b2 - b1, Phi, dPhi/dt, the points S of both chains */
+    double *G, *c, *Phi, *Phid, *P; /* (3,n) (3) (3) (3) (2,3) */
+    /* eq. (2) and the minimal form: the affine map of qdd and f_S in the friction torques */
+    double *K, *X, *J2, *J2inv, *V, *qdd0, *fS0, *Sq, *Sf; /* (n+3,n+3) (n+3,n+1) (3,3)x2 (n,n1) (n) (3) (n,n) (3,n) */
+    int64_t *piv;                                          /* (n+3) */
+    /* Newton-Euler (eqs 3.1-3.8): joint geometry and motion, reactions and their slopes */
+    double *Rg, *rO, *Rtip, *motion, *fO0, *nO0, *SfO, *SnO; /* (n,3,3) (n,3) (2,3,3) (n,9) (n,3)x2 (n,n,3)x2 */
+    /* the state of motion */
+    double *qdd, *fS, *fO, *nO, *tf, *new_, *limits, *R4; /* (n) (3) (n,3)x2 (n)x3 (4,4) */
+    int64_t *path;                                        /* (n) */
+    /* the trace formulation (lagrange_trace) */
+    double *Delta, *Ti, *TiH; /* (n,4,4) each (a chain's joints) */
+    int64_t *on_path;         /* (n) */
+    /* the minimal form (solve_minimal) */
+    double *wv, *Mr, *AV, *force, *Y, *qddm, *res; /* (n) (n1,n1) (n,n1) (n,n+1) (n1,n+1) (n,n+1) (3,n+1) */
+    int64_t *pivr;                                 /* (n1) */
+    /* zero: the zero rates where the Python engine passes np.zeros(n) (cleared by work_of, never
+     * written); rest_terms' V, reaction_map's col, the kernels' q, qd */
+    double *zero, *Vh, *col, *q, *qd; /* (n) each */
+    /* the memo of the state of motion (motion()): its arguments y[:2n], tau, then its alpha; its flag,
+     * direction and iterations */
+    double *kept;  /* (2n+3) */
+    int64_t *memo; /* (3) */
+} fj_spatial_work;
 
 /* The loop closed from q_guess (n,) with chain 1's coordinates kept, by Newton on chain 2's
  * (loop.CutJointLoop.assemble), into q (n,). scratch, iscratch: the family's (fj_family_spatial.work_size).
@@ -45,5 +78,35 @@ int64_t fj_spatial_close(const double *fpar, int64_t n_fpar, const int64_t *ipar
 int64_t fj_spatial_dependent_velocities(const double *fpar, int64_t n_fpar, const int64_t *ipar, int64_t n_ipar,
                                         const double *q, const double *qd1, double *scratch, int64_t *iscratch,
                                         double *qd);
+
+/* The chain functions of spatial.c for other families (spatial_clearance.c), on the packed layout above. */
+/* The arrays of w carved from f and iw for n joints (n1 in chain 1); NULL f, iw: only count into *nf, *ni. */
+void fj_spatial_layout(fj_spatial_work *w, double *f, int64_t *iw, int64_t n, int64_t n1, int64_t *nf, int64_t *ni);
+/* Clears the entries of w the functions read but do not all write (A, G, zero) and w's memo. */
+void fj_spatial_clear(fj_spatial_work *w, int64_t n);
+/* Frames, A and e (with the joints' spring-dampers), G, c, Phi, dPhi/dt and the joint geometry at (q, qd). */
+int64_t fj_spatial_mechanics(const double *q, const double *qd, const double *fpar, const int64_t *ipar,
+                             fj_spatial_work *w);
+/* Seed 002 eq. (2) with Baumgarte's terms as the affine map of unit joint torques (qdd0, fS0, and the
+ * columns Sq, Sf of the joints cols, n_cols of them; NULL: every joint), the torque tau0 on joint 0 and the
+ * bias w->e (which a caller may add applied forces to). */
+int64_t fj_spatial_solve_cut(double tau0, const double *fpar, const int64_t *ipar, fj_spatial_work *w,
+                             const int64_t *cols, int64_t n_cols);
+/* The reactions (eqs 3.1-3.8) as affine functions of the unit joint torques: fO0, nO0, and SfO, SnO of the
+ * joints cols (as fj_spatial_solve_cut's). */
+void fj_spatial_reaction_map(const double *qd, const double *fpar, const int64_t *ipar, fj_spatial_work *w,
+                             const int64_t *cols, int64_t n_cols);
+/* t_0 (N.m) of journal j (eqs 4-6) under its joint's reactions f_O, n_O (3,). */
+double fj_spatial_journal_torque(const double *fpar, const int64_t *ipar, int64_t j, const double *f_O,
+                                 const double *n_O);
+/* Eq. (7) of journal j at the rate psid, divided by mu_a0. */
+double fj_spatial_characteristic(const double *fpar, const int64_t *ipar, int64_t j, double psid);
+/* (E_kin, E_pot) in J of both chains. */
+void fj_spatial_energy(const double *q, const double *qd, const double *fpar, const int64_t *ipar,
+                       fj_spatial_work *w, double *e_kin, double *e_pot);
+/* max |Phi| (m) at q. */
+double fj_spatial_closure(const double *q, const double *fpar, const int64_t *ipar, fj_spatial_work *w);
+/* tau_res plus the SpeedLoad's at psid (N.m). */
+double fj_spatial_resistance(const double *tau, const double *fpar, const int64_t *ipar, double psid);
 
 #endif
