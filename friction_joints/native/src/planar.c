@@ -378,23 +378,28 @@ static double law_coefficient(const fj_args *a, int64_t c, double sd, double sig
     return -sign * fj_friction_mu(kind, a->fpar + ip[I_F_LAWS] + LAW_WIDTH * c, sd, stat);
 }
 
-/* f_mu (l,) from the ideal reactions f (m,) and df_mu/df (model.friction). Friction directions:
- * `direction` (l,) (its values scale the coefficient, as in _holding_trial), or sgn(sd) if use_sign;
- * stat (l,) STAT_* flags: STAT_STATIC the static coefficient mu_s, STAT_FIXED f_mu fixed to the field
- * `fixed` with zero derivative after the law (MechanismSystem._gauss's friction). J (l, m, stride ld):
- * only the blocks (s rows, z columns) of each joint are written, the rest of df_mu/df being zero. */
-static void friction(const fj_args *a, const double *f, const double *sd, const double *direction, int use_sign,
-                     const int64_t *stat, double *f_mu, double *J, int64_t ld) {
+/* The signed coefficients -sign mu (l,) of the free coordinates (model.friction's, which do not depend on the
+ * reactions): friction directions `direction` (l,) (its values scale the coefficient, as in _holding_trial),
+ * or sgn(sd) if use_sign; stat (l,) STAT_* flags: STAT_STATIC the static coefficient mu_s. */
+static void friction_coefficients(const fj_args *a, const double *sd, const double *direction, int use_sign,
+                                  const int64_t *stat, double *coef) {
+    for (int64_t c = 0; c < a->ipar[I_L]; c++) {
+        double sign = use_sign ? fj_sign(sd[c]) : direction[c];
+        coef[c] = law_coefficient(a, c, sd[c], sign, stat[c] != 0);
+    }
+}
+
+/* f_mu (l,) from the ideal reactions f (m,) and df_mu/df (model.friction) with the coefficients coef (l,) of
+ * friction_coefficients; stat (l,) STAT_* flags: STAT_FIXED f_mu fixed to the workspace field `fixed` with
+ * zero derivative after the law (MechanismSystem._gauss's friction). J (l, m, stride ld): only the blocks
+ * (s rows, z columns) of each joint are written, the rest of df_mu/df being zero. */
+static void friction(const fj_args *a, const double *f, const double *coef, const int64_t *stat, double *f_mu,
+                     double *J, int64_t ld) {
     const int64_t *ip = a->ipar;
     for (int64_t j = 0; j < ip[I_NJ]; j++) {
         int64_t ji = ip[I_JOINTS] + JI_WIDTH * j;
         int64_t z = ip[ji + JI_Z], s = ip[ji + JI_S], nz = ip[ji + JI_NZ], ns = ip[ji + JI_NS];
-        double coef[2];
-        for (int64_t r = 0; r < ns; r++) {
-            double sign = use_sign ? fj_sign(sd[s + r]) : direction[s + r];
-            coef[r] = law_coefficient(a, s + r, sd[s + r], sign, stat[s + r] != 0);
-        }
-        joint_type(a, j)->friction(joint_par(a, j), ip[ji + JI_EDGE], f + z, coef, f_mu + s, J + s * ld + z, ld);
+        joint_type(a, j)->friction(joint_par(a, j), ip[ji + JI_EDGE], f + z, coef + s, f_mu + s, J + s * ld + z, ld);
         for (int64_t r = s; r < s + ns; r++)
             if (stat[r] == STAT_FIXED) {
                 f_mu[r] = field(a, W_FIXED)[r];
@@ -412,8 +417,9 @@ static void static_limits(const fj_args *a, const double *f, double *limits) {
     double *ones = field(a, W_ONES);
     int64_t *all_static = ifield(a, WI_ALL_STATIC);
     for (int64_t c = 0; c < l; c++) ones[c] = 1.0, all_static[c] = 1;
-    /* mu_s: sd unused */
-    friction(a, f, ones, ones, 0, all_static, limits, field(a, W_J), a->ipar[I_WIDTH]);
+    double *coef = field(a, W_COEF);
+    friction_coefficients(a, ones, ones, 0, all_static, coef); /* mu_s: sd unused */
+    friction(a, f, coef, all_static, limits, field(a, W_J), a->ipar[I_WIDTH]);
     for (int64_t c = 0; c < l; c++) limits[c] = fabs(limits[c]);
 }
 
@@ -468,9 +474,11 @@ static int64_t newton(const fj_args *a, const double *f_start, const double *f0,
     double *f_new = field(a, W_F2), *fmu_new = field(a, W_FMU2);
     double *Bf_new = field(a, W_BF2), *R_new = field(a, W_R2), *swap;
     int64_t *piv = ifield(a, WI_NPIV);
+    double *coef = field(a, W_COEF);
     copy(f, f_start, m);
     double scale = 1.0 + norm(f0, m);
-    friction(a, f, sd, direction, use_sign, stat, f_mu, J, ld);
+    friction_coefficients(a, sd, direction, use_sign, stat, coef);
+    friction(a, f, coef, stat, f_mu, J, ld);
     residual(f, f0, B, f_mu, m, l, ld, Bf, R);
     for (int64_t it = 0; it < COUPLED_MAX_ITERATIONS + 1; it++) {
         double res = norm(R, m);
@@ -491,7 +499,7 @@ static int64_t newton(const fj_args *a, const double *f_start, const double *f0,
         double t = 1.0;
         for (;;) { /* backtracking on the residual norm */
             for (int64_t i = 0; i < m; i++) f_new[i] = f[i] - t * step[i];
-            friction(a, f_new, sd, direction, use_sign, stat, fmu_new, J_new, ld);
+            friction(a, f_new, coef, stat, fmu_new, J_new, ld);
             residual(f_new, f0, B, fmu_new, m, l, ld, Bf_new, R_new);
             if (norm(R_new, m) < res || t < 1e-6) break;
             t *= 0.5;
