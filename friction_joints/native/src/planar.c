@@ -37,6 +37,8 @@ enum { CHANGE_Z = 1, CHANGE_KINEMATIC };
  * Python reference engine's bit for bit where a NaN appears (fmax / fmin would drop the NaN). */
 static double py_max(double a, double b) { return b > a ? b : a; }
 static double py_min(double a, double b) { return b < a ? b : a; }
+static int64_t py_imax(int64_t a, int64_t b) { return b > a ? b : a; }
+static int64_t py_imin(int64_t a, int64_t b) { return b < a ? b : a; }
 
 /* ================================================================================================
  * The workspace (the fields of WORK_FIELDS and IWORK_FIELDS, their rows in ipar[I_WORK], ipar[I_IWORK])
@@ -320,6 +322,23 @@ static void jacobians_at(const fj_args *a, const double *x, const double *rotati
         fj_joint_frame fr;
         frame_of(a, j, x, rotations, &fr);
         joint_type(a, j)->jacobians(&fr, C + ip[ji + JI_Z] * ld, Cmu + ip[ji + JI_S] * ld, ld);
+    }
+}
+
+/* The columns [lo, hi) of x outside which the rows of C and C_mu that jacobians_at writes are zero (the
+ * joint's bodies, from the first's to the last's): per row of C into the fields c_lo, c_hi (m), per row of
+ * C_mu into mu_lo, mu_hi (l). A product with such a row summed over these columns alone has the bits of the
+ * full sum (the terms left out are zeros, and a sum from +0 stays +0 when a zero is added). */
+static void row_spans(const fj_args *a) {
+    const int64_t *ip = a->ipar;
+    int64_t *c_lo = ifield(a, WI_C_LO), *c_hi = ifield(a, WI_C_HI);
+    int64_t *mu_lo = ifield(a, WI_MU_LO), *mu_hi = ifield(a, WI_MU_HI);
+    for (int64_t j = 0; j < ip[I_NJ]; j++) {
+        const int64_t *ji = ip + ip[I_JOINTS] + JI_WIDTH * j;
+        int64_t bi = ji[JI_BODY_I], bj = ji[JI_BODY_J], first = bi, last = bi;
+        if (bj != 0) first = bj < first ? bj : first, last = bj > last ? bj : last;
+        for (int64_t r = ji[JI_Z]; r < ji[JI_Z] + ji[JI_NZ]; r++) c_lo[r] = 3 * (first - 1), c_hi[r] = 3 * last;
+        for (int64_t r = ji[JI_S]; r < ji[JI_S] + ji[JI_NS]; r++) mu_lo[r] = 3 * (first - 1), mu_hi[r] = 3 * last;
     }
 }
 
@@ -609,7 +628,7 @@ static int64_t tree_map(const fj_args *a) {
 static int64_t closing_jacobian(const fj_args *a, const double *q) {
     const int64_t *ip = a->ipar;
     memo_forget(a);
-    int64_t n = ip[I_N], k1 = ip[I_K1], m2 = ip[I_M2], ld = ip[I_WIDTH];
+    int64_t k1 = ip[I_K1], m2 = ip[I_M2], ld = ip[I_WIDTH];
     const int64_t *rows2 = ip + ip[I_ROWS2];
     double *x = field(a, W_X), *C = field(a, W_C);
     int64_t st = place(a, q, x);
@@ -617,14 +636,16 @@ static int64_t closing_jacobian(const fj_args *a, const double *q) {
     double *rotations = field(a, W_ROTATIONS);
     rotations_of(a, x, rotations);
     jacobians_at(a, x, rotations, C, field(a, W_CMU), ld);
+    row_spans(a);
     st = tree_map(a);
     if (st) return st;
     const double *D1 = field(a, W_D1);
     double *C2p = field(a, W_C2P);
+    const int64_t *lo = ifield(a, WI_C_LO), *hi = ifield(a, WI_C_HI);
     for (int64_t r = 0; r < m2; r++)
         for (int64_t c = 0; c < k1; c++) {
             double s = 0.0;
-            for (int64_t i = 0; i < n; i++) s += C[rows2[r] * ld + i] * D1[i * ld + c];
+            for (int64_t i = lo[rows2[r]]; i < hi[rows2[r]]; i++) s += C[rows2[r] * ld + i] * D1[i * ld + c];
             C2p[r * ld + c] = s;
         }
     return FJ_OK;
@@ -745,9 +766,10 @@ static int64_t computed_kinematics(const fj_args *a, const double *q, const doub
     for (int64_t i = 0; i < k1; i++) nu2[i] = 0.0;
     if (m2) { /* nu2_v = V^-1 xi2', xi2' = xi2 - C2 D1dot qdot (the sign as in minimal.kinematics) */
         double *xi2p = field(a, W_XI2P);
+        const int64_t *lo = ifield(a, WI_C_LO), *hi = ifield(a, WI_C_HI);
         for (int64_t r = 0; r < m2; r++) {
             double s = 0.0;
-            for (int64_t i = 0; i < n; i++) s += C[rows2[r] * ld + i] * D1dq[i];
+            for (int64_t i = lo[rows2[r]]; i < hi[rows2[r]]; i++) s += C[rows2[r] * ld + i] * D1dq[i];
             xi2p[r] = xi[rows2[r]] - s;
         }
         fj_lu_solve(V, m2, ld, ifield(a, WI_VPIV), xi2p);
@@ -765,9 +787,10 @@ static int64_t computed_kinematics(const fj_args *a, const double *q, const doub
         gamma[i] = s + D1dq[i];
     }
     double *sd = field(a, W_SD);
+    const int64_t *mu_lo = ifield(a, WI_MU_LO), *mu_hi = ifield(a, WI_MU_HI);
     for (int64_t c = 0; c < l; c++) { /* sd = C_mu xdot (seed 000 eq. 5.5) */
         double s = 0.0;
-        for (int64_t i = 0; i < n; i++) s += Cmu[c * ld + i] * xd[i];
+        for (int64_t i = mu_lo[c]; i < mu_hi[c]; i++) s += Cmu[c * ld + i] * xd[i];
         sd[c] = s;
     }
     return FJ_OK;
@@ -807,6 +830,8 @@ static int64_t configuration_terms(const fj_args *a) {
     const double *D = field(a, W_D), *C = field(a, W_C), *Cmu = field(a, W_CMU);
     double *L2 = field(a, W_L2), *Cpp = field(a, W_CPP), *Y = field(a, W_Y), *W = field(a, W_WM);
     double *CCt = field(a, W_CCT), *B = field(a, W_B);
+    const int64_t *lo = ifield(a, WI_C_LO), *hi = ifield(a, WI_C_HI);
+    const int64_t *mu_lo = ifield(a, WI_MU_LO), *mu_hi = ifield(a, WI_MU_HI);
     for (int64_t r = 0; r < k; r++)
         for (int64_t b = 0; b < k; b++) {
             double s = 0.0;
@@ -817,7 +842,7 @@ static int64_t configuration_terms(const fj_args *a) {
     for (int64_t c = 0; c < l; c++)
         for (int64_t r = 0; r < k; r++) {
             double s = 0.0;
-            for (int64_t i = 0; i < n; i++) s += Cmu[c * ld + i] * D[i * ld + r];
+            for (int64_t i = mu_lo[c]; i < mu_hi[c]; i++) s += Cmu[c * ld + i] * D[i * ld + r];
             Cpp[c * ld + r] = s;
         }
     for (int64_t b = 0; b < k; b++)
@@ -832,7 +857,7 @@ static int64_t configuration_terms(const fj_args *a) {
     for (int64_t r = 0; r < m; r++)
         for (int64_t c = 0; c < r + 1; c++) {
             double s = 0.0;
-            for (int64_t i = 0; i < n; i++) s += C[r * ld + i] * C[c * ld + i];
+            for (int64_t i = py_imax(lo[r], lo[c]); i < py_imin(hi[r], hi[c]); i++) s += C[r * ld + i] * C[c * ld + i];
             CCt[r * ld + c] = s;
             CCt[c * ld + r] = s;
         }
@@ -840,7 +865,7 @@ static int64_t configuration_terms(const fj_args *a) {
     for (int64_t r = 0; r < m; r++)
         for (int64_t c = 0; c < l; c++) {
             double s = 0.0;
-            for (int64_t i = 0; i < n; i++) s += C[r * ld + i] * W[i * ld + c];
+            for (int64_t i = lo[r]; i < hi[r]; i++) s += C[r * ld + i] * W[i * ld + c];
             B[r * ld + c] = s;
         }
     cho_solve_columns(CCt, m, ld, B, l, ld);
@@ -857,6 +882,7 @@ static void force_terms(const fj_args *a) {
     const double *D = field(a, W_D), *gamma = field(a, W_GAMMA), *C = field(a, W_C), *h = field(a, W_H);
     const double *L2 = field(a, W_L2), *CCt = field(a, W_CCT);
     double *h2 = field(a, W_H2), *y0 = field(a, W_Y0), *wv = field(a, W_WV), *f0 = field(a, W_F0);
+    const int64_t *lo = ifield(a, WI_C_LO), *hi = ifield(a, WI_C_HI);
     for (int64_t r = 0; r < k; r++) {
         double s = 0.0;
         for (int64_t i = 0; i < n; i++) s += D[i * ld + r] * (h[i] - mass[i] * gamma[i]);
@@ -871,7 +897,7 @@ static void force_terms(const fj_args *a) {
     }
     for (int64_t r = 0; r < m; r++) {
         double s = 0.0;
-        for (int64_t i = 0; i < n; i++) s += C[r * ld + i] * wv[i];
+        for (int64_t i = lo[r]; i < hi[r]; i++) s += C[r * ld + i] * wv[i];
         f0[r] = s;
     }
     cho_solve(CCt, m, ld, f0);

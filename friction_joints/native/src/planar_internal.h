@@ -49,7 +49,8 @@ enum {
 };
 enum {
     WI_PIV, WI_VPIV, WI_NPIV, WI_WPIV, WI_LPIV, WI_STATIC, WI_ALL_STATIC,
-    WI_QR_PIV, WI_DIR, WI_OLD, WI_ZERO, WI_Z, WI_KINEMATIC, WI_STUCK, WI_NEW_STUCK, WI_ROWS, WI_PART, WI_QPI, WI_MEMO, WI_MEMO_PART
+    WI_QR_PIV, WI_DIR, WI_OLD, WI_ZERO, WI_Z, WI_KINEMATIC, WI_STUCK, WI_NEW_STUCK, WI_ROWS, WI_PART, WI_QPI, WI_MEMO, WI_MEMO_PART,
+    WI_C_LO, WI_C_HI, WI_MU_LO, WI_MU_HI
 };
 /* the static flags (stat) of the friction laws: kinetic, static coefficient mu_s, f_mu fixed to the
  * workspace field `fixed` with zero derivative (the static friction of the Gauss problem), or a bristle
