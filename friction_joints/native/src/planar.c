@@ -37,6 +37,8 @@ enum { CHANGE_Z = 1, CHANGE_KINEMATIC };
  * Python reference engine's bit for bit where a NaN appears (fmax / fmin would drop the NaN). */
 static double py_max(double a, double b) { return b > a ? b : a; }
 static double py_min(double a, double b) { return b < a ? b : a; }
+static int64_t py_imax(int64_t a, int64_t b) { return b > a ? b : a; }
+static int64_t py_imin(int64_t a, int64_t b) { return b < a ? b : a; }
 
 /* ================================================================================================
  * The workspace (the fields of WORK_FIELDS and IWORK_FIELDS, their rows in ipar[I_WORK], ipar[I_IWORK])
@@ -323,6 +325,23 @@ static void jacobians_at(const fj_args *a, const double *x, const double *rotati
     }
 }
 
+/* The columns [lo, hi) of x outside which the rows of C and C_mu that jacobians_at writes are zero (the
+ * joint's bodies, from the first's to the last's): per row of C into the fields c_lo, c_hi (m), per row of
+ * C_mu into mu_lo, mu_hi (l). A product with such a row summed over these columns alone has the bits of the
+ * full sum (the terms left out are zeros, and a sum from +0 stays +0 when a zero is added). */
+static void row_spans(const fj_args *a) {
+    const int64_t *ip = a->ipar;
+    int64_t *c_lo = ifield(a, WI_C_LO), *c_hi = ifield(a, WI_C_HI);
+    int64_t *mu_lo = ifield(a, WI_MU_LO), *mu_hi = ifield(a, WI_MU_HI);
+    for (int64_t j = 0; j < ip[I_NJ]; j++) {
+        const int64_t *ji = ip + ip[I_JOINTS] + JI_WIDTH * j;
+        int64_t bi = ji[JI_BODY_I], bj = ji[JI_BODY_J], first = bi, last = bi;
+        if (bj != 0) first = bj < first ? bj : first, last = bj > last ? bj : last;
+        for (int64_t r = ji[JI_Z]; r < ji[JI_Z] + ji[JI_NZ]; r++) c_lo[r] = 3 * (first - 1), c_hi[r] = 3 * last;
+        for (int64_t r = ji[JI_S]; r < ji[JI_S] + ji[JI_NS]; r++) mu_lo[r] = 3 * (first - 1), mu_hi[r] = 3 * last;
+    }
+}
+
 /* C = dPhi/dx (m, n) and C_mu = dPsi/dx (l, n) (model.constraints; seed 000 eqs 2.1-2.2). */
 void fj_planar_jacobians(const fj_args *a, const double *x, double *C, double *Cmu, int64_t ld) {
     jacobians_at(a, x, NULL, C, Cmu, ld);
@@ -378,23 +397,28 @@ static double law_coefficient(const fj_args *a, int64_t c, double sd, double sig
     return -sign * fj_friction_mu(kind, a->fpar + ip[I_F_LAWS] + LAW_WIDTH * c, sd, stat);
 }
 
-/* f_mu (l,) from the ideal reactions f (m,) and df_mu/df (model.friction). Friction directions:
- * `direction` (l,) (its values scale the coefficient, as in _holding_trial), or sgn(sd) if use_sign;
- * stat (l,) STAT_* flags: STAT_STATIC the static coefficient mu_s, STAT_FIXED f_mu fixed to the field
- * `fixed` with zero derivative after the law (MechanismSystem._gauss's friction). J (l, m, stride ld):
- * only the blocks (s rows, z columns) of each joint are written, the rest of df_mu/df being zero. */
-static void friction(const fj_args *a, const double *f, const double *sd, const double *direction, int use_sign,
-                     const int64_t *stat, double *f_mu, double *J, int64_t ld) {
+/* The signed coefficients -sign mu (l,) of the free coordinates (model.friction's, which do not depend on the
+ * reactions): friction directions `direction` (l,) (its values scale the coefficient, as in _holding_trial),
+ * or sgn(sd) if use_sign; stat (l,) STAT_* flags: STAT_STATIC the static coefficient mu_s. */
+static void friction_coefficients(const fj_args *a, const double *sd, const double *direction, int use_sign,
+                                  const int64_t *stat, double *coef) {
+    for (int64_t c = 0; c < a->ipar[I_L]; c++) {
+        double sign = use_sign ? fj_sign(sd[c]) : direction[c];
+        coef[c] = law_coefficient(a, c, sd[c], sign, stat[c] != 0);
+    }
+}
+
+/* f_mu (l,) from the ideal reactions f (m,) and df_mu/df (model.friction) with the coefficients coef (l,) of
+ * friction_coefficients; stat (l,) STAT_* flags: STAT_FIXED f_mu fixed to the workspace field `fixed` with
+ * zero derivative after the law (MechanismSystem._gauss's friction). J (l, m, stride ld): only the blocks
+ * (s rows, z columns) of each joint are written, the rest of df_mu/df being zero. */
+static void friction(const fj_args *a, const double *f, const double *coef, const int64_t *stat, double *f_mu,
+                     double *J, int64_t ld) {
     const int64_t *ip = a->ipar;
     for (int64_t j = 0; j < ip[I_NJ]; j++) {
         int64_t ji = ip[I_JOINTS] + JI_WIDTH * j;
         int64_t z = ip[ji + JI_Z], s = ip[ji + JI_S], nz = ip[ji + JI_NZ], ns = ip[ji + JI_NS];
-        double coef[2];
-        for (int64_t r = 0; r < ns; r++) {
-            double sign = use_sign ? fj_sign(sd[s + r]) : direction[s + r];
-            coef[r] = law_coefficient(a, s + r, sd[s + r], sign, stat[s + r] != 0);
-        }
-        joint_type(a, j)->friction(joint_par(a, j), ip[ji + JI_EDGE], f + z, coef, f_mu + s, J + s * ld + z, ld);
+        joint_type(a, j)->friction(joint_par(a, j), ip[ji + JI_EDGE], f + z, coef + s, f_mu + s, J + s * ld + z, ld);
         for (int64_t r = s; r < s + ns; r++)
             if (stat[r] == STAT_FIXED) {
                 f_mu[r] = field(a, W_FIXED)[r];
@@ -412,8 +436,9 @@ static void static_limits(const fj_args *a, const double *f, double *limits) {
     double *ones = field(a, W_ONES);
     int64_t *all_static = ifield(a, WI_ALL_STATIC);
     for (int64_t c = 0; c < l; c++) ones[c] = 1.0, all_static[c] = 1;
-    /* mu_s: sd unused */
-    friction(a, f, ones, ones, 0, all_static, limits, field(a, W_J), a->ipar[I_WIDTH]);
+    double *coef = field(a, W_COEF);
+    friction_coefficients(a, ones, ones, 0, all_static, coef); /* mu_s: sd unused */
+    friction(a, f, coef, all_static, limits, field(a, W_J), a->ipar[I_WIDTH]);
     for (int64_t c = 0; c < l; c++) limits[c] = fabs(limits[c]);
 }
 
@@ -468,9 +493,11 @@ static int64_t newton(const fj_args *a, const double *f_start, const double *f0,
     double *f_new = field(a, W_F2), *fmu_new = field(a, W_FMU2);
     double *Bf_new = field(a, W_BF2), *R_new = field(a, W_R2), *swap;
     int64_t *piv = ifield(a, WI_NPIV);
+    double *coef = field(a, W_COEF);
     copy(f, f_start, m);
     double scale = 1.0 + norm(f0, m);
-    friction(a, f, sd, direction, use_sign, stat, f_mu, J, ld);
+    friction_coefficients(a, sd, direction, use_sign, stat, coef);
+    friction(a, f, coef, stat, f_mu, J, ld);
     residual(f, f0, B, f_mu, m, l, ld, Bf, R);
     for (int64_t it = 0; it < COUPLED_MAX_ITERATIONS + 1; it++) {
         double res = norm(R, m);
@@ -491,7 +518,7 @@ static int64_t newton(const fj_args *a, const double *f_start, const double *f0,
         double t = 1.0;
         for (;;) { /* backtracking on the residual norm */
             for (int64_t i = 0; i < m; i++) f_new[i] = f[i] - t * step[i];
-            friction(a, f_new, sd, direction, use_sign, stat, fmu_new, J_new, ld);
+            friction(a, f_new, coef, stat, fmu_new, J_new, ld);
             residual(f_new, f0, B, fmu_new, m, l, ld, Bf_new, R_new);
             if (norm(R_new, m) < res || t < 1e-6) break;
             t *= 0.5;
@@ -601,7 +628,7 @@ static int64_t tree_map(const fj_args *a) {
 static int64_t closing_jacobian(const fj_args *a, const double *q) {
     const int64_t *ip = a->ipar;
     memo_forget(a);
-    int64_t n = ip[I_N], k1 = ip[I_K1], m2 = ip[I_M2], ld = ip[I_WIDTH];
+    int64_t k1 = ip[I_K1], m2 = ip[I_M2], ld = ip[I_WIDTH];
     const int64_t *rows2 = ip + ip[I_ROWS2];
     double *x = field(a, W_X), *C = field(a, W_C);
     int64_t st = place(a, q, x);
@@ -609,14 +636,16 @@ static int64_t closing_jacobian(const fj_args *a, const double *q) {
     double *rotations = field(a, W_ROTATIONS);
     rotations_of(a, x, rotations);
     jacobians_at(a, x, rotations, C, field(a, W_CMU), ld);
+    row_spans(a);
     st = tree_map(a);
     if (st) return st;
     const double *D1 = field(a, W_D1);
     double *C2p = field(a, W_C2P);
+    const int64_t *lo = ifield(a, WI_C_LO), *hi = ifield(a, WI_C_HI);
     for (int64_t r = 0; r < m2; r++)
         for (int64_t c = 0; c < k1; c++) {
             double s = 0.0;
-            for (int64_t i = 0; i < n; i++) s += C[rows2[r] * ld + i] * D1[i * ld + c];
+            for (int64_t i = lo[rows2[r]]; i < hi[rows2[r]]; i++) s += C[rows2[r] * ld + i] * D1[i * ld + c];
             C2p[r * ld + c] = s;
         }
     return FJ_OK;
@@ -737,9 +766,10 @@ static int64_t computed_kinematics(const fj_args *a, const double *q, const doub
     for (int64_t i = 0; i < k1; i++) nu2[i] = 0.0;
     if (m2) { /* nu2_v = V^-1 xi2', xi2' = xi2 - C2 D1dot qdot (the sign as in minimal.kinematics) */
         double *xi2p = field(a, W_XI2P);
+        const int64_t *lo = ifield(a, WI_C_LO), *hi = ifield(a, WI_C_HI);
         for (int64_t r = 0; r < m2; r++) {
             double s = 0.0;
-            for (int64_t i = 0; i < n; i++) s += C[rows2[r] * ld + i] * D1dq[i];
+            for (int64_t i = lo[rows2[r]]; i < hi[rows2[r]]; i++) s += C[rows2[r] * ld + i] * D1dq[i];
             xi2p[r] = xi[rows2[r]] - s;
         }
         fj_lu_solve(V, m2, ld, ifield(a, WI_VPIV), xi2p);
@@ -757,9 +787,10 @@ static int64_t computed_kinematics(const fj_args *a, const double *q, const doub
         gamma[i] = s + D1dq[i];
     }
     double *sd = field(a, W_SD);
+    const int64_t *mu_lo = ifield(a, WI_MU_LO), *mu_hi = ifield(a, WI_MU_HI);
     for (int64_t c = 0; c < l; c++) { /* sd = C_mu xdot (seed 000 eq. 5.5) */
         double s = 0.0;
-        for (int64_t i = 0; i < n; i++) s += Cmu[c * ld + i] * xd[i];
+        for (int64_t i = mu_lo[c]; i < mu_hi[c]; i++) s += Cmu[c * ld + i] * xd[i];
         sd[c] = s;
     }
     return FJ_OK;
@@ -799,6 +830,8 @@ static int64_t configuration_terms(const fj_args *a) {
     const double *D = field(a, W_D), *C = field(a, W_C), *Cmu = field(a, W_CMU);
     double *L2 = field(a, W_L2), *Cpp = field(a, W_CPP), *Y = field(a, W_Y), *W = field(a, W_WM);
     double *CCt = field(a, W_CCT), *B = field(a, W_B);
+    const int64_t *lo = ifield(a, WI_C_LO), *hi = ifield(a, WI_C_HI);
+    const int64_t *mu_lo = ifield(a, WI_MU_LO), *mu_hi = ifield(a, WI_MU_HI);
     for (int64_t r = 0; r < k; r++)
         for (int64_t b = 0; b < k; b++) {
             double s = 0.0;
@@ -809,7 +842,7 @@ static int64_t configuration_terms(const fj_args *a) {
     for (int64_t c = 0; c < l; c++)
         for (int64_t r = 0; r < k; r++) {
             double s = 0.0;
-            for (int64_t i = 0; i < n; i++) s += Cmu[c * ld + i] * D[i * ld + r];
+            for (int64_t i = mu_lo[c]; i < mu_hi[c]; i++) s += Cmu[c * ld + i] * D[i * ld + r];
             Cpp[c * ld + r] = s;
         }
     for (int64_t b = 0; b < k; b++)
@@ -824,7 +857,7 @@ static int64_t configuration_terms(const fj_args *a) {
     for (int64_t r = 0; r < m; r++)
         for (int64_t c = 0; c < r + 1; c++) {
             double s = 0.0;
-            for (int64_t i = 0; i < n; i++) s += C[r * ld + i] * C[c * ld + i];
+            for (int64_t i = py_imax(lo[r], lo[c]); i < py_imin(hi[r], hi[c]); i++) s += C[r * ld + i] * C[c * ld + i];
             CCt[r * ld + c] = s;
             CCt[c * ld + r] = s;
         }
@@ -832,7 +865,7 @@ static int64_t configuration_terms(const fj_args *a) {
     for (int64_t r = 0; r < m; r++)
         for (int64_t c = 0; c < l; c++) {
             double s = 0.0;
-            for (int64_t i = 0; i < n; i++) s += C[r * ld + i] * W[i * ld + c];
+            for (int64_t i = lo[r]; i < hi[r]; i++) s += C[r * ld + i] * W[i * ld + c];
             B[r * ld + c] = s;
         }
     cho_solve_columns(CCt, m, ld, B, l, ld);
@@ -849,6 +882,7 @@ static void force_terms(const fj_args *a) {
     const double *D = field(a, W_D), *gamma = field(a, W_GAMMA), *C = field(a, W_C), *h = field(a, W_H);
     const double *L2 = field(a, W_L2), *CCt = field(a, W_CCT);
     double *h2 = field(a, W_H2), *y0 = field(a, W_Y0), *wv = field(a, W_WV), *f0 = field(a, W_F0);
+    const int64_t *lo = ifield(a, WI_C_LO), *hi = ifield(a, WI_C_HI);
     for (int64_t r = 0; r < k; r++) {
         double s = 0.0;
         for (int64_t i = 0; i < n; i++) s += D[i * ld + r] * (h[i] - mass[i] * gamma[i]);
@@ -863,7 +897,7 @@ static void force_terms(const fj_args *a) {
     }
     for (int64_t r = 0; r < m; r++) {
         double s = 0.0;
-        for (int64_t i = 0; i < n; i++) s += C[r * ld + i] * wv[i];
+        for (int64_t i = lo[r]; i < hi[r]; i++) s += C[r * ld + i] * wv[i];
         f0[r] = s;
     }
     cho_solve(CCt, m, ld, f0);

@@ -45,11 +45,12 @@ enum {
     W_J, W_J2, W_F2, W_FMU2, W_BF, W_BF2, W_R, W_R2, W_STEP, W_NA, W_JR, W_START, W_ROOT, W_ROOTMU,
     W_P, W_WR, W_B0, W_HOLD, W_F0S, W_BS, W_SV, W_SVALUES,
     W_ROW_SCALE, W_DIRF, W_QR, W_VN1, W_VN2, W_RDIAG, W_Q_OFF, W_U_OFF, W_GA, W_GB, W_LAM, W_LAM_NEW, W_ACCEL,
-    W_BOUND, W_FIXED, W_QP, W_MEMO_Q, W_MEMO_U, W_H_NEW, W_MEMO_DIRECTION, W_ROTATIONS
+    W_BOUND, W_FIXED, W_QP, W_MEMO_Q, W_MEMO_U, W_H_NEW, W_MEMO_DIRECTION, W_ROTATIONS, W_COEF
 };
 enum {
     WI_PIV, WI_VPIV, WI_NPIV, WI_WPIV, WI_LPIV, WI_STATIC, WI_ALL_STATIC,
-    WI_QR_PIV, WI_DIR, WI_OLD, WI_ZERO, WI_Z, WI_KINEMATIC, WI_STUCK, WI_NEW_STUCK, WI_ROWS, WI_PART, WI_QPI, WI_MEMO, WI_MEMO_PART
+    WI_QR_PIV, WI_DIR, WI_OLD, WI_ZERO, WI_Z, WI_KINEMATIC, WI_STUCK, WI_NEW_STUCK, WI_ROWS, WI_PART, WI_QPI, WI_MEMO, WI_MEMO_PART,
+    WI_C_LO, WI_C_HI, WI_MU_LO, WI_MU_HI
 };
 /* the static flags (stat) of the friction laws: kinetic, static coefficient mu_s, f_mu fixed to the
  * workspace field `fixed` with zero derivative (the static friction of the Gauss problem), or a bristle

@@ -49,19 +49,21 @@ static const signed char WORK_FIELDS[][2] = {
     {D_K, D_L}, {ONE, D_K}, {ONE, D_L}, {ONE, D_L}, {ONE, D_L}, {ONE, D_L}, {ONE, D_L}, {D_KQ, D_L},
     /* the memo of the minimal form's terms (planar.c's memo_*): the q and u of the terms in the workspace,
      * the applied forces h of a new evaluation, the friction directions of its slip evaluation; the
-     * (cos, sin) of the bodies' angles at x (planar.c's rotations_of) */
-    {ONE, D_K1}, {ONE, D_K}, {ONE, D_N}, {ONE, D_L}, {ONE, D_N},
+     * (cos, sin) of the bodies' angles at x (planar.c's rotations_of); the friction coefficients of a coupled
+     * solve (planar.c's friction_coefficients) */
+    {ONE, D_K1}, {ONE, D_K}, {ONE, D_N}, {ONE, D_L}, {ONE, D_N}, {ONE, D_L},
 };
 
 /* The fields of the int workspace, in the order of the WI_* enum: pivots of A, V, the Newton matrix, W, the
  * lock rows; static flags; the mode decision: QR pivots, friction directions (new, old), the contacts at
  * zero slip, Z, at a kinematic zero, stuck (old, new), independent rows, a partition, the box QP's scratch; the
- * memo's flags. */
+ * memo's flags; the columns of the rows of C and C_mu. */
 static const signed char IWORK_FIELDS[][2] = {
     {ONE, D_N1}, {ONE, D_M2}, {ONE, D_L}, {ONE, D_L}, {ONE, D_K}, {ONE, D_L}, {ONE, D_L},
     {ONE, D_COLS}, {ONE, D_L}, {ONE, D_L}, {ONE, D_L}, {ONE, D_L}, {ONE, D_L}, {ONE, D_L}, {ONE, D_L}, {ONE, D_L},
     {ONE, D_K}, {D_IQ, D_L},
     {ONE, D_N}, {ONE, D_K}, /* the memo: its flags and sign (2 <= n), the partition of its terms */
+    {ONE, D_M}, {ONE, D_M}, {ONE, D_L}, {ONE, D_L}, /* the columns of the rows of C and C_mu (planar.c's row_spans) */
 };
 
 #define N_WORK ((int64_t)(sizeof WORK_FIELDS / sizeof WORK_FIELDS[0]))

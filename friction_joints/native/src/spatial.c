@@ -164,8 +164,10 @@ static inline void chain_range(const int64_t *ipar, int64_t ch, int64_t *first, 
 typedef fj_spatial_work work;
 
 /* work.memo: 1 if q, qd, qdd, fS, fO, nO and tf are the state of motion at the arguments in work.kept,
- * its direction, its iterations (coordinates, dynamics and holding clear it) */
-enum { MEMO_KEPT, MEMO_DIRECTION, MEMO_ITERATIONS };
+ * its direction, its iterations (coordinates, dynamics and holding clear it); 1 if kept also holds the
+ * record's E_kin, E_pot and closure error of that state after its alpha (the mechanics of a moving mode
+ * computed them at its (q, qd), with the A of the record's energy(): the same bits) */
+enum { MEMO_KEPT, MEMO_DIRECTION, MEMO_ITERATIONS, MEMO_ENERGY };
 
 /* The next `size` entries of base (NULL while only counting) */
 static double *take(double *base, int64_t *used, int64_t size) {
@@ -205,7 +207,7 @@ static void layout(work *w, double *f, int64_t *iw, int64_t n, int64_t n1, int64
     w->q = take(f, &u, n), w->qd = take(f, &u, n);
     w->piv = itake(iw, &v, n + 3), w->path = itake(iw, &v, n), w->on_path = itake(iw, &v, n);
     w->pivr = itake(iw, &v, n1);
-    w->kept = take(f, &u, 2 * n + 3), w->memo = itake(iw, &v, 3);
+    w->kept = take(f, &u, 2 * n + 6), w->memo = itake(iw, &v, 4), w->energy = take(f, &u, 3);
     if (nf) *nf = u;
     if (ni) *ni = v;
 }
@@ -548,6 +550,32 @@ static void ne_geometry(const double *q, const double *fpar, const int64_t *ipar
                                        + Tl[4 * a + 2] * fpar[la + 4 * b + 2];
 }
 
+/* Chain ch's qd^T A qd / 2 added to *e_kin and its -sum m g . r_C to *e_pot (dynamics.energy), from its
+ * frames T and its block of the recursive A. */
+static void chain_energy(const double *qd, const double *fpar, const int64_t *ipar, int64_t ch, const double *T,
+                         const double *A, double *e_kin, double *e_pot) {
+    int64_t first, nc, n = ipar[I_N1] + ipar[I_N2];
+    chain_range(ipar, ch, &first, &nc);
+    v3 g = vec3(fpar, chain(ipar, ch) + CH_G);
+    double s = 0.0;
+    for (int64_t i = first; i < first + nc; i++) {
+        double v = 0.0;
+        for (int64_t j = first; j < first + nc; j++) v += A[i * n + j] * qd[j];
+        s += qd[i] * v;
+    }
+    *e_kin += 0.5 * s;
+    double pot = 0.0;
+    for (int64_t k = first; k < first + nc; k++) {
+        int64_t lo = link_(ipar, k);
+        v3 r_C = add(rot3(T, k, 4, vec3(fpar, lo + L_C)), origin3(T, k));
+        pot += fpar[lo + L_M] * dot3(g, r_C);
+    }
+    *e_pot += -pot;
+}
+
+/* max(|Phi_0|, |Phi_1|, |Phi_2|) */
+static double closure_error(const work *w) { return max2(max2(fabs(w->Phi[0]), fabs(w->Phi[1])), fabs(w->Phi[2])); }
+
 /* Everything at (q, qd) that eq. (2) and the reactions need: frames, A and e of both chains, G, c,
  * Phi, dPhi/dt (loop.CutJointLoop.mass_and_bias and kinematics) and the joint geometry. */
 static int64_t mechanics(const double *q, const double *qd, const double *fpar, const int64_t *ipar, work *w) {
@@ -555,6 +583,7 @@ static int64_t mechanics(const double *q, const double *qd, const double *fpar, 
     for (int64_t i = 0; i < n * n; i++) w->A[i] = 0.0;
     int trace = ipar[I_TRACE] != 0;
     v3 bs = mk3(0.0, 0.0, 0.0);
+    w->energy[0] = w->energy[1] = 0.0;
     for (int64_t ch = 0; ch < 2; ch++) {
         int64_t first, nc;
         chain_range(ipar, ch, &first, &nc);
@@ -567,6 +596,7 @@ static int64_t mechanics(const double *q, const double *qd, const double *fpar, 
             if (st) return st;
         } else {
             recursive(qc, qdc, fpar, ipar, ch, w->T, w->M, w->S, w->I6, w->comp, w->v6, w->a6, w->f6, w->A, w->e);
+            chain_energy(qd, fpar, ipar, ch, w->T, w->A, &w->energy[0], &w->energy[1]);
         }
         v3 b = point_terms(qdc, fpar, ipar, ch, w->T, w->M, w->G, w->P, w->path, ch == 0 ? 1.0 : -1.0);
         bs = sub(b, bs); /* b1, then b2 - b1 */
@@ -579,6 +609,7 @@ static int64_t mechanics(const double *q, const double *qd, const double *fpar, 
         for (int64_t j = 0; j < n; j++) s += w->G[a * n + j] * qd[j];
         w->Phid[a] = s;
     }
+    w->energy[2] = closure_error(w);
     return FJ_OK;
 }
 
@@ -740,8 +771,6 @@ static int64_t solve_minimal(double tau0, const int64_t *ipar, work *w) {
     return FJ_OK;
 }
 
-/* max(|Phi_0|, |Phi_1|, |Phi_2|) */
-static double closure_error(const work *w) { return max2(max2(fabs(w->Phi[0]), fabs(w->Phi[1])), fabs(w->Phi[2])); }
 
 /* q (n,) closing the loop with q1 = y[:n1] fixed, by Newton on chain 2's coordinates from y[n1:n]
  * (loop.CutJointLoop.assemble). */
@@ -1134,7 +1163,9 @@ static int64_t motion(const fj_args *a, const double *y, const double *tau, work
     memcpy(kept, y, (size_t)(2 * n) * sizeof(double));
     memcpy(kept + 2 * n, tau, 2 * sizeof(double));
     kept[2 * n + 2] = *alpha;
+    for (int i = 0; i < 3; i++) kept[2 * n + 3 + i] = w->energy[i];
     memo[MEMO_DIRECTION] = direction, memo[MEMO_ITERATIONS] = *iterations, memo[MEMO_KEPT] = 1;
+    memo[MEMO_ENERGY] = direction != 0 && a->ipar[I_TRACE] == 0;
     return FJ_OK;
 }
 
@@ -1207,21 +1238,7 @@ static void energy(const double *q, const double *qd, const double *fpar, const 
         frames(q + first, fpar, ipar, ch, w->T, w->M, w->R4);
         recursive(q + first, w->zero + first, fpar, ipar, ch, w->T, w->M, w->S, w->I6, w->comp, w->v6, w->a6, w->f6,
                   w->A, w->e);
-        v3 g = vec3(fpar, chain(ipar, ch) + CH_G);
-        double s = 0.0;
-        for (int64_t i = first; i < first + nc; i++) {
-            double v = 0.0;
-            for (int64_t j = first; j < first + nc; j++) v += w->A[i * n + j] * qd[j];
-            s += qd[i] * v;
-        }
-        *e_kin += 0.5 * s;
-        double pot = 0.0;
-        for (int64_t k = first; k < first + nc; k++) {
-            int64_t lo = link_(ipar, k);
-            v3 r_C = add(rot3(w->T, k, 4, vec3(fpar, lo + L_C)), origin3(w->T, k));
-            pot += fpar[lo + L_M] * dot3(g, r_C);
-        }
-        *e_pot += -pot;
+        chain_energy(qd, fpar, ipar, ch, w->T, w->A, e_kin, e_pot);
     }
 }
 
@@ -1248,9 +1265,13 @@ static int64_t record(const fj_args *a, double t, const double *y, const double 
     out[o + 1] = a->imode[0] == 0 ? 1.0 : 0.0;
     out[o + 2] = tau[0];
     out[o + 3] = resistance(tau, fpar, ipar, y[n]);
+    out[o + 6] = y[2 * n], out[o + 7] = y[2 * n + 1], out[o + 8] = y[2 * n + 2];
+    if (w.memo[MEMO_ENERGY]) { /* those of the right-hand side's mechanics */
+        out[o + 4] = w.kept[2 * n + 3], out[o + 5] = w.kept[2 * n + 4], out[o + 9] = w.kept[2 * n + 5];
+        return FJ_OK;
+    }
     energy(w.q, w.qd, fpar, ipar, &w, &e_kin, &e_pot);
     out[o + 4] = e_kin, out[o + 5] = e_pot;
-    out[o + 6] = y[2 * n], out[o + 7] = y[2 * n + 1], out[o + 8] = y[2 * n + 2];
     closure_terms(w.q, fpar, ipar, &w);
     out[o + 9] = closure_error(&w);
     return FJ_OK;

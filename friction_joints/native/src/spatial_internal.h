@@ -63,8 +63,10 @@ typedef struct fj_spatial_work {
     double *zero, *Vh, *col, *q, *qd; /* (n) each */
     /* the memo of the state of motion (motion()): its arguments y[:2n], tau, then its alpha; its flag,
      * direction and iterations */
-    double *kept;  /* (2n+3) */
-    int64_t *memo; /* (3) */
+    double *kept;  /* (2n+6) */
+    int64_t *memo; /* (4) */
+    /* E_kin, E_pot and the closure error at the (q, qd) of the last mechanics() (not the trace formulation's) */
+    double *energy; /* (3) */
 } fj_spatial_work;
 
 /* The loop closed from q_guess (n,) with chain 1's coordinates kept, by Newton on chain 2's
