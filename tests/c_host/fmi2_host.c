@@ -6,6 +6,7 @@
  *
  * Options (each may be repeated where it takes a value):
  *   -p VR=VALUE   set a Real in initialization mode, after the input (a parameter)
+ *   -i VR=VALUE   set an Integer in initialization mode, after the -p Reals (a parameter)
  *   -a VR=VALUE   set a Real after fmi2ExitInitializationMode, before the first step
  *   -s STOP       fmi2SetupExperiment with this stop time (start time 0); default: no stop time
  *   -q            instantiate with loggingOn = fmi2False
@@ -66,7 +67,7 @@ static fmi2FreeInstanceTYPE *free_instance;
 
 int main(int argc, char **argv)
 {
-    Sets init_sets = {0}, after_sets = {0};
+    Sets init_sets = {0}, int_sets = {0}, after_sets = {0};
     double period = 0.0;
     int logging = 1, timing = 0, stop_defined = 0, a = 1, null_resource = 0, null_guid = 0, cycles = 0;
     fmi2Real stop = 0.0;
@@ -84,6 +85,7 @@ int main(int argc, char **argv)
         if (a + 1 >= argc)
             break;
         if ((option == 'p' && add_set(&init_sets, argv[a + 1]) == 0) ||
+            (option == 'i' && add_set(&int_sets, argv[a + 1]) == 0) ||
             (option == 'a' && add_set(&after_sets, argv[a + 1]) == 0)) {
             a++;
             continue;
@@ -112,8 +114,8 @@ int main(int argc, char **argv)
     argv += a - 1;
     argc -= a - 1;
     if (argc < 9) {
-        fprintf(stderr, "usage: fmi2_host [-p VR=VALUE] [-a VR=VALUE] [-s STOP] [-q] [-n resource|guid] [-c CYCLES] "
-                        "BINARY RESOURCE_URI GUID INPUT_VR INPUT_VALUE STEP N_STEPS OUTPUT_VR...\n");
+        fprintf(stderr, "usage: fmi2_host [-p VR=VALUE] [-i VR=VALUE] [-a VR=VALUE] [-s STOP] [-q] [-n resource|guid] "
+                        "[-c CYCLES] BINARY RESOURCE_URI GUID INPUT_VR INPUT_VALUE STEP N_STEPS OUTPUT_VR...\n");
         return 2;
     }
     void *lib = open_library(argv[1]);
@@ -124,6 +126,7 @@ int main(int argc, char **argv)
     fmi2EnterInitializationModeTYPE *enter = (fmi2EnterInitializationModeTYPE *)symbol(lib, "fmi2EnterInitializationMode");
     fmi2ExitInitializationModeTYPE *exit_init = (fmi2ExitInitializationModeTYPE *)symbol(lib, "fmi2ExitInitializationMode");
     fmi2SetRealTYPE *set_real = (fmi2SetRealTYPE *)symbol(lib, "fmi2SetReal");
+    fmi2SetIntegerTYPE *set_integer = (fmi2SetIntegerTYPE *)symbol(lib, "fmi2SetInteger");
     fmi2GetRealTYPE *get_real = (fmi2GetRealTYPE *)symbol(lib, "fmi2GetReal");
     fmi2DoStepTYPE *do_step = (fmi2DoStepTYPE *)symbol(lib, "fmi2DoStep");
     fmi2TerminateTYPE *terminate = (fmi2TerminateTYPE *)symbol(lib, "fmi2Terminate");
@@ -162,6 +165,10 @@ int main(int argc, char **argv)
     CHECK(set_real(c, &input_vr, 1, &input), "fmi2SetReal");
     for (int i = 0; i < init_sets.n; i++)
         CHECK(set_real(c, &init_sets.vr[i], 1, &init_sets.value[i]), "fmi2SetReal");
+    for (int i = 0; i < int_sets.n; i++) {
+        fmi2Integer value = (fmi2Integer)int_sets.value[i];
+        CHECK(set_integer(c, &int_sets.vr[i], 1, &value), "fmi2SetInteger");
+    }
     CHECK(exit_init(c), "fmi2ExitInitializationMode");
     for (int i = 0; i < after_sets.n; i++)
         CHECK(set_real(c, &after_sets.vr[i], 1, &after_sets.value[i]), "fmi2SetReal");

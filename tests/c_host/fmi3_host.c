@@ -6,6 +6,7 @@
  *
  * Options (each may be repeated where it takes a value):
  *   -p VR=VALUE   set a Float64 in initialization mode, after the input (a parameter)
+ *   -i VR=VALUE   set an Int32 in initialization mode, after the -p Reals (a parameter)
  *   -a VR=VALUE   set a Float64 after fmi3ExitInitializationMode, before the first step
  *   -t START      start time (default 0)
  *   -s STOP       fmi3EnterInitializationMode with this stop time; default: no stop time
@@ -61,7 +62,7 @@ static fmi3FreeInstanceTYPE *free_instance;
 
 int main(int argc, char **argv)
 {
-    Sets init_sets = {0}, after_sets = {0};
+    Sets init_sets = {0}, int_sets = {0}, after_sets = {0};
     double period = 0.0;
     int logging = 1, timing = 0, stop_defined = 0, tolerance_defined = 0, a = 1, null_resource = 0, null_token = 0, cycles = 0;
     fmi3Float64 start = 0.0, stop = 0.0, tolerance = 0.0;
@@ -79,6 +80,7 @@ int main(int argc, char **argv)
         if (a + 1 >= argc)
             break;
         if ((option == 'p' && add_set(&init_sets, argv[a + 1]) == 0) ||
+            (option == 'i' && add_set(&int_sets, argv[a + 1]) == 0) ||
             (option == 'a' && add_set(&after_sets, argv[a + 1]) == 0)) {
             a++;
             continue;
@@ -112,8 +114,8 @@ int main(int argc, char **argv)
     argv += a - 1;
     argc -= a - 1;
     if (argc < 9) {
-        fprintf(stderr, "usage: fmi3_host [-p VR=VALUE] [-a VR=VALUE] [-t START] [-s STOP] [-r TOLERANCE] [-q] "
-                        "[-n resource|token] [-c CYCLES] BINARY RESOURCE_PATH TOKEN INPUT_VR INPUT_VALUE STEP N_STEPS "
+        fprintf(stderr, "usage: fmi3_host [-p VR=VALUE] [-i VR=VALUE] [-a VR=VALUE] [-t START] [-s STOP] [-r TOLERANCE] "
+                        "[-q] [-n resource|token] [-c CYCLES] BINARY RESOURCE_PATH TOKEN INPUT_VR INPUT_VALUE STEP N_STEPS "
                         "OUTPUT_VR...\n");
         return 2;
     }
@@ -125,6 +127,7 @@ int main(int argc, char **argv)
     fmi3EnterInitializationModeTYPE *enter = (fmi3EnterInitializationModeTYPE *)symbol(lib, "fmi3EnterInitializationMode");
     fmi3ExitInitializationModeTYPE *exit_init = (fmi3ExitInitializationModeTYPE *)symbol(lib, "fmi3ExitInitializationMode");
     fmi3SetFloat64TYPE *set_float = (fmi3SetFloat64TYPE *)symbol(lib, "fmi3SetFloat64");
+    fmi3SetInt32TYPE *set_int = (fmi3SetInt32TYPE *)symbol(lib, "fmi3SetInt32");
     fmi3GetFloat64TYPE *get_float = (fmi3GetFloat64TYPE *)symbol(lib, "fmi3GetFloat64");
     fmi3DoStepTYPE *do_step = (fmi3DoStepTYPE *)symbol(lib, "fmi3DoStep");
     fmi3TerminateTYPE *terminate = (fmi3TerminateTYPE *)symbol(lib, "fmi3Terminate");
@@ -161,6 +164,10 @@ int main(int argc, char **argv)
     CHECK(set_float(c, &input_vr, 1, &input, 1), "fmi3SetFloat64");
     for (int i = 0; i < init_sets.n; i++)
         CHECK(set_float(c, &init_sets.vr[i], 1, &init_sets.value[i], 1), "fmi3SetFloat64");
+    for (int i = 0; i < int_sets.n; i++) {
+        fmi3Int32 value = (fmi3Int32)int_sets.value[i];
+        CHECK(set_int(c, &int_sets.vr[i], 1, &value, 1), "fmi3SetInt32");
+    }
     CHECK(exit_init(c), "fmi3ExitInitializationMode");
     for (int i = 0; i < after_sets.n; i++)
         CHECK(set_float(c, &after_sets.vr[i], 1, &after_sets.value[i], 1), "fmi3SetFloat64");

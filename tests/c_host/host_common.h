@@ -1,5 +1,5 @@
 /* What the plain C hosts fmi2_host.c and fmi3_host.c share: the library opened and its symbols looked
- * up or exit, the "VR=VALUE" settings of their -p and -a options, a clock. Value references are
+ * up or exit, the "VR=VALUE" settings of their -p, -i and -a options, a clock. Value references are
  * unsigned ints and values doubles in both FMI versions. On Windows (built with mingw-w64: the native
  * FMUs' win64 binaries run under wine64 in the tests) LoadLibrary and GetProcAddress stand for dlopen
  * and dlsym. */
