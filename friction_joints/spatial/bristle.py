@@ -17,11 +17,13 @@ frictional surfaces of viscous friction.
 
 Coupling: the loads depend on the reactions, which depend on t_f. At a given state the bristle
 coefficients c_pa = sigma0 z + sigma1 zdot (Gonthier: its blended coefficient) do not depend on the
-loads, so t_f is a function of the reactions alone and ``RSRRR.dynamics`` solves the coupling by the
-same fixed-point iteration as the exact model, with this t_f in place of eqs 4-7. It converges while
-the coefficients stay of the order of the levels mu_a0, as they do once the bristles are deflected;
-a coefficient sigma1 |zdot| far above them (a joint sliding fast from z = 0) can make it diverge
-(ConvergenceError), hence the steady default deflections of ``initial_state``.
+loads, so t_f is a function of the reactions alone, and ``RSRRR.dynamics`` solves t_f = t_f(reactions(t_f))
+by Newton's method from t_f = 0 (Jacobian by forward differences, ``RSRRR._newton_coupling``). The exact
+model's fixed point diverges here once a coefficient reaches about 0.5-1 (a joint sliding fast from z = 0:
+sigma1 |zdot| far above mu); Newton converges up to coefficients of about 1-1.3 at the poses we tried
+(tests/test_rsrrr_bristle.py). Beyond, the rigid coupling may have no solution (the load of a surface grows
+with its own torque faster than the torque: t_f(reactions(t)) - t keeps its sign, a Painlevé-type paradox):
+ConvergenceError. The steady default deflections of ``initial_state`` keep the coefficients near mu.
 
 State y = [q (4), qd (4), W_drive, W_res, W_friction, zeta (n_s)] with zeta = sigma0 z (dimensionless,
 O(mu): one absolute tolerance fits every sigma0, as in ``lumped.bristle``). One smooth mode, no events
@@ -98,8 +100,8 @@ class BristleRSRRRSystem(RSRRRSystem):
         """y0 at the driving angle psi11 (rad) and speed psid11 (rad/s) with the deflections z (n_s,; rad).
         Default: each surface's steady sliding deflection at its slip (zdot = 0), 0 where the slip is below
         ZERO_VELOCITY (a joint at rest, up to the rounding of the dependent velocities). A moving
-        joint started from z = 0 would have a coefficient sigma1 |psid| far above mu, beyond what the
-        fixed-point coupling (``RSRRR.dynamics``) converges for."""
+        joint started from z = 0 has a coefficient sigma1 |psid|, which can be beyond what the coupling
+        has a solution for (module docstring)."""
         y = super().initial_state(psi11, psid11)
         if z is None:
             slip = self._coordinates(y)[1][self.joint]
@@ -129,7 +131,8 @@ class BristleRSRRRSystem(RSRRRSystem):
         def friction(f_O, n_O):  # eq. (4): t_f,p = sum over the surfaces of joint p
             return np.bincount(self.joint, self.surface_loads(f_O, n_O) * c + viscous, minlength=4)
 
-        s = self.mech.dynamics(q, qd, self.applied(t, y), minimal=self.form == "minimal", friction=friction)
+        s = self.mech.dynamics(q, qd, self.applied(t, y), minimal=self.form == "minimal", friction=friction,
+                               newton=True)
         return q, qd, s, z, zdot, c, viscous
 
     def state_of_motion(self, t, y, mode) -> tuple:
