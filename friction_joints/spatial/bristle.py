@@ -28,7 +28,8 @@ ConvergenceError. The steady default deflections of ``initial_state`` keep the c
 State y = [q (4), qd (4), W_drive, W_res, W_friction, zeta (n_s)] with zeta = sigma0 z (dimensionless,
 O(mu): one absolute tolerance fits every sigma0, as in ``lumped.bristle``). One smooth mode, no events
 (a held joint is a deflected bristle); stiff (rates sigma0 |psid| / mu in sliding, N sigma0 / inertia in
-pre-sliding), so it runs with LSODA as ``planar.BristleSystem`` does there, on the Python engine only. W_friction
+pre-sliding), so it runs with LSODA on the Python engine, with RODAS on the compiled one (the family
+"spatial_bristle", ``spatial.bristle_packing``), as ``planar.BristleSystem`` does. W_friction
 integrates -t_f . qd, the work of the joint friction including the elastic energy the bristles hold, so
 that E_kin + E_pot changes by W_drive + W_friction (up to the Baumgarte closure's drift in form 'cut').
 """
@@ -142,6 +143,23 @@ class BristleRSRRRSystem(RSRRRSystem):
         q, qd, s, _, zdot, _, _ = self._motion(t, y)
         work = [self.applied(t, y) * qd[0], -self.resistance(t, y) * qd[0], -s.t_f @ qd]
         return np.concatenate((qd, s.qdd, work, self.sigma0 * zdot))
+
+    def _build_compiled(self):
+        """The CompiledModel of this system (the C family "spatial_bristle", ``spatial.bristle_packing``), None
+        where the spatial family does not pack its linkage or a subclass changes the equations."""
+        if not self._keeps_equations(BristleRSRRRSystem, ("rhs", "record", "state_of_motion", "_motion",
+                                                          "surface_loads", "events", "update", "resistance",
+                                                          "applied", "_coordinates")):
+            return None
+        from . import bristle_packing
+
+        return bristle_packing.compile_system(self)
+
+    def decode_record(self, out):
+        """The dict of ``record`` from the flat output of the compiled record kernel."""
+        from . import bristle_packing
+
+        return bristle_packing.decode_record(out, len(self.laws))
 
     def record(self, t, y, mode):
         """RSRRRSystem's record (stuck always False) and, per frictional surface, the deflection z (rad),
