@@ -5,15 +5,18 @@ both forms and both open-chain formulations, with slips at rest, slow and slidin
 at the steady ones and beyond the static bound; at states where the coefficients reach 1 and more, the fixed
 point of the exact model diverges and Newton (both engines) solves the coupling; where the coupling has no
 solution both fail alike. Whole runs: the compiled engine (RODAS) against the Python engine (LSODA) at rtol 1e-10,
-and the energy balance of the compiled run for every law."""
+and the energy balance of the compiled run for every law. The native FMU's C assembly RSRRRBristle packs the
+pythonfmu FMU's compiled system and refuses what it refuses, with its messages."""
 
 import ctypes
+import math
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from friction_joints.engine import run
+from friction_joints.native import Assembly
 from friction_joints.errors import ConvergenceError
 from friction_joints.spatial import bristle_packing, packing
 from friction_joints.spatial.bristle import BristleRSRRRSystem, steady_deflection, surface_laws
@@ -22,6 +25,7 @@ from friction_joints.spatial.system import RSRRRSystem
 
 from native_build import run_against
 from test_compiled_spatial import assert_close, call
+from test_spatial_assembly import PARAMETERS, twin_system
 
 LAWS = {1: "Dahl", 2: "LuGre", 3: "elasto-plastic", 4: "Gonthier"}
 CONFIGS = {"cut": dict(), "minimal": dict(form="minimal"), "cut-trace": dict(trace=True)}
@@ -208,6 +212,46 @@ def test_energy_balance_of_the_compiled_run(model):
     print(f"{LAWS[model]}: energy balance max |error| {balance:.2e} J of W_drive up to {scale:.3f} J")
     assert r["W_friction"][-1] < -0.05 * scale
     assert balance < 1e-8 * scale
+
+
+@pytest.mark.parametrize("model", LAWS)
+def test_the_c_assembly_is_the_twins_compiled_system(model):
+    """The native FMU's assembly RSRRRBristle (RSRRRLinkage's parameters, then the bristle laws') packs the compiled
+    form of the pythonfmu FMU's system (fpar and ipar equal) and its initial state within 1e-12: at rest (no
+    deflection), sliding (every moving surface at its steady deflection, found by root finding in Python and in
+    closed form in C) and creeping below the Stribeck velocity, with other levels, load and laws' parameters."""
+    assembly, linkage = Assembly("RSRRRBristle"), Assembly("RSRRRLinkage")
+    assert assembly.names[:len(linkage.names)] == linkage.names and (assembly.family, assembly.n_y, assembly.n_tau) == (
+        "spatial_bristle", 22, 2)
+    cases = ({}, dict(psid1_start=3.0, mu_s_factor=1.3, v_s=0.01, sigma2=0.1, delta=1.5),
+             dict(psid1_start=-0.002, psi1_start=0.3, mu_scale=2.0, load_c=0.0, z_ba_ratio=0.4))
+    for case in cases:
+        values = dict(PARAMETERS, friction_model=model, **case)
+        fpar, ipar, y0 = assembly(values)
+        system, y0_twin = twin_system(values)
+        compiled = system.compiled()
+        assert compiled.family_name == "spatial_bristle" and compiled.n_record == assembly.n_record
+        assert np.array_equal(fpar, compiled.fpar) and np.array_equal(ipar, compiled.ipar), case
+        np.testing.assert_allclose(y0, y0_twin, rtol=1e-12, atol=1e-12, err_msg=str(case))
+        moving = np.abs(y0[4:8][system.joint]) > 1e-9  # the surfaces of the joints that turn
+        assert np.array_equal(y0[11:] != 0.0, moving) and moving.any() == ("psid1_start" in case), y0
+
+
+@pytest.mark.parametrize("name, bad", [("sigma0", 0.0), ("sigma1", -1.0), ("v_s", 0.0), ("delta", math.nan),
+                                       ("z_ba_ratio", 1.0), ("stiction", 1.0), ("mu_scale", -1.0), ("z0", 0.0)])
+def test_the_c_assembly_checks_give_the_twins_messages(name, bad):
+    """A bad parameter with the elasto-plastic law: the message of the pythonfmu FMU's build (its Python classes');
+    ideal joints (friction false, mu_scale 0: no frictional surface) are the native FMU's own refusal."""
+    values = dict(PARAMETERS, friction_model=3, **{name: bad})
+    with pytest.raises(ValueError) as python:
+        twin_system(values)
+    with pytest.raises(ValueError) as c:
+        Assembly("RSRRRBristle")(values)
+    assert str(c.value) == str(python.value)
+    for ideal in (dict(friction=0.0), dict(mu_scale=0.0)):
+        twin_system(dict(PARAMETERS, friction_model=3, **ideal))  # Python runs these without laws
+        with pytest.raises(ValueError, match="the native FMU's bristle laws need friction on every journal surface"):
+            Assembly("RSRRRBristle")(dict(PARAMETERS, friction_model=3, **ideal))
 
 
 SANITIZED = f"""

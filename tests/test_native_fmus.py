@@ -388,18 +388,20 @@ TUNED_LAW = {"sigma0": 5e4, "sigma1": 2.0, "sigma2": 0.1, "v_s": 0.01, "z_ba_rat
 BRISTLE_RUNS = {"SteeringSystem": ({"friction_model": 2}, {"friction_model": 3, **TUNED_LAW}),
                 "SliderCrank": ({"friction_model": 2}, {"friction_model": 3, **TUNED_LAW},
                                 {"friction_model": 1, **TUNED_LAW}, {"friction_model": 4, **TUNED_LAW, "delta": 1.5}),
-                "OffsetSliderCrank": ({"friction_model": 2}, {"friction_model": 3, **TUNED_LAW})}
+                "OffsetSliderCrank": ({"friction_model": 2}, {"friction_model": 3, **TUNED_LAW}),
+                "RSRRRLinkage": ({"friction_model": 2}, {"friction_model": 3, **TUNED_LAW})}
 #: per model: its bristle family, an output the friction moves (its least range) and its stick flag (never set)
 BRISTLE_OF = {"SteeringSystem": ("steering_bristle", "T_f_kingpin_left", 1.0, "stuck_rack"),
               "SliderCrank": ("planar_bristle", "f_mu[1]", 0.01, "stuck"),
-              "OffsetSliderCrank": ("planar_bristle", "f_mu[4]", 1.0, "stuck")}
+              "OffsetSliderCrank": ("planar_bristle", "f_mu[4]", 1.0, "stuck"),
+              "RSRRRLinkage": ("spatial_bristle", "t_f[2]", 0.01, "stuck")}
 
 
 @pytest.mark.parametrize("version", [2, 3])
 @pytest.mark.parametrize("name", list(BRISTLE_RUNS))
 def test_bristle_friction_is_its_twins_and_restores_its_state(native_folder, tmp_path, name, version):
     """A model with friction_model > 0 runs its bristle assembly (SteeringBristle, SliderCrankBristle,
-    OffsetSliderCrankBristle: fj_fmu_model.h's bristle assembly) and its family: the twin's results (on the
+    OffsetSliderCrankBristle, RSRRRBristle: fj_fmu_model.h's bristle assembly) and its family: the twin's results (on the
     compiled engine) within 1e-9 of each output's range on the default experiment with BRISTLE_RUNS' values, the
     law's check of sigma0 with its message, and a serialized state of a LuGre run restored into a fresh instance,
     and into one that ran the exact model, continues bit-identically."""
