@@ -1176,7 +1176,7 @@ void fj_spatial_rates(const fj_args *a, const double *y, const double *tau, cons
 
 /* dy/dt = [qd, qdd, drive power, resistance power, friction power] (RSRRRSystem.rhs). */
 static int64_t rhs(const fj_args *a, double t, const double *y, const double *tau, double *dy, int64_t n_out) {
-    int64_t n = a->ipar[I_N1] + a->ipar[I_N2], iterations;
+    int64_t iterations;
     double alpha;
     (void)t;
     if (a->imode[0] == 0) { /* stuck: nothing moves, no work is done */
