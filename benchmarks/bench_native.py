@@ -15,7 +15,8 @@ of each. Goals of issue 29: RTF in the C host >= 500 for TwoMassFriction, >= 300
 BristleOscillator (FMPY_GOALS; its first input x_d is 0 in its default experiment, so it is held at 0,
 F_n at 13 N, the belt at 0.1 m/s: stick-slip), >= 20 for SteeringSystem with LuGre friction (VARIANTS: a
 row of start values set in initialisation, friction_model 2 with the bristle defaults; FMPy and pythonfmu
-only, as the C host sets no Integer); SliderCrank with LuGre friction measured so too (no goal).
+only, as the C host sets no Integer); SliderCrank and RSRRRLinkage with LuGre friction measured so too (no
+goal).
 
 Usage: python benchmarks/bench_native.py [--dist dist] [--t-end 10] [--h 0.001] [--only BristleOscillator]
 """
@@ -41,7 +42,8 @@ GOALS = {"TwoMassFriction": 500, "DupontTwoMass": 300, "SliderCrank": 150, "RSRR
 FMPY_GOALS = {"BristleOscillator": 50, "SteeringSystem LuGre": 20}  # RTF of the native FMU in FMPy
 #: more rows of a model: (label, start values)
 VARIANTS = {"SteeringSystem": (("SteeringSystem LuGre", {"friction_model": 2}),),
-            "SliderCrank": (("SliderCrank LuGre", {"friction_model": 2}),)}
+            "SliderCrank": (("SliderCrank LuGre", {"friction_model": 2}),),
+            "RSRRRLinkage": (("RSRRRLinkage LuGre", {"friction_model": 2}),)}
 
 
 def triangle(x):
