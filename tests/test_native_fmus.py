@@ -389,7 +389,11 @@ BRISTLE_RUNS = {"SteeringSystem": ({"friction_model": 2}, {"friction_model": 3, 
                 "SliderCrank": ({"friction_model": 2}, {"friction_model": 3, **TUNED_LAW},
                                 {"friction_model": 1, **TUNED_LAW}, {"friction_model": 4, **TUNED_LAW, "delta": 1.5}),
                 "OffsetSliderCrank": ({"friction_model": 2}, {"friction_model": 3, **TUNED_LAW}),
-                "RSRRRLinkage": ({"friction_model": 2}, {"friction_model": 3, **TUNED_LAW})}
+                "RSRRRLinkage": ({"friction_model": 2, "rtol": 1e-11}, {"friction_model": 3, **TUNED_LAW, "rtol": 1e-11})}
+#: (RSRRRLinkage at rtol 1e-11: its bristle run amplifies rounding, and the twin closes the initial loop in numpy,
+#: the native FMU in C; on the compiled engine a change of 4e-16 in the initial state moves psid[1] by 3e-7 over
+#: 2 s at rtol 1e-6, 7e-9 at 1e-9 and 8e-10 at 1e-10, of its range 9.6 rad/s; at 1e-10 the reaction n_z[3] of the two
+#: FMUs differed by 1.06e-9 of its range)
 #: per model: its bristle family, an output the friction moves (its least range) and its stick flag (never set)
 BRISTLE_OF = {"SteeringSystem": ("steering_bristle", "T_f_kingpin_left", 1.0, "stuck_rack"),
               "SliderCrank": ("planar_bristle", "f_mu[1]", 0.01, "stuck"),
@@ -414,7 +418,13 @@ def test_bristle_friction_is_its_twins_and_restores_its_state(native_folder, tmp
         run = dict(stop_time=e.stop_time, output_interval=e.step_size, input=table, output=names, start_values=values)
         native_run = simulate_fmu(str(fmu), **run, debug_logging=True,
                                   logger=lambda env, *args: messages.append(args[-1].decode()))
-        assert_close(native_run, simulate_fmu(str(twin), **run), names, 1e-9, f"{name} with {values}, native vs pythonfmu")
+        twin_run = simulate_fmu(str(twin), **run)
+        # RSRRRLinkage's closure error is a rounding-level residual (RESIDUALS) of runs that agree to 1e-9 of their
+        # ranges, not to rounding (BRISTLE_RUNS): both loops stay closed instead
+        residual = [n for n in names if name == "RSRRRLinkage" and n == "closure"]
+        assert_close(native_run, twin_run, [n for n in names if n not in residual], 1e-9,
+                     f"{name} with {values}, native vs pythonfmu")
+        assert all(np.abs(r[n]).max() < 1e-10 for r in (native_run, twin_run) for n in residual)
         assert any(f"the C engine's family {family}," in m for m in messages), messages
         assert np.ptp(native_run[moved]) > least and not native_run[stuck].any()
     folder = extracted(native_folder, name, version, tmp_path)
