@@ -16,15 +16,18 @@ sigma1 = 0.05 sqrt(sigma0), v_s = 3e-3, on RODAS (compiled engine) and LSODA (Py
 The spatial RSRRR linkage (seed 002) under the drive of Fig. 10a and the governed load, from rest,
 T_rsrrr seconds. Exact: RSRRRSystem (kinetic characteristic of eq. 7, no stiction) on the compiled and
 the Python engine, rtol 1e-8. Bristle: spatial.BristleRSRRRSystem with LuGre on all 11 frictional
-journal surfaces, sigma0 = 1e3, 1e4, 1e5 1/rad, sigma1 = 0.05 sqrt(sigma0), v_s = 3e-3 rad/s, on LSODA
-(Python engine only), rtol 1e-8, atol 1e-10.
+journal surfaces, sigma0 = 1e3, 1e4, 1e5 1/rad, sigma1 = 0.05 sqrt(sigma0), v_s = 3e-3 rad/s, on RODAS
+(compiled engine, spatial_bristle.c) and LSODA (Python), rtol 1e-8, atol 1e-10.
 
 The SliderCrank FMU (pythonfmu, from --dist) stepped by FMPy's FMU2Slave at h = 1 ms, its default
 experiment's torque 4 sin 3t N.m sampled at each communication point, from rest, T_fmu seconds, internal
 rtol 1e-8: the exact model (friction_model 0) and LuGre in every joint (friction_model 2, the FMU's bristle
 defaults sigma0 = 1e4, sigma1 = 5, v_s = 3e-3) on the compiled engine (planar_bristle.c, RODAS) and on the
-Python engine (LSODA; FRICTION_JOINTS_ENGINE=python, over T_fmu / 20). Reported: the real-time factor
-(simulated / wall) and the wall time per step. (The native SliderCrank FMU with LuGre: bench_native.py.)
+Python engine (LSODA; FRICTION_JOINTS_ENGINE=python, over T_fmu / 20). The RSRRRLinkage FMU (pythonfmu) the
+same way, its default experiment's drive (tau ramped to 10 N.m over 2 s, the governed load), from rest, internal
+rtol 1e-6 (its default): friction_model 0 and 2 (LuGre on its 11 journal surfaces, the bristle defaults), over
+T_fmu / 5 and, on the Python engine, T_fmu / 100. Reported: the real-time factor (simulated / wall) and the
+wall time per step. (The native FMUs with LuGre: bench_native.py.)
 
 Usage: OPENBLAS_NUM_THREADS=1 python benchmarks/bench_bristle.py [--t-end 3] [--t-crank 0.8] [--t-rsrrr 0.5]
        [--t-fmu 10] [--dist dist] [--only fmu]
@@ -126,14 +129,21 @@ def rsrrr_rows(t_end):
     for sigma0 in (1e3, 1e4, 1e5):
         system = BristleRSRRRSystem(mech, surface_laws(mech, 2, sigma0=sigma0, sigma1=0.05 * np.sqrt(sigma0), v_s=3e-3),
                                     inputs, paper_load())
-        start = time.perf_counter()
-        run(system, system.initial_state(), t_end, dt_out=0.01, rtol=1e-8, atol=1e-10, engine="python")
-        rows.append((f"LuGre sigma0 = {sigma0:.0e}, LSODA", t_end, time.perf_counter() - start))
+        for engine, method in (("compiled", "RODAS"), ("python", "LSODA")):
+            start = time.perf_counter()
+            run(system, system.initial_state(), t_end, dt_out=0.01, rtol=1e-8, atol=1e-10, engine=engine)
+            rows.append((f"LuGre sigma0 = {sigma0:.0e}, {method}", t_end, time.perf_counter() - start))
     return rows
 
 
+#: per FMU: its inputs at time t (module docstring)
+FMU_INPUTS = {"SliderCrank": lambda t: {"tau": 4.0 * np.sin(3.0 * t)},
+              "RSRRRLinkage": lambda t: {"tau": 10.0 * min(t / 2.0, 1.0), "tau_res": 0.0}}
+
+
 def fmu_rtf(path, friction_model, t_end, h, engine):
-    """(simulated s, wall s) of the SliderCrank FMU at path stepped by FMPy (module docstring) on ``engine``."""
+    """(simulated s, wall s) of the FMU at path (SliderCrank or RSRRRLinkage) stepped by FMPy (module docstring)
+    on ``engine``."""
     from fmpy import extract, read_model_description
     from fmpy.fmi2 import FMU2Slave
 
@@ -148,9 +158,11 @@ def fmu_rtf(path, friction_model, t_end, h, engine):
     fmu.setInteger([vr["friction_model"]], [friction_model])
     fmu.exitInitializationMode()
     n = int(round(t_end / h))
+    inputs = FMU_INPUTS[Path(path).stem]
     start = time.perf_counter()
     for i in range(n):
-        fmu.setReal([vr["tau"]], [4.0 * np.sin(3.0 * i * h)])
+        values = inputs(i * h)
+        fmu.setReal([vr[name] for name in values], list(values.values()))
         fmu.doStep(i * h, h)
     wall = time.perf_counter() - start
     fmu.terminate()
@@ -160,15 +172,18 @@ def fmu_rtf(path, friction_model, t_end, h, engine):
 
 
 def fmu_report(dist, t_end, h=1e-3):
-    """Print the real-time factors of the SliderCrank FMU runs of the module's docstring."""
-    path = Path(dist) / "SliderCrank.fmu"
-    print(f"SliderCrank FMU (pythonfmu) through FMPy, h = {h * 1e3:g} ms, rtol 1e-8: real-time factor")
-    for label, model, t, engine in (("exact Coulomb, compiled engine", 0, t_end, "compiled"),
-                                    ("LuGre, compiled engine (RODAS)", 2, t_end, "compiled"),
-                                    ("LuGre, Python engine (LSODA)", 2, t_end / 20, "python")):
-        simulated, wall = fmu_rtf(path, model, t, h, engine)
-        print(f"  {label:34s} RTF {simulated / wall:8.3f}  {wall / simulated * h * 1e3:8.3f} ms per step "
-              f"({simulated:g} s)", flush=True)
+    """Print the real-time factors of the SliderCrank and RSRRRLinkage FMU runs of the module's docstring."""
+    for name, rtol, exact, t_model, python in (("SliderCrank", "1e-8", "exact Coulomb", t_end, t_end / 20),
+                                                ("RSRRRLinkage", "1e-6", "exact kinetic (eq. 7)", t_end / 5,
+                                                 t_end / 100)):
+        path = Path(dist) / f"{name}.fmu"
+        print(f"{name} FMU (pythonfmu) through FMPy, h = {h * 1e3:g} ms, rtol {rtol}: real-time factor")
+        for label, model, t, engine in ((f"{exact}, compiled engine", 0, t_model, "compiled"),
+                                        ("LuGre, compiled engine (RODAS)", 2, t_model, "compiled"),
+                                        ("LuGre, Python engine (LSODA)", 2, python, "python")):
+            simulated, wall = fmu_rtf(path, model, t, h, engine)
+            print(f"  {label:34s} RTF {simulated / wall:8.3f}  {wall / simulated * h * 1e3:8.3f} ms per step "
+                  f"({simulated:g} s)", flush=True)
 
 
 def main(t_end, t_crank, t_rsrrr):

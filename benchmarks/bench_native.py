@@ -17,7 +17,8 @@ kB. Issue 30's: RTF in FMPy >= 50 for BristleOscillator (FMPY_GOALS; its first i
 default experiment, so it is held at 0, F_n at 13 N, the belt at 0.1 m/s: stick-slip), >= 20 for
 SteeringSystem with LuGre friction (VARIANTS: a row of start values set in initialisation, friction_model
 2 with the bristle defaults; FMPy and pythonfmu only, as the C host sets no Integer), >= 10 for
-SliderCrank with LuGre friction, native and pythonfmu (PYTHONFMU_GOALS).
+SliderCrank with LuGre friction, native and pythonfmu (PYTHONFMU_GOALS); RSRRRLinkage with LuGre friction
+measured so too (no goal).
 
 --cpu: the rates in FMPy by the process's CPU time (time.process_time) instead of the wall clock, which other
 processes on a loaded machine disturb less (the C host's stay wall-clock).
@@ -47,7 +48,8 @@ FMPY_GOALS = {"BristleOscillator": 50, "SteeringSystem LuGre": 20, "SliderCrank 
 PYTHONFMU_GOALS = {"SliderCrank LuGre": 10}  # RTF of the pythonfmu twin in FMPy
 #: more rows of a model: (label, start values)
 VARIANTS = {"SteeringSystem": (("SteeringSystem LuGre", {"friction_model": 2}),),
-            "SliderCrank": (("SliderCrank LuGre", {"friction_model": 2}),)}
+            "SliderCrank": (("SliderCrank LuGre", {"friction_model": 2}),),
+            "RSRRRLinkage": (("RSRRRLinkage LuGre", {"friction_model": 2}),)}
 
 
 def triangle(x):

@@ -112,7 +112,8 @@ class RSRRRLinkage(SystemSlave):
                  "N<sub>a</sub> (&sigma;<sub>0</sub> z + &sigma;<sub>1</sub> z') + &sigma;<sub>2</sub> psid, "
                  "N<sub>a</sub> the surface's load times its arm (eqs 5.1-6.2), mu_c = 0.2 mu_scale (Table 1), mu_s = "
                  "mu_s_factor mu_c, t<sub>f</sub> the sum over the joint's surfaces; no stick events, the stiff "
-                 "smooth system integrated by LSODA on the Python engine.") + CLEARANCE_EQUATIONS
+                 "smooth system integrated by RODAS (LSODA on the Python engine), the coupling solved by Newton's "
+                 "method.") + CLEARANCE_EQUATIONS
     inputs = ("tau", "tau_res")
     experiment = Experiment(2.5, 0.01, ("psid[1]", "psid[2]", "f_S[2]", "t_f[2]"),
                             {"tau": lambda t: 10.0 * min(t / 2.0, 1.0), "tau_res": lambda t: 0.0},

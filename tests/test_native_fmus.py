@@ -388,18 +388,24 @@ TUNED_LAW = {"sigma0": 5e4, "sigma1": 2.0, "sigma2": 0.1, "v_s": 0.01, "z_ba_rat
 BRISTLE_RUNS = {"SteeringSystem": ({"friction_model": 2}, {"friction_model": 3, **TUNED_LAW}),
                 "SliderCrank": ({"friction_model": 2}, {"friction_model": 3, **TUNED_LAW},
                                 {"friction_model": 1, **TUNED_LAW}, {"friction_model": 4, **TUNED_LAW, "delta": 1.5}),
-                "OffsetSliderCrank": ({"friction_model": 2}, {"friction_model": 3, **TUNED_LAW})}
+                "OffsetSliderCrank": ({"friction_model": 2}, {"friction_model": 3, **TUNED_LAW}),
+                "RSRRRLinkage": ({"friction_model": 2, "rtol": 1e-11}, {"friction_model": 3, **TUNED_LAW, "rtol": 1e-11})}
+#: (RSRRRLinkage at rtol 1e-11: its bristle run amplifies rounding, and the twin closes the initial loop in numpy,
+#: the native FMU in C; on the compiled engine a change of 4e-16 in the initial state moves psid[1] by 3e-7 over
+#: 2 s at rtol 1e-6, 7e-9 at 1e-9 and 8e-10 at 1e-10, of its range 9.6 rad/s; at 1e-10 the reaction n_z[3] of the two
+#: FMUs differed by 1.06e-9 of its range)
 #: per model: its bristle family, an output the friction moves (its least range) and its stick flag (never set)
 BRISTLE_OF = {"SteeringSystem": ("steering_bristle", "T_f_kingpin_left", 1.0, "stuck_rack"),
               "SliderCrank": ("planar_bristle", "f_mu[1]", 0.01, "stuck"),
-              "OffsetSliderCrank": ("planar_bristle", "f_mu[4]", 1.0, "stuck")}
+              "OffsetSliderCrank": ("planar_bristle", "f_mu[4]", 1.0, "stuck"),
+              "RSRRRLinkage": ("spatial_bristle", "t_f[2]", 0.01, "stuck")}
 
 
 @pytest.mark.parametrize("version", [2, 3])
 @pytest.mark.parametrize("name", list(BRISTLE_RUNS))
 def test_bristle_friction_is_its_twins_and_restores_its_state(native_folder, tmp_path, name, version):
     """A model with friction_model > 0 runs its bristle assembly (SteeringBristle, SliderCrankBristle,
-    OffsetSliderCrankBristle: fj_fmu_model.h's bristle assembly) and its family: the twin's results (on the
+    OffsetSliderCrankBristle, RSRRRBristle: fj_fmu_model.h's bristle assembly) and its family: the twin's results (on the
     compiled engine) within 1e-9 of each output's range on the default experiment with BRISTLE_RUNS' values, the
     law's check of sigma0 with its message, and a serialized state of a LuGre run restored into a fresh instance,
     and into one that ran the exact model, continues bit-identically."""
@@ -412,7 +418,13 @@ def test_bristle_friction_is_its_twins_and_restores_its_state(native_folder, tmp
         run = dict(stop_time=e.stop_time, output_interval=e.step_size, input=table, output=names, start_values=values)
         native_run = simulate_fmu(str(fmu), **run, debug_logging=True,
                                   logger=lambda env, *args: messages.append(args[-1].decode()))
-        assert_close(native_run, simulate_fmu(str(twin), **run), names, 1e-9, f"{name} with {values}, native vs pythonfmu")
+        twin_run = simulate_fmu(str(twin), **run)
+        # RSRRRLinkage's closure error is a rounding-level residual (RESIDUALS) of runs that agree to 1e-9 of their
+        # ranges, not to rounding (BRISTLE_RUNS): both loops stay closed instead
+        residual = [n for n in names if name == "RSRRRLinkage" and n == "closure"]
+        assert_close(native_run, twin_run, [n for n in names if n not in residual], 1e-9,
+                     f"{name} with {values}, native vs pythonfmu")
+        assert all(np.abs(r[n]).max() < 1e-10 for r in (native_run, twin_run) for n in residual)
         assert any(f"the C engine's family {family}," in m for m in messages), messages
         assert np.ptp(native_run[moved]) > least and not native_run[stuck].any()
     folder = extracted(native_folder, name, version, tmp_path)

@@ -315,8 +315,8 @@ def family_states(family, rng):
     """(system, the indices of its work integrals in the Python model's state, [(y, tau)] at random states) of
     a model of each family RODAS integrates: the oscillator (y = [x, v, zeta, W_friction]), the slider-crank
     with LuGre in its joints (y = [q, u, zeta, W_drive, W_friction]) and the steering system with LuGre in its
-    elements (y = [coordinates (5), rates (5), W (4), zeta (4)]), the RSRRR linkage with a clearance and a flexible
-    link (y = [q (n), qd (n), W (4)])."""
+    elements (y = [coordinates (5), rates (5), W (4), zeta (4)]), the RSRRR linkage with LuGre journal surfaces
+    (y = [q (4), qd (4), W (3), zeta (11)]) and with a clearance and a flexible link (y = [q (n), qd (n), W (4)])."""
     if family == "bristle":
         _, system, _ = bristle_system(2)
         return system, [3], [([rng.normal(scale=0.01), rng.normal(scale=0.1), rng.uniform(-0.4, 0.4),
@@ -327,6 +327,10 @@ def family_states(family, rng):
         system = BristleSystem(mech, laws_of(mech, 2), [0.0] * mech.model.n_drives)
         states = [bristle_state(system, mech, rng, pre_sliding=i % 2 == 1) for i in range(8)]
         return system, [len(states[0][0]) - 2, len(states[0][0]) - 1], states
+    if family == "spatial_bristle":
+        from test_compiled_spatial_bristle import TAU, make_system, random_states as bristle_random_states
+        system = make_system(2)
+        return system, [8, 9, 10], [(y, TAU) for _, y in bristle_random_states(system, rng, 8)]
     if family == "spatial_clearance":
         from test_compiled_clearance import make, random_states
         system = make("clearance and flexible link in (2,2)")
@@ -337,7 +341,8 @@ def family_states(family, rng):
     return system, [10, 11, 12, 13], [(y, system.input_values(t)) for t, y in bristle_states(system, rng)]
 
 
-@pytest.mark.parametrize("family", ["bristle", "planar_bristle", "steering_bristle", "spatial_clearance"])
+@pytest.mark.parametrize("family", ["bristle", "planar_bristle", "steering_bristle", "spatial_bristle",
+                                    "spatial_clearance"])
 def test_the_integrals_a_family_declares_are_read_by_no_right_hand_side(family):
     """The states a family declares integrals (fj_family.integrals, whose Jacobian columns RODAS sets to zero
     without a difference) are the work integrals of the Python model's state, and the family's right-hand side

@@ -1,7 +1,8 @@
 """The C engine under sanitizers (tests/native_build.py): whole simulations with events (a two-mass
 stick-slip run, a steering run, an RSRRR run from the native FMU's assembly: its packer and its loop
-closed in C; the RSRRR with a clearance joint and a flexible link, impacts and separations; the bristle oscillator, the slider crank with bristle friction and the steering with LuGre
-elements on its end stops, stiff families, in 1 ms steps) on a build of every source with
+closed in C; the RSRRR with a clearance joint and a flexible link, impacts and separations; the bristle oscillator,
+the slider crank with bristle friction, the steering with LuGre elements on its end stops and the RSRRR with LuGre
+journal surfaces, stiff families, in 1 ms steps) on a build of every source with
 ``sanitizers()`` (the address and undefined-behaviour sanitizers where Python can run the former, else
 the latter), DOP853, RK45 (the two-mass run also in 1 ms steps), RODAS and their event location
 included, agree with the same runs on the
@@ -22,6 +23,7 @@ from friction_joints.mechanisms import slider_crank
 from friction_joints.planar import BristleSystem, contact_laws
 from friction_joints.spatial.clearance_rsrrr import ClearanceParameters, ClearanceRSRRR
 from friction_joints.spatial.clearance_system import ClearanceRSRRRSystem
+from friction_joints.spatial.bristle import BristleRSRRRSystem, surface_laws
 from friction_joints.spatial.rsrrr import RSRRR
 from friction_joints.spatial.system import RSRRRSystem
 from friction_joints.vehicle import SteeringBristle, SteeringParameters, SteeringSystem, element_laws
@@ -78,8 +80,12 @@ RUNS = {  # name: (system, its initial state, t_end (s), the recorded quantities
         clearance=ClearanceParameters(clearance=1e-4, joint=2, n_rfe=1, flexible=3, E=2e9, G=2e9 / 2.6)), [5.0, 0.0]),
         lambda system: system.initial_state(psid11=3.0, seated=False), 0.006,
         ("q_all", "qd_all", "t_f", "F_contact", "E_strain", "W_dissipated"), 1e-3),
+    "spatial bristle, 1 ms steps": (lambda: BristleRSRRRSystem(  # the RSRRR with LuGre on every journal surface
+        RSRRR(), surface_laws(RSRRR(), 2, sigma0=1e4, sigma1=1.0, v_s=1e-3), [Sine(2.0, 8.0), 0.0]),
+        lambda system: system.initial_state(psid11=3.0), 0.1, ("q", "qd", "t_f", "z", "W_friction"), 1e-3),
 }
-NO_EVENTS = ("bristle, 1 ms steps", "planar bristle, 1 ms steps", "steering bristle, 1 ms steps")  # one smooth mode
+NO_EVENTS = ("bristle, 1 ms steps", "planar bristle, 1 ms steps", "steering bristle, 1 ms steps",
+             "spatial bristle, 1 ms steps")  # one smooth mode
 SIMULATIONS = """
 import pickle, sys
 from friction_joints.native import library

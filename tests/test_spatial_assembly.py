@@ -136,14 +136,16 @@ def test_the_fmus_checks_give_the_twins_messages(name, bad):
 
 
 @pytest.mark.parametrize("name, value, says", [
-    ("friction_model", 2, "friction_model=2: the native FMU has the exact friction model (0) only"),
+    ("friction_model", 2, "friction_model=2: this assembly has the exact friction model (0) only; the bristle laws "
+                          "(1-4) are the assembly RSRRRBristle's"),
     ("clearance", 1e-4, "clearance=0.0001: the native FMU has ideal joints only"),
     ("n_rfe", 3, "n_rfe=3: the native FMU has rigid links only"),
     ("psi1_start", math.nan, "psi1_start=nan is outside the allowed range (-inf, inf)"),
     ("z0", 2.0, "psi1_start=1.5707963267948966: no initial state, the loop does not close"),
 ])
 def test_the_fmu_refuses_what_the_native_engine_does_not_run_naming_it(name, value, says):
-    """The seed 003 features (bristle laws, clearance, flexible link) run in the pythonfmu FMU only; an
+    """The bristle laws are the assembly RSRRRBristle's; the clearance and the flexible link (seed 003) run in
+    the pythonfmu FMU only; an
     initial state must be finite, and the loop must close there (the twin fails too)."""
     with pytest.raises(ValueError) as c:
         native.Assembly("RSRRRLinkage")(dict(PARAMETERS, **{name: value}))

@@ -67,7 +67,7 @@ BRISTLE = ("sigma0", "sigma1", "sigma2", "v_s", "delta", "z_ba_ratio")
 #: the C assembly of a model's system with bristle friction (friction_model > 0), by the model's assembly: its
 #: parameters are the model's, then the bristle laws' (fj_fmu_model.h)
 BRISTLE_ASSEMBLIES = {"SteeringSystem": "SteeringBristle", "SliderCrank": "SliderCrankBristle",
-                      "OffsetSliderCrank": "OffsetSliderCrankBristle"}
+                      "OffsetSliderCrank": "OffsetSliderCrankBristle", "RSRRRLinkage": "RSRRRBristle"}
 #: the parameters of seed 003's clearance joint and flexible link (fmu_src/RSRRRLinkage.py), used only with
 #: clearance > 0 or n_rfe > 0, which no C assembly takes
 CLEARANCE = ("clearance_joint", "clearance_model", "k_contact", "e_restitution", "flexible_link", "rfem", "E", "G",

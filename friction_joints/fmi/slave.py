@@ -619,6 +619,6 @@ class SystemSlave(MechanismSlave):
 
     def make_stepper(self, built, inputs0):
         """On the environment's choice of engine (``engine_from_environment``; "auto": the Python engine for a
-        system without a compiled form, such as RSRRRLinkage's with a bristle law)."""
+        system without a compiled form)."""
         make_system, y0_of, rtol = built
         return Stepper(make_system, y0_of, inputs0, rtol, self.t_start, engine_from_environment())

@@ -17,16 +17,19 @@ frictional surfaces of viscous friction.
 
 Coupling: the loads depend on the reactions, which depend on t_f. At a given state the bristle
 coefficients c_pa = sigma0 z + sigma1 zdot (Gonthier: its blended coefficient) do not depend on the
-loads, so t_f is a function of the reactions alone and ``RSRRR.dynamics`` solves the coupling by the
-same fixed-point iteration as the exact model, with this t_f in place of eqs 4-7. It converges while
-the coefficients stay of the order of the levels mu_a0, as they do once the bristles are deflected;
-a coefficient sigma1 |zdot| far above them (a joint sliding fast from z = 0) can make it diverge
-(ConvergenceError), hence the steady default deflections of ``initial_state``.
+loads, so t_f is a function of the reactions alone, and ``RSRRR.dynamics`` solves t_f = t_f(reactions(t_f))
+by Newton's method from t_f = 0 (Jacobian by forward differences, ``RSRRR._newton_coupling``). The exact
+model's fixed point diverges here once a coefficient reaches about 0.5-1 (a joint sliding fast from z = 0:
+sigma1 |zdot| far above mu); Newton converges up to coefficients of about 1-1.3 at the poses we tried
+(tests/test_rsrrr_bristle.py). Beyond, the rigid coupling may have no solution (the load of a surface grows
+with its own torque faster than the torque: t_f(reactions(t)) - t keeps its sign, a Painlevé-type paradox):
+ConvergenceError. The steady default deflections of ``initial_state`` keep the coefficients near mu.
 
 State y = [q (4), qd (4), W_drive, W_res, W_friction, zeta (n_s)] with zeta = sigma0 z (dimensionless,
 O(mu): one absolute tolerance fits every sigma0, as in ``lumped.bristle``). One smooth mode, no events
 (a held joint is a deflected bristle); stiff (rates sigma0 |psid| / mu in sliding, N sigma0 / inertia in
-pre-sliding), so it runs with LSODA as ``planar.BristleSystem`` does there, on the Python engine only. W_friction
+pre-sliding), so it runs with LSODA on the Python engine, with RODAS on the compiled one (the family
+"spatial_bristle", ``spatial.bristle_packing``), as ``planar.BristleSystem`` does. W_friction
 integrates -t_f . qd, the work of the joint friction including the elastic energy the bristles hold, so
 that E_kin + E_pot changes by W_drive + W_friction (up to the Baumgarte closure's drift in form 'cut').
 """
@@ -98,8 +101,8 @@ class BristleRSRRRSystem(RSRRRSystem):
         """y0 at the driving angle psi11 (rad) and speed psid11 (rad/s) with the deflections z (n_s,; rad).
         Default: each surface's steady sliding deflection at its slip (zdot = 0), 0 where the slip is below
         ZERO_VELOCITY (a joint at rest, up to the rounding of the dependent velocities). A moving
-        joint started from z = 0 would have a coefficient sigma1 |psid| far above mu, beyond what the
-        fixed-point coupling (``RSRRR.dynamics``) converges for."""
+        joint started from z = 0 has a coefficient sigma1 |psid|, which can be beyond what the coupling
+        has a solution for (module docstring)."""
         y = super().initial_state(psi11, psid11)
         if z is None:
             slip = self._coordinates(y)[1][self.joint]
@@ -129,7 +132,8 @@ class BristleRSRRRSystem(RSRRRSystem):
         def friction(f_O, n_O):  # eq. (4): t_f,p = sum over the surfaces of joint p
             return np.bincount(self.joint, self.surface_loads(f_O, n_O) * c + viscous, minlength=4)
 
-        s = self.mech.dynamics(q, qd, self.applied(t, y), minimal=self.form == "minimal", friction=friction)
+        s = self.mech.dynamics(q, qd, self.applied(t, y), minimal=self.form == "minimal", friction=friction,
+                               newton=True)
         return q, qd, s, z, zdot, c, viscous
 
     def state_of_motion(self, t, y, mode) -> tuple:
@@ -139,6 +143,23 @@ class BristleRSRRRSystem(RSRRRSystem):
         q, qd, s, _, zdot, _, _ = self._motion(t, y)
         work = [self.applied(t, y) * qd[0], -self.resistance(t, y) * qd[0], -s.t_f @ qd]
         return np.concatenate((qd, s.qdd, work, self.sigma0 * zdot))
+
+    def _build_compiled(self):
+        """The CompiledModel of this system (the C family "spatial_bristle", ``spatial.bristle_packing``), None
+        where the spatial family does not pack its linkage or a subclass changes the equations."""
+        if not self._keeps_equations(BristleRSRRRSystem, ("rhs", "record", "state_of_motion", "_motion",
+                                                          "surface_loads", "events", "update", "resistance",
+                                                          "applied", "_coordinates")):
+            return None
+        from . import bristle_packing
+
+        return bristle_packing.compile_system(self)
+
+    def decode_record(self, out):
+        """The dict of ``record`` from the flat output of the compiled record kernel."""
+        from . import bristle_packing
+
+        return bristle_packing.decode_record(out, len(self.laws))
 
     def record(self, t, y, mode):
         """RSRRRSystem's record (stuck always False) and, per frictional surface, the deflection z (rad),

@@ -168,7 +168,8 @@ class RSRRR:
         (zero for ideal joints)."""
         return self.journals.torque(qd[self.joints], f_O, n_O) if self.p.friction else np.zeros(4)
 
-    def dynamics(self, q, qd, tau_1, minimal=False, iterations=None, extra=None, friction=None) -> DynamicState:
+    def dynamics(self, q, qd, tau_1, minimal=False, iterations=None, extra=None, friction=None,
+                 newton=False) -> DynamicState:
         """The state of motion at (q, qd) with the net applied torque tau_1 (N.m) on the driving link.
 
         The friction torques t_f depend on the reactions, which are affine in t_f at a given (q, qd)
@@ -179,7 +180,9 @@ class RSRRR:
         the coupling (the paper's scheme; the first pass is frictionless) instead of converging;
         extra: further generalised forces (n,) on the loop coordinates (a clearance contact), or None;
         friction: a function (f_O (4, 3), n_O (4, 3)) -> t_f (4,) in place of eqs 4-7 (default
-        ``friction_torques`` at qd).
+        ``friction_torques`` at qd); newton: solve the coupling by Newton's method from t_f = 0
+        (``_newton_coupling``) instead of the fixed point (which diverges once the friction coefficients
+        reach about 0.5, far beyond Table 1's levels: the bristle coefficients of a fast slip).
         The returned qdd (n,) and the reactions and t_f of the four joints (``joints``) are those of the
         returned t_f.
         """
@@ -202,6 +205,9 @@ class RSRRR:
         if friction is None:
             def friction(f_O, n_O):
                 return self.friction_torques(qd, f_O, n_O)
+        if newton:
+            t_f, it = self._newton_coupling(lambda t: friction(*at(t, slice(2, 4))), np.zeros(4), 0)
+            return DynamicState(*at(t_f), t_f, it)
         limit = iterations or self.MAX_ITERATIONS
         t_f = np.zeros(4)  # the first pass is frictionless
         for it in range(1, limit + 1):
@@ -222,12 +228,17 @@ class RSRRR:
         differences) from t_f, where the fixed-point iteration contracts too slowly (light links beside a joint,
         as the rigid finite elements of a flexible link)."""
         for k in range(1, self.MAX_ITERATIONS + 1):
-            residual = friction(t_f) - t_f
+            base = friction(t_f)
+            residual = base - t_f
             if np.abs(residual).max() <= self.COUPLING_TOL * (1.0 + np.abs(t_f).max()):
                 return t_f, it + k
             h = 1e-7 * (1.0 + np.abs(t_f).max())
-            jacobian = np.array([(friction(t_f + h * e) - friction(t_f)) / h for e in np.eye(4)]).T - np.eye(4)
-            t_f = t_f - np.linalg.solve(jacobian, residual)
+            jacobian = np.array([(friction(t_f + h * e) - base) / h for e in np.eye(4)]).T - np.eye(4)
+            try:
+                t_f = t_f - np.linalg.solve(jacobian, residual)
+            except np.linalg.LinAlgError:
+                raise ConvergenceError(f"the Jacobian of the reaction-friction coupling is singular (Newton "
+                                       f"iteration {k})") from None
         raise ConvergenceError(f"the reaction-friction coupling did not converge in {it} fixed-point and "
                                f"{self.MAX_ITERATIONS} Newton iterations (residual {np.abs(residual).max():.3g} N.m)")
 

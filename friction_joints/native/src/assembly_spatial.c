@@ -6,8 +6,13 @@
  *                   chain 2, gravity, friction, Baumgarte, trace, the four JournalFriction), the form, the
  *                   stiction and the SpeedLoad; spatial/packing.py packs every compiled RSRRRSystem with it
  *   "RSRRRLinkage"  the parameters of the FMU fmu_src/RSRRRLinkage.py (the journals of Table 1 scaled by
- *                   mu_scale); the native FMU's. Its bristle laws (friction_model > 0), clearance joint
- *                   (clearance > 0) and flexible link (n_rfe > 0) run in the pythonfmu FMU only: refused.
+ *                   mu_scale); the native FMU's. Its clearance joint (clearance > 0) and flexible link
+ *                   (n_rfe > 0) run in the pythonfmu FMU only: refused; its bristle laws are RSRRRBristle's.
+ *   "RSRRRBristle"  RSRRRLinkage's parameters, then the bristle laws' (sigma0, sigma1, sigma2, v_s, delta,
+ *                   z_ba_ratio: FrictionModelSlave's), family "spatial_bristle" (spatial_bristle.c): the
+ *                   FMU's friction_model 1-4, spatial.bristle.BristleRSRRRSystem. fpar = the linkage's, then a
+ *                   law row per frictional surface (all 11 of Table 1: friction false or mu_scale 0 refused);
+ *                   y0 = the linkage's, then zeta = sigma0 z (11) at each surface's steady deflection.
  *
  * The mechanism is rsrrr.RSRRR's (seed 002 Sect. 3): the driving link (1,1) about the global z axis, chain
  * 2 based at (0, -y0, z0) with the fixed transforms T~(2,1) = Trans(0, -y0, z0) P Rz, T~(2,2) = Trans(0, 0,
@@ -27,6 +32,7 @@
 #include <string.h>
 
 #include "fj_assembly.h"
+#include "fj_bristle_laws.h"
 #include "fj_kernel.h"
 #include "spatial_internal.h"
 
@@ -258,14 +264,61 @@ static int64_t system_assemble(const double *p, double *fpar, int64_t *ipar, dou
  * "RSRRRLinkage": the FMU's parameters (fmu_src/RSRRRLinkage.py, RSRRRLinkage.build)
  * ================================================================================================== */
 
-static const char *const LINKAGE_NAMES[] = {
-    "friction", "stiction", "mu_scale", "mu_s_factor", "load_t0", "load_psid0", "load_c", "y0", "z0",
-    "psi1_start", "psid1_start", "baumgarte", "friction_model", "clearance", "n_rfe"};
+#define LINKAGE_LIST                                                                                         \
+    "friction", "stiction", "mu_scale", "mu_s_factor", "load_t0", "load_psid0", "load_c", "y0", "z0", "psi1_start", \
+        "psid1_start", "baumgarte", "friction_model", "clearance", "n_rfe"
+static const char *const LINKAGE_NAMES[] = {LINKAGE_LIST};
+/* RSRRRBristle's: RSRRRLinkage's, then the bristle laws' (FrictionModelSlave.BRISTLE_PARAMETERS) */
+static const char *const BRISTLE_NAMES[] = {LINKAGE_LIST, "sigma0", "sigma1", "sigma2", "v_s", "delta", "z_ba_ratio"};
 enum { LK_FRICTION, LK_STICTION, LK_MU_SCALE, LK_MU_S, LK_T0, LK_PSID0, LK_C, LK_Y0, LK_Z0, LK_PSI, LK_PSID,
-       LK_BAUMGARTE, LK_FRICTION_MODEL, LK_CLEARANCE, LK_N_RFE };
+       LK_BAUMGARTE, LK_FRICTION_MODEL, LK_CLEARANCE, LK_N_RFE, LK_SIGMA0, LK_SIGMA1, LK_SIGMA2, LK_V_S, LK_DELTA,
+       LK_Z_BA_RATIO };
+#define N_SURFACES 11       /* RSRRRBristle: every journal surface of Table 1 but the face C of joint (1,1) */
+#define ZERO_VELOCITY 1e-9  /* rad/s: spatial.system.ZERO_VELOCITY */
 
-static int64_t linkage_assemble(const double *p, double *fpar, int64_t *ipar, double *y0, char *error,
-                                size_t n_error) {
+/* RSRRRBristle's checks after the linkage's (RSRRRLinkage.build, then bristle.surface_laws) and its law rows
+ * (fj_bristle_law: mu_c the surface's level, mu_s = mu_s_factor mu_c) after the linkage's fpar, one per
+ * frictional surface (bristle.frictional_surfaces' order). */
+static void bristle_laws(const rsrrr *r, const double *p, fj_problems *pr, double *rows) {
+    if (p[LK_STICTION] != 0.0)
+        fj_problem(pr, "stiction=True is outside its allowed range with friction_model=%g: only False (the bristles "
+                       "hold the joints)", p[LK_FRICTION_MODEL]);
+    int64_t n = 0;
+    for (int j = 0; j < N_JOINTS && r->friction && !pr->count; j++)
+        for (int a = 0; a < 3 && !pr->count; a++) {
+            double mu = r->journals[j][J_MU_A + a];
+            if (!(mu > 0.0)) continue;
+            const double given[FJ_BRISTLE_LAW_SIZE] = {p[LK_FRICTION_MODEL], p[LK_SIGMA0], p[LK_SIGMA1], p[LK_SIGMA2],
+                                                       mu, mu * r->journals[j][J_MU_S], p[LK_V_S], p[LK_DELTA],
+                                                       p[LK_Z_BA_RATIO]};
+            fj_bristle_law(pr, "friction_model", given, rows + n++ * FJ_BRISTLE_LAW_SIZE);
+        }
+    if (!pr->count && n != N_SURFACES) /* not a Python check: the native FMU's sizes are fixed */
+        fj_problem(pr, "friction=%s, mu_scale=%g: the native FMU's bristle laws need friction on every journal surface "
+                       "of Table 1 (friction true, mu_scale > 0); ideal joints run with friction_model 0",
+                   r->friction ? "True" : "False", p[LK_MU_SCALE]);
+}
+
+/* zeta = sigma0 z (N_SURFACES) of y0 after the linkage's state: each surface's steady sliding deflection at its
+ * slip (BristleRSRRRSystem.initial_state, in closed form: sigma0 z = sgn(v) times mu_c (Dahl), mu(v) (LuGre, the
+ * elasto-plastic law) or mu_s (Gonthier), friction.bristle), 0 below ZERO_VELOCITY. */
+static void bristle_deflections(const rsrrr *r, const double *rows, double *y0) {
+    int64_t n = 0;
+    for (int j = 0; j < N_JOINTS; j++)
+        for (int a = 0; a < 3; a++) {
+            if (!(r->journals[j][J_MU_A + a] > 0.0)) continue;
+            const double *law = rows + n * FJ_BRISTLE_LAW_SIZE;
+            double v = y0[N_JOINTS + j], model = law[FJ_LAW_MODEL];
+            double level = model == FJ_DAHL ? law[FJ_LAW_MU_C]
+                                            : model == FJ_GONTHIER ? law[FJ_LAW_MU_S] : fj_bristle_mu(law, v);
+            y0[N_Y + n++] = fabs(v) > ZERO_VELOCITY ? (v > 0.0 ? level : -level) : 0.0;
+        }
+}
+
+/* The assembly self (RSRRRLinkage or RSRRRBristle) of the parameters p (LINKAGE_NAMES, BRISTLE_NAMES). */
+static int64_t linkage_of(const fj_assembly *self, const double *p, double *fpar, int64_t *ipar, double *y0,
+                          char *error, size_t n_error) {
+    int bristle = self == &fj_assembly_RSRRRBristle;
     fj_problems pr = fj_no_problems(error, n_error);
     /* the defaults of RSRRRParameters, the journals of Table 1 (rsrrr.table1_journals) with mu = 0.2 mu_scale,
      * alpha = beta = baumgarte, a SpeedLoad if load_c > 0 */
@@ -278,7 +331,7 @@ static int64_t linkage_assemble(const double *p, double *fpar, int64_t *ipar, do
                 {0.03, 0.01, 0.01, 0.015, mu, mu, mu, 3.0, 0.01, mu_s}},
                0, p[LK_STICTION] != 0.0, p[LK_C] > 0.0, p[LK_T0], p[LK_PSID0], p[LK_C]};
     /* not Python checks: the features of seed 003 run in the pythonfmu FMU only */
-    fj_require_exact_friction(&pr, p[LK_FRICTION_MODEL], NULL);
+    if (!bristle) fj_require_exact_friction(&pr, p[LK_FRICTION_MODEL], "RSRRRBristle");
     if (p[LK_CLEARANCE] != 0.0) {
         char shown[40];
         fj_repr(p[LK_CLEARANCE], shown, sizeof shown);
@@ -289,10 +342,23 @@ static int64_t linkage_assemble(const double *p, double *fpar, int64_t *ipar, do
         fj_problem(&pr, "n_rfe=%g: the native FMU has rigid links only (n_rfe 0); the flexible link runs in the "
                         "pythonfmu FMU", p[LK_N_RFE]);
     if (pr.count || assemble_rsrrr(&r, &pr, fpar, ipar)) return pr.count;
+    if (bristle) bristle_laws(&r, p, &pr, fpar + N_FPAR);
+    if (pr.count) return pr.count;
     fj_require_finite(&pr, "psi1_start", p[LK_PSI]);
     fj_require_finite(&pr, "psid1_start", p[LK_PSID]);
     if (!pr.count) initial_state(p[LK_PSI], p[LK_PSID], fpar, ipar, y0, &pr);
+    if (bristle && !pr.count) bristle_deflections(&r, fpar + N_FPAR, y0);
     return pr.count;
+}
+
+static int64_t linkage_assemble(const double *p, double *fpar, int64_t *ipar, double *y0, char *error,
+                                size_t n_error) {
+    return linkage_of(&fj_assembly_RSRRRLinkage, p, fpar, ipar, y0, error, n_error);
+}
+
+static int64_t bristle_assemble(const double *p, double *fpar, int64_t *ipar, double *y0, char *error,
+                                size_t n_error) {
+    return linkage_of(&fj_assembly_RSRRRBristle, p, fpar, ipar, y0, error, n_error);
 }
 
 /* ==================================================================================================
@@ -304,3 +370,7 @@ const fj_assembly fj_assembly_RSRRRSystem = {"RSRRRSystem", "spatial", FJ_COUNT(
                                              N_IPAR, N_Y, 2, N_RECORD, system_assemble};
 const fj_assembly fj_assembly_RSRRRLinkage = {"RSRRRLinkage", "spatial", FJ_COUNT(LINKAGE_NAMES), LINKAGE_NAMES, N_FPAR,
                                               N_IPAR, N_Y, 2, N_RECORD, linkage_assemble};
+/* spatial_bristle.c's record: the linkage's, then z, zdot, N, psid_s, t_s per surface */
+const fj_assembly fj_assembly_RSRRRBristle = {"RSRRRBristle", "spatial_bristle", FJ_COUNT(BRISTLE_NAMES),
+                                              BRISTLE_NAMES, N_FPAR + N_SURFACES * FJ_BRISTLE_LAW_SIZE, N_IPAR,
+                                              N_Y + N_SURFACES, 2, N_RECORD + 5 * N_SURFACES, bristle_assemble};

@@ -13,6 +13,7 @@ static const fj_family *const FAMILIES[] = {
     &fj_family_planar_bristle,
     &fj_family_steering_bristle,
     &fj_family_spatial_clearance,
+    &fj_family_spatial_bristle,
 };
 
 const fj_family *fj_family_find(const char *name) {

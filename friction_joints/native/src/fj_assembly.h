@@ -38,12 +38,12 @@ const fj_assembly *fj_assembly_find(const char *model);
 
 /* The assemblies: assembly_lumped.c, assembly_vehicle.c, assembly_steering.c (the steering with either friction),
  * assembly_planar.c (the planar mechanisms, the slider-cranks with either friction), assembly_spatial.c (the RSRRR
- * linkage), assembly_bristle.c (the oscillator with bristle friction). */
+ * linkage with either friction), assembly_bristle.c (the oscillator with bristle friction). */
 extern const fj_assembly fj_assembly_SingleMassFriction, fj_assembly_TwoMassFriction, fj_assembly_SingleTrackVehicle,
     fj_assembly_SteeringSystem, fj_assembly_SteeringBristle;
 extern const fj_assembly fj_assembly_SliderCrank, fj_assembly_OffsetSliderCrank, fj_assembly_DupontTwoMass;
 extern const fj_assembly fj_assembly_SliderCrankBristle, fj_assembly_OffsetSliderCrankBristle;
-extern const fj_assembly fj_assembly_RSRRRSystem, fj_assembly_RSRRRLinkage;
+extern const fj_assembly fj_assembly_RSRRRSystem, fj_assembly_RSRRRLinkage, fj_assembly_RSRRRBristle;
 extern const fj_assembly fj_assembly_BristleOscillator;
 
 /* The row (FJ_BRISTLE_LAW_SIZE, fj_bristle_laws.h) of the bristle law of parameters p in the row's order (model,

@@ -126,6 +126,7 @@ extern const fj_family fj_family_bristle;
 extern const fj_family fj_family_planar_bristle;
 extern const fj_family fj_family_steering_bristle;
 extern const fj_family fj_family_spatial_clearance;
+extern const fj_family fj_family_spatial_bristle;
 
 /* The family whose name is `name` (families.c); NULL for an unknown name or a NULL name. */
 const fj_family *fj_family_find(const char *name);

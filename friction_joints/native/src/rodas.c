@@ -9,6 +9,9 @@
  *     y(t0 + s h) = (1 - s) y0 + s (y1 + (1 - s)(D2 + s D3)),  D2 = sum d2_j k_j, D3 = sum d3_j k_j,
  * its error norm, step-size bounds (1/5 .. 6 times per step, safety 0.9), Gustafsson's predictive
  * controller, its first step (1e-6 s) and its response to a singular E (halve h, five times at most);
+ * a stage the kernels fail to evaluate (a trial state beyond the model's range, which the solution need not
+ * reach) rejects the step as a non-finite error does, until the step would fall below its minimum (then
+ * the kernel's status);
  * the step is bounded by max_step alone (rodas.f also by the interval), so that the step size the
  * controller proposes survives calls over short intervals (co-simulation steps).
  * J and f_t by forward differences of rodas.f's increments sqrt(1e-16 max(1e-5, |y_j|)), evaluated
@@ -206,7 +209,15 @@ int64_t fj_rodas_advance(const fj_family *fam, fj_args *a, double *scratch, doub
             }
             st = stages(&e, t, y, h, f0, f_t, LU, piv, K, y_new, ys, dy);
             calls += N_STAGES - 1;
-            if (st != FJ_OK) break;
+            if (st != FJ_OK) { /* a stage the kernels cannot evaluate (beyond the model's range: a bristle */
+                if (h / FAC1 < min_step) break; /* coupling with no solution): shrunk as a non-finite error */
+                st = FJ_OK;
+                h_ctrl = h / FAC1;
+                reject = 1;
+                last = 0;
+                rejected += 1;
+                continue;
+            }
             double err = error_norm(y, y_new, K + (N_STAGES - 1) * n, rtol, atol, n);
             /* h_new = h / fac, fac within [FAC2, FAC1]; a NaN error (a stage not finite) shrinks most */
             double fac = err == err ? py_max(FAC2, py_min(FAC1, sqrt(sqrt(err)) / SAFE)) : FAC1;

@@ -846,6 +846,12 @@ int64_t fj_spatial_dependent_velocities(const double *fpar, int64_t n_fpar, cons
     return dependent_velocities(q, qd1, fpar, ipar, &w, qd);
 }
 
+int64_t fj_spatial_coordinates(const fj_args *a, const double *y, double *q, double *qd) {
+    work w;
+    work_of(a, &w);
+    return coordinates(y, a->fpar, a->ipar, &w, q, qd);
+}
+
 /* ==================================================================================================
  * Reactions (eqs 3.1-3.8) and journal friction (eqs 4-7)
  * ================================================================================================== */
@@ -968,20 +974,32 @@ static void at_motion(const double *t_f, int64_t n, const double *qdd0, const do
     }
 }
 
-/* t_0 (N.m) of journal j at the full friction levels mu_a0 under the reactions f_O, n_O (3,) of its joint:
- * eqs 4, 5.1-5.3 with the surface loads of eqs 6.1-6.2 (journal._full_torque). */
-static double full_torque(const double *fpar, const int64_t *ipar, int64_t j, const double *f_O, const double *n_O) {
-    int64_t o = ipar[I_F_JOURNALS] + j * JOURNAL_WIDTH;
-    double a_bar = fpar[o + J_A_BAR], d_A = fpar[o + J_D_A], d_B = fpar[o + J_D_B], d_C = fpar[o + J_D_C];
+void fj_spatial_surface_loads(const double *fpar, const int64_t *ipar, int64_t j, const double *f_O,
+                              const double *n_O, double *loads) {
+    double a_bar = fpar[ipar[I_F_JOURNALS] + j * JOURNAL_WIDTH + J_A_BAR];
     double f_nx = n_O[0] / a_bar, f_ny = n_O[1] / a_bar;
     double xA = 0.5 * f_O[0] - f_ny, yA = 0.5 * f_O[1] + f_nx;
     double xB = 0.5 * f_O[0] + f_ny, yB = 0.5 * f_O[1] - f_nx;
-    double F_A = sqrt(xA * xA + yA * yA); /* (6.1); np.hypot in Python: the same to rounding */
-    double F_B = sqrt(xB * xB + yB * yB); /* (6.2) */
-    double F_z = fabs(f_O[2]);
-    double face = (d_C * d_C + d_C * d_A + d_A * d_A) / (3.0 * (d_C + d_A)); /* (5.3), 0/0-free form */
-    return (0.5 * fpar[o + J_MU_A] * F_A * d_A + 0.5 * fpar[o + J_MU_B] * F_B * d_B
-            + fpar[o + J_MU_C] * F_z * face); /* (4), (5.1), (5.2) */
+    loads[0] = sqrt(xA * xA + yA * yA); /* (6.1); np.hypot in Python: the same to rounding */
+    loads[1] = sqrt(xB * xB + yB * yB); /* (6.2) */
+    loads[2] = fabs(f_O[2]);
+}
+
+void fj_spatial_arms(const double *fpar, const int64_t *ipar, int64_t j, double *arms) {
+    int64_t o = ipar[I_F_JOURNALS] + j * JOURNAL_WIDTH;
+    double d_A = fpar[o + J_D_A], d_C = fpar[o + J_D_C];
+    arms[0] = 0.5 * d_A, arms[1] = 0.5 * fpar[o + J_D_B];                   /* (5.1), (5.2) */
+    arms[2] = (d_C * d_C + d_C * d_A + d_A * d_A) / (3.0 * (d_C + d_A)); /* (5.3), 0/0-free form */
+}
+
+/* t_0 (N.m) of journal j at the full friction levels mu_a0 under the reactions f_O, n_O (3,) of its joint:
+ * eqs 4, 5.1-5.3 with the surface loads of eqs 6.1-6.2 (journal._full_torque). */
+static double full_torque(const double *fpar, const int64_t *ipar, int64_t j, const double *f_O, const double *n_O) {
+    const double *mu = fpar + ipar[I_F_JOURNALS] + j * JOURNAL_WIDTH + J_MU_A;
+    double loads[3], arms[3];
+    fj_spatial_surface_loads(fpar, ipar, j, f_O, n_O, loads);
+    fj_spatial_arms(fpar, ipar, j, arms);
+    return mu[0] * arms[0] * loads[0] + mu[1] * arms[1] * loads[1] + mu[2] * arms[2] * loads[2]; /* (4) */
 }
 
 /* sgn(psid) (1 - exp(-k |psid| / psid_k)): eq. (7) divided by mu_a0. */
@@ -1011,12 +1029,11 @@ static void coupling_pass(const double *fpar, const int64_t *ipar, work *w, doub
     }
 }
 
-/* status; *iterations: qdd, f_S, f_O, n_O and t_f at (q, qd) with the net torque ``applied`` on the
- * driving link, the reaction-friction coupling iterated on its affine map (RSRRR.dynamics). */
-static int64_t dynamics(const double *q, const double *qd, double applied, const double *fpar, const int64_t *ipar,
-                        work *w, int64_t *iterations) {
+/* The affine map of qdd, f_S and the reactions in the friction torques at (q, qd) with the net torque
+ * ``applied`` on the driving link (eq. 2 in the form of ipar, eqs 3.1-3.8), into w. */
+static int64_t affine_map(const double *q, const double *qd, double applied, const double *fpar, const int64_t *ipar,
+                          work *w) {
     int64_t n = ipar[I_N1] + ipar[I_N2];
-    *iterations = 0;
     w->memo[MEMO_KEPT] = 0;
     int64_t st = mechanics(q, qd, fpar, ipar, w);
     if (st) return st;
@@ -1024,6 +1041,17 @@ static int64_t dynamics(const double *q, const double *qd, double applied, const
                                         : solve_cut(applied, fpar, ipar, w, NULL, n);
     if (st) return st;
     reaction_map(qd, fpar, ipar, w, NULL, n);
+    return FJ_OK;
+}
+
+/* status; *iterations: qdd, f_S, f_O, n_O and t_f at (q, qd) with the net torque ``applied`` on the
+ * driving link, the reaction-friction coupling iterated on its affine map (RSRRR.dynamics). */
+static int64_t dynamics(const double *q, const double *qd, double applied, const double *fpar, const int64_t *ipar,
+                        work *w, int64_t *iterations) {
+    int64_t n = ipar[I_N1] + ipar[I_N2];
+    *iterations = 0;
+    int64_t st = affine_map(q, qd, applied, fpar, ipar, w);
+    if (st) return st;
     double tol = fpar[ipar[I_F_LOOP] + LOOP_COUPLING_TOL];
     int64_t limit = ipar[I_MAX_COUPLING];
     double *chi = w->limits;
@@ -1054,6 +1082,20 @@ static double load(const double *fpar, const int64_t *ipar, double psid) {
 /* RSRRRSystem.resistance: tau_res plus the load's (N.m). */
 static double resistance(const double *tau, const double *fpar, const int64_t *ipar, double psid) {
     return tau[1] + load(fpar, ipar, psid);
+}
+
+int64_t fj_spatial_affine_map(const fj_args *a, const double *q, const double *qd, double applied) {
+    work w;
+    work_of(a, &w);
+    return affine_map(q, qd, applied, a->fpar, a->ipar, &w);
+}
+
+void fj_spatial_at(const fj_args *a, const double *t_f, double *f_O, double *n_O, double *qdd, double *f_S) {
+    int64_t n1 = a->ipar[I_N1], n = n1 + a->ipar[I_N2];
+    work w;
+    layout(&w, a->work, a->iwork, n, n1, NULL, NULL); /* the map of the last fj_spatial_affine_map */
+    at(t_f, n, w.fO0, w.nO0, w.SfO, w.SnO, f_O, n_O);
+    if (qdd) at_motion(t_f, n, w.qdd0, w.fS0, w.Sq, w.Sf, qdd, f_S);
 }
 
 /* RSRRRSystem._rest_terms at rest at q: the mechanics at qd = 0 and J2^-1 into w, V = dq/dpsi11 into
@@ -1173,11 +1215,25 @@ static int64_t motion(const fj_args *a, const double *y, const double *tau, work
  * Kernels
  * ================================================================================================== */
 
+void fj_spatial_rates(const fj_args *a, const double *y, const double *tau, const double *qd, const double *qdd,
+                      const double *t_f, double *dy) {
+    int64_t n = a->ipar[I_N1] + a->ipar[I_N2];
+    double res = resistance(tau, a->fpar, a->ipar, y[n]);
+    double applied = tau[0] - res;
+    double friction_power = 0.0;
+    for (int64_t j = 0; j < n; j++) {
+        dy[j] = qd[j];
+        dy[n + j] = qdd[j];
+        friction_power += -t_f[j] * qd[j];
+    }
+    dy[2 * n] = applied * qd[0];
+    dy[2 * n + 1] = -res * qd[0];
+    dy[2 * n + 2] = friction_power;
+}
+
 /* dy/dt = [qd, qdd, drive power, resistance power, friction power] (RSRRRSystem.rhs). */
 static int64_t rhs(const fj_args *a, double t, const double *y, const double *tau, double *dy, int64_t n_out) {
-    const double *fpar = a->fpar;
-    const int64_t *ipar = a->ipar;
-    int64_t n = ipar[I_N1] + ipar[I_N2], iterations;
+    int64_t iterations;
     double alpha;
     (void)t;
     if (a->imode[0] == 0) { /* stuck: nothing moves, no work is done */
@@ -1188,17 +1244,7 @@ static int64_t rhs(const fj_args *a, double t, const double *y, const double *ta
     work_of(a, &w);
     int64_t st = motion(a, y, tau, &w, &iterations, &alpha);
     if (st) return st;
-    double res = resistance(tau, fpar, ipar, y[n]);
-    double applied = tau[0] - res;
-    double friction_power = 0.0;
-    for (int64_t j = 0; j < n; j++) {
-        dy[j] = w.qd[j];
-        dy[n + j] = w.qdd[j];
-        friction_power += -w.tf[j] * w.qd[j];
-    }
-    dy[2 * n] = applied * w.qd[0];
-    dy[2 * n + 1] = -res * w.qd[0];
-    dy[2 * n + 2] = friction_power;
+    fj_spatial_rates(a, y, tau, w.qd, w.qdd, w.tf, dy);
     return FJ_OK;
 }
 
@@ -1242,38 +1288,50 @@ static void energy(const double *q, const double *qd, const double *fpar, const 
     }
 }
 
-/* The recorded quantities of RSRRRSystem.record, flat (spatial.record_layout). */
-static int64_t record(const fj_args *a, double t, const double *y, const double *tau, double *out, int64_t n_out) {
+void fj_spatial_record(const fj_args *a, const double *y, const double *tau, const fj_spatial_state *s,
+                       double *out) {
     const double *fpar = a->fpar;
     const int64_t *ipar = a->ipar;
-    int64_t n = ipar[I_N1] + ipar[I_N2], iterations;
-    double alpha, e_kin, e_pot;
+    int64_t n = ipar[I_N1] + ipar[I_N2];
+    double e_kin, e_pot;
+    work w;
+    layout(&w, a->work, a->iwork, n, ipar[I_N1], NULL, NULL); /* energy and closure_terms write what they read */
+    int64_t o = 0;
+    const double *blocks[4] = {s->q, s->qd, s->qdd, s->f_S};
+    const int64_t sizes[4] = {n, n, n, 3};
+    for (int b = 0; b < 4; b++)
+        for (int64_t i = 0; i < sizes[b]; i++) out[o++] = blocks[b][i];
+    for (int64_t i = 0; i < 3 * n; i++) out[o++] = s->f_O[i];
+    for (int64_t i = 0; i < 3 * n; i++) out[o++] = s->n_O[i];
+    for (int64_t i = 0; i < n; i++) out[o++] = s->t_f[i];
+    out[o] = (double)s->iterations;
+    out[o + 1] = s->stuck ? 1.0 : 0.0;
+    out[o + 2] = tau[0];
+    out[o + 3] = resistance(tau, fpar, ipar, y[n]);
+    out[o + 6] = y[2 * n], out[o + 7] = y[2 * n + 1], out[o + 8] = y[2 * n + 2];
+    if (s->energy) { /* E_kin, E_pot and the closure error of the state's mechanics */
+        out[o + 4] = s->energy[0], out[o + 5] = s->energy[1], out[o + 9] = s->energy[2];
+        return;
+    }
+    energy(s->q, s->qd, fpar, ipar, &w, &e_kin, &e_pot);
+    out[o + 4] = e_kin, out[o + 5] = e_pot;
+    closure_terms(s->q, fpar, ipar, &w);
+    out[o + 9] = closure_error(&w);
+}
+
+/* The recorded quantities of RSRRRSystem.record, flat (spatial.record_layout). */
+static int64_t record(const fj_args *a, double t, const double *y, const double *tau, double *out, int64_t n_out) {
+    int64_t iterations;
+    double alpha;
     (void)t, (void)n_out;
     work w;
     work_of(a, &w);
     int64_t st = motion(a, y, tau, &w, &iterations, &alpha);
     if (st) return st;
-    int64_t o = 0;
-    const double *blocks[4] = {w.q, w.qd, w.qdd, w.fS};
-    const int64_t sizes[4] = {n, n, n, 3};
-    for (int b = 0; b < 4; b++)
-        for (int64_t i = 0; i < sizes[b]; i++) out[o++] = blocks[b][i];
-    for (int64_t i = 0; i < 3 * n; i++) out[o++] = w.fO[i];
-    for (int64_t i = 0; i < 3 * n; i++) out[o++] = w.nO[i];
-    for (int64_t i = 0; i < n; i++) out[o++] = w.tf[i];
-    out[o] = (double)iterations;
-    out[o + 1] = a->imode[0] == 0 ? 1.0 : 0.0;
-    out[o + 2] = tau[0];
-    out[o + 3] = resistance(tau, fpar, ipar, y[n]);
-    out[o + 6] = y[2 * n], out[o + 7] = y[2 * n + 1], out[o + 8] = y[2 * n + 2];
-    if (w.memo[MEMO_ENERGY]) { /* those of the right-hand side's mechanics */
-        out[o + 4] = w.kept[2 * n + 3], out[o + 5] = w.kept[2 * n + 4], out[o + 9] = w.kept[2 * n + 5];
-        return FJ_OK;
-    }
-    energy(w.q, w.qd, fpar, ipar, &w, &e_kin, &e_pot);
-    out[o + 4] = e_kin, out[o + 5] = e_pot;
-    closure_terms(w.q, fpar, ipar, &w);
-    out[o + 9] = closure_error(&w);
+    int64_t n = a->ipar[I_N1] + a->ipar[I_N2];
+    fj_spatial_state s = {w.q, w.qd, w.qdd, w.fS, w.fO, w.nO, w.tf, iterations, a->imode[0] == 0,
+                          w.memo[MEMO_ENERGY] ? w.kept + 2 * n + 3 : NULL}; /* the right-hand side's, or none */
+    fj_spatial_record(a, y, tau, &s, out);
     return FJ_OK;
 }
 

@@ -7,6 +7,8 @@
 
 #include <stdint.h>
 
+#include "fj_kernel.h"
+
 /* codes */
 enum { FORM_CUT = 0, FORM_MINIMAL = 1 };
 enum { NO_LOAD = 0, SPEED_LOAD = 1 };
@@ -68,6 +70,38 @@ typedef struct fj_spatial_work {
     /* E_kin, E_pot and the closure error at the (q, qd) of the last mechanics() (not the trace formulation's) */
     double *energy; /* (3) */
 } fj_spatial_work;
+
+/* --- The turning linkage, piece by piece, for the families over the same mechanics with other joint friction
+ * (spatial_bristle.c). a: the kernel's arguments (the spatial family's packed model first in fpar, its
+ * scratch); every function returns FJ_OK or a status of fj_family_spatial's message(). */
+
+/* (q, qd) (n each) of the state y (RSRRRSystem._coordinates). */
+int64_t fj_spatial_coordinates(const fj_args *a, const double *y, double *q, double *qd);
+/* qdd, f_S and the reactions f_O, n_O as affine functions of the friction torques t_f (n) at (q, qd) with the
+ * net torque ``applied`` (N.m) on the driving link (seed 002 eq. 2 in the packed form, eqs 3.1-3.8), kept in
+ * the scratch for fj_spatial_at (RSRRR.dynamics before its coupling). */
+int64_t fj_spatial_affine_map(const fj_args *a, const double *q, const double *qd, double applied);
+/* f_O, n_O (n, 3) and, unless qdd is NULL, qdd (n) and f_S (3) at the friction torques t_f (n) on the map of
+ * the last fj_spatial_affine_map. */
+void fj_spatial_at(const fj_args *a, const double *t_f, double *f_O, double *n_O, double *qdd, double *f_S);
+/* (|F_A|, |F_B|, |f_z|) (N) of journal j from the reactions f_O, n_O (3,) of its joint (eqs 6.1-6.2) into loads (3). */
+void fj_spatial_surface_loads(const double *fpar, const int64_t *ipar, int64_t j, const double *f_O,
+                              const double *n_O, double *loads);
+/* The friction arms (m) of surfaces A, B, C of joint j (eqs 5.1-5.3; 5.3 in its 0/0-free form) into arms (3). */
+void fj_spatial_arms(const double *fpar, const int64_t *ipar, int64_t j, double *arms);
+/* dy[:2n + 3] of RSRRRSystem.rhs: [qd, qdd, drive power, resistance power, friction power -t_f . qd]. */
+void fj_spatial_rates(const fj_args *a, const double *y, const double *tau, const double *qd, const double *qdd,
+                      const double *t_f, double *dy);
+/* A state of motion: q, qd, qdd (n), f_S (3), f_O, n_O (n, 3), t_f (n), the coupling's iterations, stuck;
+ * energy: its E_kin, E_pot (J) and closure error (m) where its mechanics computed them, or NULL. */
+typedef struct fj_spatial_state {
+    const double *q, *qd, *qdd, *f_S, *f_O, *n_O, *t_f;
+    int64_t iterations, stuck;
+    const double *energy;
+} fj_spatial_state;
+/* RSRRRSystem.record of the state s, flat (spatial.packing.record_layout) into out. Uses the scratch. */
+void fj_spatial_record(const fj_args *a, const double *y, const double *tau, const fj_spatial_state *s,
+                       double *out);
 
 /* The loop closed from q_guess (n,) with chain 1's coordinates kept, by Newton on chain 2's
  * (loop.CutJointLoop.assemble), into q (n,). scratch, iscratch: the family's (fj_family_spatial.work_size).
