@@ -7,14 +7,16 @@ amplitudes of theirs (DupontTwoMass: F2 = 50 N presses m1 into its slot), 1 ms c
   c host    tests/c_host/fmi2_host.c (-T -w): the host's loop in C, no Python; instantiation and
             initialisation (setupExperiment to exitInitializationMode) timed apart from the steps
   fmpy      FMPy's FMU2Slave stepping the native FMU from Python
-  pythonfmu FMPy stepping the pythonfmu twin DIST/<Model>.fmu (when built; a shorter run)
+  pythonfmu FMPy stepping the pythonfmu twin DIST/<Model>.fmu (when built), over the same run: a shorter window
+            is no comparison (RSRRRLinkage with LuGre takes 35 right-hand sides per step over its first second,
+            88 while it spins backwards at 50 rad/s)
 Reported: the FMU's size, instantiation and initialisation (ms), real-time factor (simulated / wall)
-of each, and the right-hand sides per communication step (rhs/step: the model on the compiled engine in
-Python, stepped so, whose instance takes the native FMU's steps). Goals of issue 29: RTF in the C host
->= 500 for TwoMassFriction, >= 300 for DupontTwoMass, >= 150 for SliderCrank, >= 40 for RSRRRLinkage
-(GOALS); instantiation and initialisation < 10 ms (RSRRRLinkage's closes its loop then), FMU size <= 300
-kB. Issue 30's: RTF in FMPy >= 50 for BristleOscillator (FMPY_GOALS; its first input x_d is 0 in its
-default experiment, so it is held at 0, F_n at 13 N, the belt at 0.1 m/s: stick-slip), >= 20 for
+of each, and the right-hand sides and integrator steps per communication step (rhs/step, steps/step: the
+model on the compiled engine in Python, stepped so, whose instance takes the native FMU's steps). Goals of
+issue 29: RTF in the C host >= 500 for TwoMassFriction, >= 300 for DupontTwoMass, >= 150 for SliderCrank,
+>= 40 for RSRRRLinkage (GOALS); instantiation and initialisation < 10 ms (RSRRRLinkage's closes its loop
+then), FMU size <= 300 kB. Issue 30's: RTF in FMPy >= 50 for BristleOscillator (FMPY_GOALS; its first input
+x_d is 0 in its default experiment, so it is held at 0, F_n at 13 N, the belt at 0.1 m/s: stick-slip), >= 20 for
 SteeringSystem with LuGre friction (VARIANTS: a row of start values set in initialisation, friction_model
 2 with the bristle defaults; FMPy and pythonfmu only, as the C host sets no Integer), >= 10 for
 SliderCrank with LuGre friction, native and pythonfmu (PYTHONFMU_GOALS); RSRRRLinkage with LuGre friction
@@ -110,10 +112,10 @@ def fmpy_run(fmu, input_name, amplitude, held, t_end, h, start=None, clock=time.
     return elapsed
 
 
-def rhs_per_step(name, input_name, amplitude, held, t_end, h, start=None) -> float:
-    """Right-hand sides per communication step of the model with the start values on the compiled engine, stepped
-    as fmpy_run steps the FMU (stepping.Stepper on the system its slave builds, as the pythonfmu twin runs it;
-    the native FMU's instance takes the same steps)."""
+def per_step(name, input_name, amplitude, held, t_end, h, start=None) -> tuple[float, float]:
+    """(right-hand sides, accepted integrator steps) per communication step of the model with the start values
+    on the compiled engine, stepped as fmpy_run steps the FMU (stepping.Stepper on the system its slave builds,
+    as the pythonfmu twin runs it; the native FMU's instance takes the same steps)."""
     import build_fmu
     from friction_joints.fmi import native
     from friction_joints.stepping import Stepper
@@ -132,7 +134,8 @@ def rhs_per_step(name, input_name, amplitude, held, t_end, h, start=None) -> flo
         inputs = [values[v] for v in names]
         inputs[first] = amplitude * triangle(k * h / PERIOD)
         stepper.step_record(k * h, h, inputs)
-    return stepper.integrator.instance.counters[0] / n
+    rhs, steps, _ = stepper.integrator.instance.counters
+    return rhs / n, steps / n
 
 
 def main(argv=None):
@@ -151,7 +154,7 @@ def main(argv=None):
         subprocess.run(["gcc", "-std=c99", "-O2", f"-I{Path(fmpy.__file__).parent / 'c-code'}", "-o", str(host),
                         str(ROOT / "tests" / "c_host" / "fmi2_host.c"), "-ldl"], check=True)
         print(f"{'model':20s} {'size kB':>8s} {'inst ms':>8s} {'init ms':>8s} {'RTF C':>8s} {'RTF FMPy':>9s} "
-              f"{'RTF pythonfmu':>14s} {'rhs/step':>9s}")
+              f"{'RTF pythonfmu':>14s} {'rhs/step':>9s} {'steps/step':>10s}")
         for fmu in fmus:
             name = fmu.stem
             folder = Path(tmp) / name
@@ -163,14 +166,14 @@ def main(argv=None):
                            args.t_end, args.h) for _ in range(3)]
             instantiate, initialize, steps = (min(r[i] for r in runs) for i in range(3))
             twin = args.dist / f"{name}.fmu"
-            t_twin = min(args.t_end, 1.0)
             for label, start in ((name, None), *VARIANTS.get(name, ())):
                 clock = time.process_time if args.cpu else time.perf_counter
                 native = fmpy_run(fmu, input_name, amplitude, held, args.t_end, args.h, start, clock)
-                python_rtf = t_twin / fmpy_run(twin, input_name, amplitude, held, t_twin, args.h, start, clock) \
-                    if twin.exists() else None
+                python_rtf = (args.t_end / fmpy_run(twin, input_name, amplitude, held, args.t_end, args.h, start, clock)
+                              if twin.exists() else None)
                 python = f"{python_rtf:14.1f}" if python_rtf is not None else f"{'(not built)':>14s}"
-                python += f" {rhs_per_step(name, input_name, amplitude, held, args.t_end, args.h, start):9.1f}"
+                rhs, integrator_steps = per_step(name, input_name, amplitude, held, args.t_end, args.h, start)
+                python += f" {rhs:9.1f} {integrator_steps:10.2f}"
                 rtf = args.t_end / steps
                 goal = (f"  (goal >= {GOALS[name]}: {'met' if rtf >= GOALS[name] else 'not met'})"
                         if name in GOALS and start is None else "")  # a variant has no C host run
