@@ -454,6 +454,35 @@ def test_bristle_friction_is_its_twins_and_restores_its_state(native_folder, tmp
         inst.free()
 
 
+def test_rsrrr_with_lugre_takes_the_steps_of_its_twins_engine(native_folder, tmp_path):
+    """The native RSRRRLinkage with LuGre (friction_model 2, its default rtol 1e-6) on its default experiment,
+    the drive changed at every step: every output bit for bit that of stepping.Stepper, what the pythonfmu twin
+    runs, on the compiled engine from the C assembly's packed model and initial state (the twin closes its
+    initial loop in numpy: 4e-16 apart). So the FMU passes the twin's rtol, atol = rtol / 100 and step bounds,
+    restarts where the twin does and takes the same RODAS steps (the right-hand sides per step that
+    bench_native.py reports for both); its speed is the twin's less the Python around a step."""
+    from friction_joints.fmi.native import _system
+    from friction_joints.stepping import Stepper
+
+    inst = Instance(extracted(native_folder, "RSRRRLinkage", 2, tmp_path))
+    inst.start(friction_model=2)
+    cls, _ = experiment("RSRRRLinkage")
+    e, names, slave = cls.experiment, outputs_of(inst.md), object.__new__(cls)
+    values = {v.name: v.start if v.start is not None else 0.0 for v in cls.variables} | {"friction_model": 2}
+    system, _ = _system(cls, slave, values, tuple(cls.inputs))
+    _, _, y0 = native.Assembly("RSRRRBristle")(values)
+    stepper = Stepper(lambda inputs: system, lambda _: y0, [0.0] * len(cls.inputs), values["rtol"], engine="compiled")
+    h = e.step_size
+    for k in range(round(1.0 / h)):
+        tau = [e.inputs[n](k * h) for n in cls.inputs]
+        stepper.step_record(k * h, h, tau)  # the twin's doStep on the compiled engine
+        expected = slave.publish(stepper.outputs)
+        got = dict(zip(names, drive(inst, e.inputs, names, k, k + 1, h)[0]))
+        assert got == {n: float(expected[n]) for n in names}, f"t = {(k + 1) * h}"
+    assert abs(stepper.outputs["qd"][0]) > 1.0  # the linkage runs
+    inst.free()
+
+
 @pytest.mark.parametrize("name", MODELS)
 def test_four_instances_in_four_threads_give_their_sequential_results(native_folder, tmp_path, name):
     folder = extracted(native_folder, name, 2, tmp_path)
