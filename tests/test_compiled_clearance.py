@@ -269,10 +269,11 @@ for case in tests.CASES:
     tests.test_rhs_and_record_agree_at_random_states(case)
 for case in ("planar clearance in (2,2)", "spatial clearance in (2,2)"):
     tests.test_mode_decisions_agree(case)
+tests.test_the_coupling_folds()
 """
 
 
 def test_kernels_under_sanitizers(sanitized_engine):
-    """The kernels and records of every case in both modes and the mode decisions, on the engine built with
-    the sanitizers (in a subprocess: a sanitizer's report fails this test)."""
+    """The kernels and records of every case in both modes, the mode decisions and the coupling's fold, on the
+    engine built with the sanitizers (in a subprocess: a sanitizer's report fails this test)."""
     run_against(sanitized_engine, SANITIZED)
