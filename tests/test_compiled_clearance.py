@@ -4,6 +4,7 @@ spatial one, RFEM links of both approaches, clearance and flexible link together
 friction, with a SpeedLoad), the mode decisions, a run's impacts, separations and states, the energy balance of
 compiled runs (planar and spatial clearance)."""
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -11,10 +12,13 @@ import pytest
 
 from friction_joints.contact import FREE, Contact, Free
 from friction_joints.engine import make_integrator, run
+from friction_joints.errors import ConvergenceError, FrictionJointsError
+from friction_joints.hybrid.signals import PiecewiseLinear
+from friction_joints.spatial import clearance_packing
 from friction_joints.spatial.clearance_rsrrr import ClearanceParameters, ClearanceRSRRR
 from friction_joints.spatial.clearance_system import ClearanceRSRRRSystem
 from friction_joints.spatial.load import SpeedLoad
-from friction_joints.spatial.rsrrr import RSRRRParameters
+from friction_joints.spatial.rsrrr import NO_SOLUTION, RSRRRParameters
 
 from native_build import run_against
 from test_compiled_engine import assert_same_run
@@ -175,6 +179,87 @@ def test_energy_balance_of_a_compiled_run(model):
 
 
 
+def steel_coupler():
+    """(system, compiled integrator) of the RSRRRLinkage FMU's flexible-link case (bench_rsrrr_clearance.py
+    --fmu): the coupler (2,3) of four steel sdes (modified RFEM), the drive ramped to 10 N.m over 2 s, the FMU's
+    governed load, from rest, at the FMU's tolerances."""
+    mech = ClearanceRSRRR(clearance=ClearanceParameters(flexible=3, n_rfe=4))
+    ramp = PiecewiseLinear([0.0, 2.0, 10.0], [0.0, 10.0, 10.0])
+    system = ClearanceRSRRRSystem(mech, [ramp, 0.0], SpeedLoad(10.0, 9.0, 5.0))
+    return system, make_integrator(system, 0.0, system.initial_state(), engine="compiled", rtol=1e-6, atol=1e-8)
+
+
+def test_the_steel_coupler_stops_where_the_coupling_has_no_solution():
+    """The FMU's flexible-link run: E_kin + E_pot + E_elastic changes by W_drive + W_friction + W_dissipated up to
+    0.388 s, and the run stops between 0.388 and 0.389 s with the message of a coupling without solution (the
+    fold of ``test_the_coupling_folds``), not a step the integrator gives up on."""
+    system, integrator = steel_coupler()
+    rows = [integrator.record_row(0.0, integrator.state.y, integrator.state.mode)]
+    with pytest.raises(FrictionJointsError) as exc:
+        for k in range(1, 400):
+            rows.append(integrator.advance_to(k * 1e-3))
+    assert str(exc.value).startswith(NO_SOLUTION + " at t=0.388"), str(exc.value)
+    assert len(rows) == 389
+    E = np.array([r["E_kin"] + r["E_pot"] + r["E_elastic"] for r in rows])
+    W = np.array([r["W_drive"] + r["W_friction"] + r["W_dissipated"] for r in rows])
+    assert np.abs(E - E[0] - W).max() < 1e-6 * np.ptp(E)
+
+
+def reduced_residual(system, y, t, grid):
+    """g (grid,) = friction(t_f)[(2,1)] - t_f[(2,1)] of the coupling at (t, y) with t_f[(2,1)] at the grid
+    values (N.m), the other three t_f solved by the fixed point (their gains are small); from the affine map of
+    the reactions in t_f (seed 002 eqs 2, 3.1-3.8: RSRRR.dynamics with constant friction torques)."""
+    mech, n = system.mech, system.n
+    q, qd = y[:n], y[n:2 * n]
+    tau = system.applied(t, y)
+
+    def reactions(t_f):
+        s = mech.dynamics(q, qd, tau, friction=lambda f_O, n_O: t_f)
+        return np.concatenate((s.f_O.ravel(), s.n_O.ravel()))
+
+    base = reactions(np.zeros(4))
+    slope = np.array([reactions(e) - base for e in np.eye(4)]).T
+
+    def friction(t_f):
+        r = base + slope @ t_f
+        return mech.friction_torques(qd, r[:12].reshape(4, 3), r[12:].reshape(4, 3))
+
+    g = []
+    for t21 in grid:
+        t_f = np.array([0.0, t21, 0.0, 0.0])
+        for _ in range(30):
+            t_f = friction(t_f)
+            t_f[1] = t21
+        g.append(friction(t_f)[1] - t21)
+    return np.array(g)
+
+
+def test_the_coupling_folds():
+    """At 0.3885 s of the steel coupler's run the coupling has two solutions near t_f(2,1) = 0.31 N.m (the
+    residual of joint (2,1)'s friction changes sign twice: its gain on itself through the reactions passes 1
+    between them); 0.2 ms further on the trajectory's tangent it has none for |t_f(2,1)| <= 2 N.m. There Python's
+    RSRRR.dynamics raises and the C kernel returns ST_NO_SOLUTION, with the same words; before, they agree."""
+    system, integrator = steel_coupler()
+    integrator.advance_to(0.3885)
+    t, before = integrator.time, integrator.state.y.copy()
+    after = before + 2e-4 * system.rhs(t, before, FREE)
+    grid = np.union1d(np.linspace(-2.0, 2.0, 401), np.linspace(0.30, 0.32, 201))  # finer where the roots are
+    g = reduced_residual(system, before, t, grid)
+    assert np.count_nonzero(np.diff(np.sign(g))) == 2 and 0.30 < grid[np.argmin(g)] < 0.32
+    assert reduced_residual(system, after, t + 2e-4, grid).min() > 0.0
+    model = system.compiled()
+    fmode, imode = system.encode_mode(FREE)
+    for time, y, status in ((t, before, 0), (t + 2e-4, after, clearance_packing.ST_NO_SOLUTION)):
+        out, tau = np.zeros(y.size), np.asarray(system.input_values(time), float)
+        assert model.rhs(time, y, tau, model.fpar, model.ipar, fmode, imode, out) == status
+    expected = system.rhs(t, before, FREE)
+    model.rhs(t, before, np.asarray(system.input_values(t), float), model.fpar, model.ipar, fmode, imode, out)
+    np.testing.assert_allclose(out, expected, rtol=0, atol=RHS * (1.0 + np.abs(expected)).max())
+    with pytest.raises(ConvergenceError, match=r"^" + re.escape(NO_SOLUTION)):
+        system.rhs(t + 2e-4, after, FREE)
+    assert model.message(clearance_packing.ST_NO_SOLUTION) == NO_SOLUTION
+
+
 SANITIZED = f"""
 import sys
 from friction_joints.native import library
@@ -184,10 +269,11 @@ for case in tests.CASES:
     tests.test_rhs_and_record_agree_at_random_states(case)
 for case in ("planar clearance in (2,2)", "spatial clearance in (2,2)"):
     tests.test_mode_decisions_agree(case)
+tests.test_the_coupling_folds()
 """
 
 
 def test_kernels_under_sanitizers(sanitized_engine):
-    """The kernels and records of every case in both modes and the mode decisions, on the engine built with
-    the sanitizers (in a subprocess: a sanitizer's report fails this test)."""
+    """The kernels and records of every case in both modes, the mode decisions and the coupling's fold, on the
+    engine built with the sanitizers (in a subprocess: a sanitizer's report fails this test)."""
     run_against(sanitized_engine, SANITIZED)

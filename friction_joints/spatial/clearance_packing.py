@@ -40,6 +40,8 @@ from .load import SpeedLoad
 CI_JOINTS, CI_GAP, CI_MODEL, CI_BEARING, CI_F = 0, 4, 8, 9, 10
 MODEL_NONE, MODEL_PLANAR, MODEL_SPATIAL = 0, 1, 2
 KINDS = {0: None, 1: "impact", 2: "separation"}  # the change report's KIND_*
+# the kernels' statuses beyond the spatial family's (spatial_clearance.c's message() has their texts)
+ST_NEWTON, ST_NEWTON_SINGULAR, ST_SKEW, ST_NO_SOLUTION = 9, 10, 11, 12
 
 
 def pack(system):

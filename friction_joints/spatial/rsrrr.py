@@ -35,6 +35,9 @@ from .reactions import newton_euler
 STEEL_DENSITY = 7850.0  # kg/m^3
 JOINTS = ("(1,1)", "(2,1)", "(2,2)", "(2,3)")
 CONTINUATION_STEP = 0.1  # rad: the largest step of psi11 between two closures of the initial pose
+#: the failure of the coupling where it has no solution (``RSRRR._newton_coupling``; the C families' words too)
+NO_SOLUTION = ("the reaction-friction coupling has no solution (Painleve-type): Newton crossed det(I - G) = 0, "
+               "G = dt_f/dt_f the friction's gain on itself through the reactions (light links by a journal raise G)")
 
 
 def table1_journals(mu_scale=1.0, mu_s_factor=1.0):
@@ -226,19 +229,29 @@ class RSRRR:
     def _newton_coupling(self, friction, t_f, it):
         """(t_f, iterations): the coupling t_f = friction(t_f) solved by Newton's method (Jacobian by forward
         differences) from t_f, where the fixed-point iteration contracts too slowly (light links beside a joint,
-        as the rigid finite elements of a flexible link)."""
+        as the rigid finite elements of a flexible link).
+
+        Where it fails, the message tells whether an iterate had det(I - G) <= 0, G = dt_f/dt_f the friction
+        torques' gain on themselves through the reactions: the residual t_f - friction(t_f) has turned over
+        (a fold), so the coupling has no solution near (a Painleve-type inconsistency of Coulomb friction on
+        the reactions: the solution met its second branch and both ended)."""
+        folded = False
         for k in range(1, self.MAX_ITERATIONS + 1):
             base = friction(t_f)
             residual = base - t_f
             if np.abs(residual).max() <= self.COUPLING_TOL * (1.0 + np.abs(t_f).max()):
                 return t_f, it + k
             h = 1e-7 * (1.0 + np.abs(t_f).max())
-            jacobian = np.array([(friction(t_f + h * e) - base) / h for e in np.eye(4)]).T - np.eye(4)
+            gain = np.array([(friction(t_f + h * e) - base) / h for e in np.eye(4)]).T
+            folded |= np.linalg.det(np.eye(4) - gain) <= 0.0
             try:
-                t_f = t_f - np.linalg.solve(jacobian, residual)
+                t_f = t_f - np.linalg.solve(gain - np.eye(4), residual)
             except np.linalg.LinAlgError:
                 raise ConvergenceError(f"the Jacobian of the reaction-friction coupling is singular (Newton "
                                        f"iteration {k})") from None
+        if folded:
+            raise ConvergenceError(NO_SOLUTION + f" (residual {np.abs(residual).max():.3g} N.m after {it} "
+                                   f"fixed-point and {self.MAX_ITERATIONS} Newton iterations)")
         raise ConvergenceError(f"the reaction-friction coupling did not converge in {it} fixed-point and "
                                f"{self.MAX_ITERATIONS} Newton iterations (residual {np.abs(residual).max():.3g} N.m)")
 

@@ -34,6 +34,12 @@ int fj_lu_factor(double *A, int64_t n, int64_t lda, int64_t *piv) {
     return singular;
 }
 
+double fj_lu_det(const double *LU, int64_t n, int64_t lda, const int64_t *piv) {
+    double det = 1.0;
+    for (int64_t j = 0; j < n; j++) det *= piv[j] != j ? -LU[j * lda + j] : LU[j * lda + j];
+    return det;
+}
+
 void fj_lu_solve(const double *LU, int64_t n, int64_t lda, const int64_t *piv, double *b) {
     for (int64_t j = 0; j < n; j++) {
         int64_t p = piv[j];

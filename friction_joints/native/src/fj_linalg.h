@@ -8,6 +8,8 @@
 /* A (n x n, row stride lda) = P L U in place with partial pivoting (as LAPACK getrf); piv (n) the row
  * swapped with row j at step j. Returns 1 if a pivot is exactly zero, else 0. */
 int fj_lu_factor(double *A, int64_t n, int64_t lda, int64_t *piv);
+/* det A from fj_lu_factor (the product of U's diagonal, its sign flipped at every row swap). */
+double fj_lu_det(const double *LU, int64_t n, int64_t lda, const int64_t *piv);
 /* b (n) = A^-1 b in place from fj_lu_factor. */
 void fj_lu_solve(const double *LU, int64_t n, int64_t lda, const int64_t *piv, double *b);
 /* B (n x r, row stride ldb) = A^-1 B in place, every column, from fj_lu_factor. */

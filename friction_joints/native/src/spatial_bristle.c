@@ -27,7 +27,7 @@
 #include <math.h>
 
 enum { N_JOINTS = 4, MAX_SURFACES = 3 * N_JOINTS, N_RECORD = 53, Y_ZETA = 11 }; /* 1 + 3 joints (spatial.c) */
-enum { ST_NEWTON_SINGULAR = 9, ST_LAYOUT = 10 }; /* beyond the spatial family's statuses */
+enum { ST_NEWTON_SINGULAR = 9, ST_LAYOUT = 10, ST_NO_SOLUTION = 11 }; /* beyond the spatial family's statuses */
 #define NEWTON_STEP 1e-7 /* the forward difference's step, relative to 1 + max |t_f| (RSRRR._newton_coupling) */
 
 /* The frictional surfaces at a state: joint, law row, arm, and the law's z, zdot, coefficient c and viscous part. */
@@ -71,11 +71,12 @@ static void friction(const fj_args *a, const surfaces *s, const double *t, doubl
 }
 
 /* t_f (4) = friction(t_f) by Newton's method from t_f = 0 (RSRRR._newton_coupling), *iterations the residuals
- * evaluated. */
+ * evaluated; ST_NO_SOLUTION where it fails after an iterate with det(I - G) <= 0. */
 static int64_t coupling(const fj_args *a, const surfaces *s, double *t_f, int64_t *iterations) {
     double tol = a->fpar[a->ipar[I_F_LOOP] + LOOP_COUPLING_TOL];
     double base[N_JOINTS], shifted[N_JOINTS], residual[N_JOINTS], J[N_JOINTS * N_JOINTS];
     int64_t piv[N_JOINTS];
+    int folded = 0;
     for (int64_t p = 0; p < N_JOINTS; p++) t_f[p] = 0.0;
     for (int64_t k = 1; k <= a->ipar[I_MAX_COUPLING]; k++) {
         *iterations = k;
@@ -95,10 +96,11 @@ static int64_t coupling(const fj_args *a, const surfaces *s, double *t_f, int64_
             for (int64_t p = 0; p < N_JOINTS; p++) J[p * N_JOINTS + col] = (shifted[p] - base[p]) / h - (p == col);
         }
         if (fj_lu_factor(J, N_JOINTS, N_JOINTS, piv)) return ST_NEWTON_SINGULAR;
+        folded |= fj_lu_det(J, N_JOINTS, N_JOINTS, piv) <= 0.0; /* det(G - I) = det(I - G): 4 rows */
         fj_lu_solve_columns(J, N_JOINTS, N_JOINTS, piv, residual, 1, 1);
         for (int64_t p = 0; p < N_JOINTS; p++) t_f[p] -= residual[p];
     }
-    return ST_COUPLING;
+    return folded ? ST_NO_SOLUTION : ST_COUPLING;
 }
 
 /* The state of motion at (y, tau) (BristleRSRRRSystem._motion): the surfaces' z, zdot, c, viscous in s, q, qd,
@@ -169,6 +171,7 @@ static void work_size(const double *fpar, int64_t n_fpar, const int64_t *ipar, i
 static const char *message(int64_t status) {
     switch (status) {
     case ST_NEWTON_SINGULAR: return "the Jacobian of the reaction-friction coupling is singular (Newton's method)";
+    case ST_NO_SOLUTION: return FJ_SPATIAL_NO_SOLUTION;
     case ST_LAYOUT:
         return "the packed model is not the RSRRR linkage (1 + 3 joints) with one bristle law row per frictional "
                "surface";

@@ -45,7 +45,7 @@ enum { FM_DELTAD0, FM_LEVEL };
 /* the change report: the kind of update's decision */
 enum { KIND_NONE = 0, KIND_IMPACT = 1, KIND_SEPARATION = 2 };
 /* statuses beyond spatial.c's (spatial_internal.h) */
-enum { ST_NEWTON = 9, ST_NEWTON_SINGULAR = 10, ST_SKEW = 11 };
+enum { ST_NEWTON = 9, ST_NEWTON_SINGULAR = 10, ST_SKEW = 11, ST_NO_SOLUTION = 12 };
 
 #define JOURNALS 4
 #define NEWTON_STEP 1e-7 /* RSRRR._newton_coupling: h = 1e-7 (1 + max |t_f|) */
@@ -288,10 +288,11 @@ static double max_abs4(const double *x) {
 }
 
 /* The coupling t_f = friction(t_f) by Newton's method from w->tf (RSRRR._newton_coupling: Jacobian by
- * forward differences), *it counting on. */
+ * forward differences), *it counting on; ST_NO_SOLUTION where it fails after an iterate with det(I - G) <= 0. */
 static int64_t newton_coupling(const double *fpar, const int64_t *ipar, cwork *w, double tol, int64_t limit,
                                int64_t *it) {
     double *t = w->tf, *r = w->residual, *J = w->jac;
+    int folded = 0;
     for (int64_t k = 1; k <= limit; k++) {
         friction_of(t, fpar, ipar, w, w->base);
         for (int64_t j = 0; j < JOURNALS; j++) r[j] = w->base[j] - t[j];
@@ -306,10 +307,11 @@ static int64_t newton_coupling(const double *fpar, const int64_t *ipar, cwork *w
             for (int64_t j = 0; j < JOURNALS; j++) J[JOURNALS * j + c] = (w->next[j] - w->base[j]) / h - (j == c);
         }
         if (fj_lu_factor(J, JOURNALS, JOURNALS, w->piv)) return ST_NEWTON_SINGULAR;
+        folded |= fj_lu_det(J, JOURNALS, JOURNALS, w->piv) <= 0.0; /* det(G - I) = det(I - G): 4 rows */
         fj_lu_solve(J, JOURNALS, JOURNALS, w->piv, r);
         for (int64_t j = 0; j < JOURNALS; j++) t[j] -= r[j];
     }
-    return ST_NEWTON;
+    return folded ? ST_NO_SOLUTION : ST_NEWTON;
 }
 
 /* status; *iterations: s.qdd (n), s.fS (3), w->fO, w->nO (4,3) and w->tf (4) at (q, qd) with the net
@@ -503,6 +505,7 @@ static const char *message(int64_t status) {
     case ST_NEWTON:
         return "the reaction-friction coupling did not converge in its fixed-point and Newton iterations";
     case ST_NEWTON_SINGULAR: return "the Jacobian of the reaction-friction coupling's Newton step is singular";
+    case ST_NO_SOLUTION: return FJ_SPATIAL_NO_SOLUTION;
     case ST_SKEW: return "the journal and bearing axes must be within 60 deg of each other (u_J . u_B > 0.5)";
     default: return "unknown status";
     }

@@ -16,6 +16,11 @@ enum {
     ST_K_SINGULAR = 1, ST_J2_SINGULAR = 2, ST_REDUCED_SINGULAR = 3, ST_NOT_CLOSED = 4,
     ST_COUPLING = 5, ST_HOLDING = 6, ST_FRAME_SINGULAR = 7, ST_NO_DIRECTION = 8
 };
+/* The message of the Newton families' status for a reaction-friction coupling without solution: an iterate
+ * had det(I - G) <= 0, G = dt_f/dt_f (spatial.rsrrr.NO_SOLUTION, RSRRR._newton_coupling). */
+#define FJ_SPATIAL_NO_SOLUTION                                                                                \
+    "the reaction-friction coupling has no solution (Painleve-type): Newton crossed det(I - G) = 0, "          \
+    "G = dt_f/dt_f the friction's gain on itself through the reactions (light links by a journal raise G)"
 
 /* ipar header */
 enum {
