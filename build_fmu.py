@@ -409,6 +409,7 @@ def build(script: Path, out: Path, loader: bool = True, package: Path = HERE / "
         project = [tmp / bundle, *(tmp / r.name for r in resources)]
         slave = tmp / f"{script.stem}_{h}_slave.py"
         slave.write_text(re.sub(r"\bfriction_joints\b", bundle, script.read_text()))
+        loaded = set(sys.modules)
         if fmi_version == 2:
             entry = tmp / f"{script.stem}_{h}.py"
             entry.write_text(FMI2_SCRIPT.format(name=script.stem, model=slave.stem))
@@ -420,7 +421,10 @@ def build(script: Path, out: Path, loader: bool = True, package: Path = HERE / "
             raw = Fmu3Builder.build_FMU(entry, dest=tmp, project_files=[*project, slave, pythonfmu_api(tmp)],
                                         canGetAndSetFMUState=True, canSerializeFMUState=True,
                                         canHandleVariableCommunicationStepSize=True, needsExecutionTool=False)
-        forget_modules(entry.stem, slave.stem, bundle)  # the builder imported them from tmp
+        # the builder imported them from tmp, or found them imported by a same-source FMU that ran in this process:
+        # those stay (forgotten, that FMU's entry module would keep its slave class while the modules it imports
+        # later came afresh: two copies of the package, whose packers know none of the other's joints)
+        forget_modules(*(name for name in (entry.stem, slave.stem, bundle) if name not in loaded))
         bytecode = startup_bytecode(tmp, slave, cls)
         with zipfile.ZipFile(raw) as built:
             if not any(name.startswith("binaries/") for name in built.namelist()):

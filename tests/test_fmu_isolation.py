@@ -85,3 +85,11 @@ def test_a_build_after_an_fmu_ran_in_the_process_fails_clearly_instead_of_losing
                           capture_output=True, text=True, timeout=600, cwd=Path(build_fmu.HERE))
     assert proc.returncode != 0 and "has no binaries: it is the copy inside an FMU" in proc.stderr, proc.stderr
     assert not list(tmp_path.glob("*.fmu"))
+
+
+def test_a_build_in_the_process_leaves_an_fmu_that_ran_there_its_modules(fmus3, tmp_path):
+    """A build imports the bundle and slave modules of a same-source FMU that ran in the process under their
+    names: it leaves them as they were (forgetting them made the FMI 3.0 entry module's slave class and the
+    modules imported afresh two copies of the package, and LuGre ran on the Python engine: its planar
+    packer knew none of the other copy's joints)."""
+    run("build_between", fmus3["SliderCrank"], tmp_path)
