@@ -418,7 +418,12 @@ def test_bristle_friction_is_its_twins_and_restores_its_state(native_folder, tmp
         run = dict(stop_time=e.stop_time, output_interval=e.step_size, input=table, output=names, start_values=values)
         native_run = simulate_fmu(str(fmu), **run, debug_logging=True,
                                   logger=lambda env, *args: messages.append(args[-1].decode()))
-        twin_run = simulate_fmu(str(twin), **run)
+        twin_messages = []
+        twin_run = simulate_fmu(str(twin), **run, debug_logging=True,
+                                logger=lambda env, *args: twin_messages.append(args[-1].decode()))
+        # the twin on the C engine too ("auto" would fall back to the Python engine's LSODA if the bristle system
+        # had no compiled form: tests/fmu_isolation.py's build_between shows how that happened)
+        assert "compiled engine (C)" in twin_messages, twin_messages
         # RSRRRLinkage's closure error is a rounding-level residual (RESIDUALS) of runs that agree to 1e-9 of their
         # ranges, not to rounding (BRISTLE_RUNS): both loops stay closed instead
         residual = [n for n in names if name == "RSRRRLinkage" and n == "closure"]
