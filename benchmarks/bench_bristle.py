@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import tempfile
 import time
 from pathlib import Path
 
@@ -144,29 +143,18 @@ FMU_INPUTS = {"SliderCrank": lambda t: {"tau": 4.0 * np.sin(3.0 * t)},
 def fmu_rtf(path, friction_model, t_end, h, engine):
     """(simulated s, wall s) of the FMU at path (SliderCrank or RSRRRLinkage) stepped by FMPy (module docstring)
     on ``engine``."""
-    from fmpy import extract, read_model_description
-    from fmpy.fmi2 import FMU2Slave
+    from fmpy_slave import initialised
 
-    md = read_model_description(str(path))
-    vr = {v.name: v.valueReference for v in md.modelVariables}
     os.environ["FRICTION_JOINTS_ENGINE"] = engine  # read by the slave at its initialisation
-    fmu = FMU2Slave(guid=md.guid, unzipDirectory=extract(str(path), tempfile.mkdtemp()),
-                    modelIdentifier=md.coSimulation.modelIdentifier, instanceName="bench")
-    fmu.instantiate()
-    fmu.setupExperiment(startTime=0.0)
-    fmu.enterInitializationMode()
-    fmu.setInteger([vr["friction_model"]], [friction_model])
-    fmu.exitInitializationMode()
-    n = int(round(t_end / h))
-    inputs = FMU_INPUTS[Path(path).stem]
-    start = time.perf_counter()
-    for i in range(n):
-        values = inputs(i * h)
-        fmu.setReal([vr[name] for name in values], list(values.values()))
-        fmu.doStep(i * h, h)
-    wall = time.perf_counter() - start
-    fmu.terminate()
-    fmu.freeInstance()
+    with initialised(path, {"friction_model": int(friction_model)}) as (fmu, vr):
+        n = int(round(t_end / h))
+        inputs = FMU_INPUTS[Path(path).stem]
+        start = time.perf_counter()
+        for i in range(n):
+            values = inputs(i * h)
+            fmu.setReal([vr[name] for name in values], list(values.values()))
+            fmu.doStep(i * h, h)
+        wall = time.perf_counter() - start
     del os.environ["FRICTION_JOINTS_ENGINE"]
     return n * h, wall
 

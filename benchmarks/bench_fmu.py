@@ -16,13 +16,11 @@ Usage: python benchmarks/bench_fmu.py [--t-end 10] [--h 0.001] [--dist dist]
 from __future__ import annotations
 
 import argparse
-import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
-from fmpy import extract, read_model_description
-from fmpy.fmi2 import FMU2Slave
+from fmpy_slave import initialised
 
 from friction_joints.hybrid import PiecewiseConstant
 from friction_joints.mechanisms import slider_crank
@@ -37,23 +35,14 @@ def torque(t):
 
 
 def run_fmu(path, t_grid, h):
-    md = read_model_description(str(path))
-    vr = {v.name: v.valueReference for v in md.modelVariables}
-    fmu = FMU2Slave(guid=md.guid, unzipDirectory=extract(str(path), tempfile.mkdtemp()),
-                    modelIdentifier=md.coSimulation.modelIdentifier, instanceName="bench")
-    fmu.instantiate()
-    fmu.setupExperiment(startTime=0.0)
-    fmu.enterInitializationMode()
-    fmu.exitInitializationMode()
-    q1 = []
-    start = time.perf_counter()
-    for t in t_grid:
-        fmu.setReal([vr["tau"]], [torque(t)])
-        fmu.doStep(t, h)
-        q1.append(fmu.getReal([vr["q[1]"]])[0])
-    wall = time.perf_counter() - start
-    fmu.terminate()
-    fmu.freeInstance()
+    with initialised(path) as (fmu, vr):
+        q1 = []
+        start = time.perf_counter()
+        for t in t_grid:
+            fmu.setReal([vr["tau"]], [torque(t)])
+            fmu.doStep(t, h)
+            q1.append(fmu.getReal([vr["q[1]"]])[0])
+        wall = time.perf_counter() - start
     return wall, np.array(q1)
 
 

@@ -40,7 +40,7 @@ from pathlib import Path
 
 import fmpy
 from fmpy import extract, read_model_description
-from fmpy.fmi2 import FMU2Slave
+from fmpy_slave import initialised
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -90,25 +90,14 @@ def c_host(fmu, host, folder, amplitude, input_vr, held, t_end, h):
 def fmpy_run(fmu, input_name, amplitude, held, t_end, h, start=None, clock=time.perf_counter):
     """Time (s) of the steps by clock (the wall's, or time.process_time); start: {name: value} of Integer
     parameters set in initialisation."""
-    md = read_model_description(str(fmu))
-    vr = {v.name: v.valueReference for v in md.modelVariables}
-    slave = FMU2Slave(guid=md.guid, unzipDirectory=extract(str(fmu), tempfile.mkdtemp()),
-                      modelIdentifier=md.coSimulation.modelIdentifier, instanceName="bench")
-    slave.instantiate()
-    slave.setupExperiment(startTime=0.0)
-    slave.enterInitializationMode()
-    if start:
-        slave.setInteger([vr[n] for n in start], [int(x) for x in start.values()])
-    slave.exitInitializationMode()
-    slave.setReal([vr[n] for n in held], list(held.values()))
-    n = round(t_end / h)
-    start = clock()
-    for k in range(n):
-        slave.setReal([vr[input_name]], [amplitude * triangle(k * h / PERIOD)])
-        slave.doStep(k * h, h)
-    elapsed = clock() - start
-    slave.terminate()
-    slave.freeInstance()
+    with initialised(fmu, {n: int(x) for n, x in (start or {}).items()}) as (slave, vr):
+        slave.setReal([vr[n] for n in held], list(held.values()))
+        n = round(t_end / h)
+        begin = clock()
+        for k in range(n):
+            slave.setReal([vr[input_name]], [amplitude * triangle(k * h / PERIOD)])
+            slave.doStep(k * h, h)
+        elapsed = clock() - begin
     return elapsed
 
 

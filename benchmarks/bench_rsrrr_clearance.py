@@ -69,33 +69,19 @@ FMU_CASES = {
 def fmu_rtf(path, start, t_end, h=1e-3):
     """(real-time factor, the time reached (s): t_end, or where a step failed) of the FMU at path with the start
     values, stepped by FMPy at h (s) to t_end (s)."""
-    import tempfile
-
-    from fmpy import extract, read_model_description
     from fmpy.fmi1 import FMICallException
-    from fmpy.fmi2 import FMU2Slave
+    from fmpy_slave import initialised
 
-    md = read_model_description(str(path))
-    vr = {v.name: v.valueReference for v in md.modelVariables}
-    fmu = FMU2Slave(guid=md.guid, unzipDirectory=extract(str(path), tempfile.mkdtemp()),
-                    modelIdentifier=md.coSimulation.modelIdentifier, instanceName="bench")
-    fmu.instantiate()
-    fmu.setupExperiment(startTime=0.0)
-    fmu.enterInitializationMode()
-    for name, value in start.items():
-        (fmu.setInteger if isinstance(value, int) else fmu.setReal)([vr[name]], [value])
-    fmu.exitInitializationMode()
-    begin, reached = time.perf_counter(), 0.0
-    try:
-        for k in range(round(t_end / h)):
-            fmu.setReal([vr["tau"]], [10.0 * min(k * h / 2.0, 1.0)])
-            fmu.doStep(k * h, h)
-            reached = (k + 1) * h
-    except FMICallException:
-        pass  # FMPy has logged the error
-    wall = time.perf_counter() - begin
-    fmu.terminate()
-    fmu.freeInstance()
+    with initialised(path, start) as (fmu, vr):
+        begin, reached = time.perf_counter(), 0.0
+        try:
+            for k in range(round(t_end / h)):
+                fmu.setReal([vr["tau"]], [10.0 * min(k * h / 2.0, 1.0)])
+                fmu.doStep(k * h, h)
+                reached = (k + 1) * h
+        except FMICallException:
+            pass  # FMPy has logged the error
+        wall = time.perf_counter() - begin
     return reached / wall, reached
 
 
