@@ -16,13 +16,14 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent))
 from _output import pyplot, stacked_plot, write_csv  # noqa: E402
 
+from friction_joints.hybrid.signals import Sine  # noqa: E402
 from friction_joints.mechanisms import dupont_two_mass  # noqa: E402
 from friction_joints.simulation import simulate  # noqa: E402
 
 
 def main(out: Path):
     out.mkdir(parents=True, exist_ok=True)
-    res = simulate(dupont_two_mass(), [lambda t: 7 * np.sin(2.4 * t), lambda t: 50 * np.cos(0.8 * t)],
+    res = simulate(dupont_two_mass(), [Sine(7.0, 2.4), Sine(50.0, 0.8, phase=np.pi / 2)],
                    10.0, [0.0, 0.0], [0.0, 0.0], dt_out=0.01)
     t, stuck = res.t, res["stuck"]
     x, xd, xdd, f_mu = res["q"][:, 1], res["u"][:, 1], res["udot"][:, 1], res["f_mu"][:, 0]

@@ -22,6 +22,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent))
 from _output import pyplot, shade_stiction, stacked_plot, write_csv  # noqa: E402
 
+from friction_joints.hybrid.signals import Sine  # noqa: E402
 from friction_joints.lumped import (SingleMassParameters, TwoMassParameters, simulate_single_mass,  # noqa: E402
                                     simulate_two_mass)
 
@@ -45,7 +46,7 @@ def oscillator(out: Path, plt):
 
 def two_mass(out: Path, plt):
     p = TwoMassParameters(M1=1.0, M2=2.0, FT012=0.2 * G, FT012S=0.3 * G, FT020=0.4 * 3 * G, FT020S=0.5 * 3 * G)
-    res = simulate_two_mass(p, [lambda t: 4 * np.sin(2 * t), lambda t: 18 * np.sin(1.3 * t)], 10.0, dt_out=0.01)
+    res = simulate_two_mass(p, [Sine(4.0, 2.0), Sine(18.0, 1.3)], 10.0, dt_out=0.01)
     s = res["stuck"]
     case = np.select([~s[:, 0] & ~s[:, 1], s[:, 0] & ~s[:, 1], ~s[:, 0] & s[:, 1]], [0, 1, 2], 3)
     dt = np.diff(res.t, append=res.t[-1])

@@ -24,13 +24,14 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent))
 from _output import pyplot, stacked_plot, write_csv  # noqa: E402
 
+from friction_joints.hybrid.signals import Sine  # noqa: E402
 from friction_joints.mechanisms import offset_slider_crank, slider_crank  # noqa: E402
 from friction_joints.simulation import simulate  # noqa: E402
 
 
 def example2(out: Path, plt):
     mech = slider_crank()
-    res = simulate(mech, [lambda t: 4.0 * np.sin(3.0 * t)], 10.0, mech.assemble([0.0]), [0.0], dt_out=0.01)
+    res = simulate(mech, [Sine(4.0, 3.0)], 10.0, mech.assemble([0.0]), [0.0], dt_out=0.01)
     t, stuck, u = res.t, res["stuck"], res["u"][:, 0]
     f_O = np.hypot(res["f"][:, 0], res["f"][:, 1])  # NaN during stiction
     sticks, breaks = res.event_times("stick"), res.event_times("breakaway")

@@ -3,8 +3,9 @@ Python reference (``hybrid``); ``run`` integrates a system on it (``simulation.s
 planar mechanism).
 
 ``engine``: "auto" (the compiled engine where the system and its inputs allow it, else Python),
-"compiled" (an error where it cannot run) or "python". Where the C engine is not built, "auto" runs
-the Python engine and warns once how much slower that is. The FMUs take their engine from the
+"compiled" (an error where it cannot run) or "python". Where "auto" runs the Python engine (the C engine
+not built, a system without a compiled form, an input given as a Python function of time) it warns why
+and how much slower that is (``EngineFallbackWarning``). The FMUs take their engine from the
 environment variable FRICTION_JOINTS_ENGINE (default "auto").
 """
 
@@ -40,12 +41,23 @@ def engine_from_environment() -> str:
     return engine
 
 
-def _compilable(system) -> bool:
+class EngineFallbackWarning(RuntimeWarning):
+    """engine="auto" runs a system on the Python engine: the message says why."""
+
+
+def why_not_compiled(system) -> str | None:
+    """Why ``system`` cannot run on the C engine (None if it can): it has no compiled form in this
+    configuration, or one of its inputs is a Python function of time, which C cannot call."""
     compiled = getattr(system, "compiled", None)
     if compiled is None or compiled() is None:
-        return False
-    signals = getattr(system, "inputs", ())
-    return all(s.form(0.0, 0.0) is not None for s in signals)
+        return (f"{type(system).__name__} has no compiled form in this configuration (a part, law or subclass "
+                "the C engine does not implement)")
+    for i, signal in enumerate(getattr(system, "inputs", ())):
+        if signal.form(0.0, 0.0) is None:
+            return (f"input {i} of {type(system).__name__} is a Python function of time, which the C engine "
+                    "cannot call (give it as a number, Sine, PiecewiseConstant or PiecewiseLinear of "
+                    "friction_joints.hybrid.signals)")
+    return None
 
 
 def make_integrator(system, t0, y0, *, engine="auto", **options) -> HybridIntegrator:
@@ -60,15 +72,17 @@ def make_integrator(system, t0, y0, *, engine="auto", **options) -> HybridIntegr
             raise RuntimeError("engine='compiled' needs the C engine, which is not built (pip install builds it "
                                "with the system's C compiler)")
         warnings.warn(f"the C engine is not built: running on the Python engine ({PYTHON_SLOWDOWN} slower)",
-                      RuntimeWarning, stacklevel=2)
+                      EngineFallbackWarning, stacklevel=2)
         return HybridIntegrator(system, t0, y0, **options)
     from .native.instance import CompiledIntegrator
 
-    if _compilable(system):
+    reason = why_not_compiled(system)
+    if reason is None:
         return CompiledIntegrator(system, t0, y0, **options)
     if engine == "compiled":
-        raise ValueError(f"{type(system).__name__} cannot run on the compiled engine in this configuration "
-                         "(an unsupported part, or inputs that are callables of time)")
+        raise ValueError(f"engine='compiled' cannot run this system: {reason}")
+    warnings.warn(f"running on the Python engine ({PYTHON_SLOWDOWN} slower): {reason}", EngineFallbackWarning,
+                  stacklevel=2)
     return HybridIntegrator(system, t0, y0, **options)
 
 
