@@ -38,3 +38,28 @@ def test_engine_compiled_refuses_a_python_function_input_with_the_reason():
 
     with pytest.raises(ValueError, match="engine='compiled' cannot run this system: input 0 of SingleMassFriction"):
         make_integrator(system, 0.0, system.initial_state(0.0, 0.0), engine="compiled")
+
+
+def test_a_compiled_run_reads_its_series_column_by_column_as_row_by_row():
+    """Results of the compiled engine keep flat records (RecordRow) and read a planar system's series from
+    them column by column: every key equals the per-row dicts stacked, dtype and shape included, and a
+    record copies and pickles as its dict."""
+    import copy
+    import pickle
+
+    from friction_joints.hybrid.integrator import RecordRow
+
+    mech = slider_crank()
+    res = simulate(mech, [Sine(4.0, 3.0)], 1.5, mech.assemble([0.0]), [0.0], dt_out=0.01, engine="compiled")
+    assert all(type(r) is RecordRow for r in res.rows) and len(res.events) >= 2
+    for key in res.rows[0]:
+        by_rows = np.array([dict(r)[key] for r in res.rows])
+        by_columns = res[key]
+        assert by_columns.dtype == by_rows.dtype and by_columns.shape == by_rows.shape, key
+        np.testing.assert_array_equal(by_columns, by_rows, err_msg=key)
+    with pytest.raises(KeyError):
+        res["no such key"]
+    row = res.rows[-1]
+    for twin in (copy.deepcopy(row), pickle.loads(pickle.dumps(row))):
+        assert type(twin) is dict and twin.keys() == dict(row).keys()
+        np.testing.assert_array_equal(twin["q"], row["q"])

@@ -20,6 +20,7 @@ events at one instant is reported as a Zeno/chattering error rather than looped 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -319,19 +320,56 @@ class DrivenSystem(HybridSystem):
         return out
 
 
+class RecordRow(Mapping):
+    """A record of the compiled engine kept as its flat row (n_record,) at time t (s): the dict of
+    ``system.decode_record(row)`` with 't', made on first access. ``Results`` reads a series of such rows
+    column by column where the system can (``record_columns``), without a dict per row."""
+
+    __slots__ = ("row", "t", "system", "_record")
+
+    def __init__(self, row, t, system):
+        self.row, self.t, self.system, self._record = row, float(t), system, None
+
+    def _decoded(self) -> dict:
+        if self._record is None:
+            self._record = self.system.decode_record(self.row)
+            self._record["t"] = self.t
+        return self._record
+
+    def __getitem__(self, key):
+        return self._decoded()[key]
+
+    def __iter__(self):
+        return iter(self._decoded())
+
+    def __len__(self):
+        return len(self._decoded())
+
+    def __reduce__(self):  # copied and pickled as its dict (the system it decodes with holds C pointers)
+        return dict, (self._decoded(),)
+
+
 @dataclass
 class Results:
     """Recorded time series (``series[name]`` arrays stacked over time) and the event list.
 
     Each event is (time, kind); the state is recorded just before and just after every event, so
-    ``t`` may repeat at event times.
+    ``t`` may repeat at event times. ``rows``: one mapping per recorded time (a dict, or a RecordRow).
     """
 
     rows: list = field(default_factory=list)
     events: list = field(default_factory=list)
 
     def __getitem__(self, name):
-        return np.array([r[name] for r in self.rows])
+        rows = self.rows
+        if rows and all(type(r) is RecordRow for r in rows):  # the compiled engine's: column by column
+            if name == "t":
+                return np.array([r.t for r in rows])
+            system = rows[0].system
+            columns = getattr(system, "record_columns", None)
+            if columns is not None and all(r.system is system for r in rows):
+                return columns(np.array([r.row for r in rows]), name)
+        return np.array([r[name] for r in rows])
 
     @property
     def t(self):

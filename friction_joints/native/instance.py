@@ -16,7 +16,7 @@ import numpy as np
 
 from .. import native
 from ..errors import FrictionJointsError
-from ..hybrid.integrator import IntegratorState, Results, check_tolerances
+from ..hybrid.integrator import IntegratorState, RecordRow, Results, check_tolerances
 
 
 @dataclass(frozen=True)
@@ -226,8 +226,7 @@ class CompiledIntegrator:
             raise FrictionJointsError(f"{self.model.message(status)} at t={t:.9g} (record)")
         return self.decoded(out, t)
 
-    def decoded(self, row, t) -> dict:
-        """The record dict of a row (n_record,) at time t (s), with 't' (its arrays are views of row)."""
-        rec = self.system.decode_record(row)
-        rec["t"] = float(t)
-        return rec
+    def decoded(self, row, t) -> RecordRow:
+        """The record of a row (n_record,) at time t (s), with 't': a mapping decoded on first access (its
+        arrays views of row)."""
+        return RecordRow(row, t, self.system)

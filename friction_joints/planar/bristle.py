@@ -146,15 +146,10 @@ class BristleSystem(MechanismSystem):
 
         return bristle_packing.compile_system(self)
 
-    def decode_record(self, out):
-        """The dict of ``record`` from the flat output of the compiled record kernel (its arrays views of
-        ``out``: ``planar.bristle_packing.record_layout``)."""
-        decode = self.__dict__.get("_record_decoder")
-        if decode is None:
-            from . import bristle_packing, packing
+    def _record_layout(self):
+        from . import bristle_packing
 
-            decode = self._record_decoder = packing.record_decoder(bristle_packing.record_layout(self))
-        return decode(out)
+        return bristle_packing.record_layout(self)
 
     def record(self, t, y, mode):
         """The quantities of ``MechanismSystem.record`` (stuck always False: no stick modes) and the

@@ -181,7 +181,8 @@ def encode_mode(model, minimal, mode):
 
 def record_decoder(layout):
     """The function ``out -> record dict`` (as MechanismSystem.record returns it) of the flat records
-    ``out`` (n_record,) of ``layout`` (``record_layout``'s). Its arrays are views of ``out``: a caller
+    ``out`` (n_record,) of ``layout`` (``record_layout``'s), with ``.column(block, key)``: a series over
+    the records ``block`` (n, n_record). Its arrays are views of ``out``: a caller
     that keeps the dict gives every record a fresh ``out``. Called at every co-simulation step: the
     offsets are worked out once, the scalars read from one list."""
     entries, o = [], 0
@@ -189,6 +190,7 @@ def record_decoder(layout):
         entries.append((key, slice(o, o + size) if kind in ("array", "bools") else o, kind))
         o += size
     entries = tuple(entries)
+    where = {key: (at, kind) for key, at, kind in entries}
 
     def decode(out) -> dict:
         rec, values = {}, out.tolist()
@@ -204,6 +206,14 @@ def record_decoder(layout):
             else:  # "float64": a numpy scalar
                 rec[key] = out[at]
         return rec
+
+    def column(block, key) -> np.ndarray:
+        """The series of ``key`` over the records ``block`` (n, n_record): what stacking ``decode``'s values
+        of each row gives (a new array; KeyError for a key the layout lacks)."""
+        at, kind = where[key]
+        return block[:, at].astype(bool) if kind in ("bools", "bool") else block[:, at].copy()
+
+    decode.column = column
     return decode
 
 

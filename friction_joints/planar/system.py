@@ -439,12 +439,24 @@ class MechanismSystem(DrivenSystem):
     def decode_record(self, out):
         """The dict of ``record`` from the flat output (n_record,) of the compiled record kernel, its
         arrays views of ``out`` (``planar.packing.record_decoder`` of this system's layout)."""
-        decode = self.__dict__.get("_record_decoder")
+        return self._record_decoder()(out)
+
+    def record_columns(self, block, key) -> np.ndarray:
+        """The series of ``key`` over the compiled records ``block`` (n, n_record), as ``Results`` stacks it."""
+        return self._record_decoder().column(block, key)
+
+    def _record_layout(self):
+        from . import packing
+
+        return packing.record_layout(self.model, self.minimal)
+
+    def _record_decoder(self):
+        decode = self.__dict__.get("_decoder")
         if decode is None:
             from . import packing
 
-            decode = self._record_decoder = packing.record_decoder(packing.record_layout(self.model, self.minimal))
-        return decode(out)
+            decode = self._decoder = packing.record_decoder(self._record_layout())
+        return decode
 
     def record(self, t, y, mode):
         q, u = self._split(y)
