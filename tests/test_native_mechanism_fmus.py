@@ -24,6 +24,7 @@ from test_native_fmus import (INSTALL_WINE, MINGW, WINE, Instance, assert_close,
 from valgrind import valgrind_errors
 
 import build_fmu
+from friction_joints import mechanism as command
 from friction_joints import native
 from friction_joints.errors import FrictionJointsError
 from friction_joints.fmi.native import NotNative, model_table
@@ -176,7 +177,7 @@ def test_bristle_friction_of_a_file_is_its_twins_and_restores_its_state(built, t
     folder = tmp_path / "FourBar"
     with zipfile.ZipFile(path) as z:
         z.extractall(folder)
-    for bad in ({"friction_model": 2, "C.bristle.sigma1": -1.0, "O.bristle.v_s": 0.0},
+    for bad in ({"friction_model": 2, "C.bristle.sigma0": 0.0, "O.bristle.v_s": 0.0},  # (within their FMU bounds)
                 {"friction_model": 4, "mu_k": 0.0}, {"friction_model": 3, "sigma0": 0.0, "z_ba_ratio": 1.0}):
         inst = Instance(folder)
         with pytest.raises(FMICallException):
@@ -200,6 +201,23 @@ def test_bristle_friction_of_a_file_is_its_twins_and_restores_its_state(built, t
     for inst in (first, second, exact):
         assert inst.errors() == []
         inst.free()
+
+
+def test_the_command_with_bristle_friction_runs_as_the_native_fmu(built, tmp_path):
+    """python -m friction_joints.mechanism FourBar.toml --simulate --set friction_model=3 (and a bristle parameter,
+    an own law's): its CSV is the native FMU's run of the default experiment with those parameters within 1e-6 of
+    each output's range (the same system; the command integrates without the FMU's communication steps, with atol
+    1e-12 where the FMU has rtol / 100)."""
+    values = {"friction_model": 3, "sigma0": 2e4, "O.bristle.sigma1": 0.3}
+    cls = slave("FourBar")
+    sets = [f"--set={name}={value}" for name, value in values.items()]
+    assert command.main([str(CATALOGUE / "FourBar.toml"), "--out", str(tmp_path), "--simulate", *sets]) == 0
+    res = np.genfromtxt(tmp_path / "FourBar_simulation.csv", delimiter=",", names=True)
+    fmu_run, _ = run(fmu(built, "FourBar"), cls, values)
+    assert len(res) == len(fmu_run)
+    for name in ("q[1]", "q[2]", "qd[1]", "f_mu[1]", "f_mu[2]", "f_mu[3]", "f_mu[4]", "W_friction"):
+        error = np.max(np.abs(res[re.sub(r"\W", "", name)] - fmu_run[name])) / np.ptp(fmu_run[name])
+        assert error < 1e-6, (name, error)
 
 
 def twin_bristle(path, values):

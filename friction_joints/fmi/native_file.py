@@ -387,6 +387,7 @@ class FileBristleAssembly:
                 row = "(const double[]){" + ", ".join(text for text, _ in given) + "}"
                 lines.append(f'if (!pr.count) fj_bristle_law(&pr, "friction_model", {row},\n'
                              f"                              rows + {c * len(given)});")
-        lines.append(f"for (int i = {self.exact.n_y - 2}; i < {self.n_y}; i++) y0[i] = 0.0; /* zeta, W_drive, W_friction */")
+        lines.append(f"for (int i = {self.exact.n_y - 2}; i < {self.n_y}; i++) y0[i] = 0.0; "
+                     "/* zeta, W_drive, W_friction */")
         lines.append("return pr.count;")
         return "\n".join("    " + line for line in "\n".join(lines).split("\n"))
