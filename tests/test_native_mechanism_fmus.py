@@ -19,8 +19,8 @@ from fmpy.fmi1 import FMICallException
 from fmpy.validation import validate_fmu
 from native_build import run_against, sanitized_library, sanitizers
 from test_native_fmus import (INSTALL_WINE, MINGW, WINE, Instance, assert_close,  # noqa: F401 (hosts: a fixture)
-                              assert_win64_reproduces_linux64, description_without_build, drive, host_arguments,
-                              hosts, outputs_of)
+                              assert_lugre_state_restores, assert_win64_reproduces_linux64,
+                              description_without_build, drive, host_arguments, hosts, outputs_of)
 from valgrind import valgrind_errors
 
 import build_fmu
@@ -184,23 +184,7 @@ def test_bristle_friction_of_a_file_is_its_twins_and_restores_its_state(built, t
             inst.start(**bad)
         assert inst.errors()[-1].endswith(f"initialization failed: {twin_message('FourBar', bad)}"), inst.errors()
         inst.free()
-    e = cls.experiment
-    names = outputs_of(read_model_description(str(path)))
-    h, n, k_save = e.step_size, 120, 50
-    first, exact = Instance(folder, "first"), Instance(folder, "exact")
-    first.start(friction_model=2)
-    exact.start()
-    drive(first, e.inputs, names, 0, k_save, h)
-    drive(exact, e.inputs, names, 0, k_save, h)
-    data = first.serialize(first.get_state())
-    expected = drive(first, e.inputs, names, k_save, n, h)
-    second = Instance(folder, "second")  # instantiated only: the state brings its parameters and engine
-    for inst in (second, exact):
-        inst.set_state(inst.deserialize(data))
-        assert np.array_equal(drive(inst, e.inputs, names, k_save, n, h), expected)
-    for inst in (first, second, exact):
-        assert inst.errors() == []
-        inst.free()
+    assert_lugre_state_restores(folder, cls.experiment, outputs_of(read_model_description(str(path))), 120, 50)
 
 
 def test_the_command_with_bristle_friction_runs_as_the_native_fmu(built, tmp_path):
@@ -397,19 +381,26 @@ def check_assemblies(seed=5, n=30):
         cases += [dict(base, **{k: bad}) for k in spec.default_values() for bad in (0.0, -1.0, math.nan, math.inf)]
         for number, values in enumerate(cases):
             python = python_build(name, values)
-            try:
-                fpar, ipar, y0 = assembly(values)
-                c = None
-            except ValueError as error:
-                c = str(error)
-            if python[0] == "ok":
-                assert c is None, (name, values, c)
-                assert np.array_equal(fpar, python[2]) and np.array_equal(ipar, python[3]), (name, values)
-                check_y0(y0, python[1], spec.build(values).mechanism, number < n)
-            else:
-                assert_same_message(c, python[1], (name, values))
+            check_case(assembly, values, python, lambda: spec.build(values).mechanism, number < n, name)
             counts[name, python[0]] = counts.get((name, python[0]), 0) + 1
     return counts
+
+
+def check_case(assembly, values, python, mechanism, close, name):
+    """The C assembly at values against the Python answer python (("ok", y0, fpar, ipar) or ("error", message)):
+    the same packed arrays and initial state (check_y0 with the function mechanism's Mechanism, close) or the same
+    message (assert_same_message); name: the file's, for the failures."""
+    try:
+        fpar, ipar, y0 = assembly(values)
+        c = None
+    except ValueError as error:
+        c = str(error)
+    if python[0] == "ok":
+        assert c is None, (name, values, c)
+        assert np.array_equal(fpar, python[2]) and np.array_equal(ipar, python[3]), (name, values)
+        check_y0(y0, python[1], mechanism(), close)
+    else:
+        assert_same_message(c, python[1], (name, values))
 
 
 def assert_same_message(c, python, context):
@@ -487,20 +478,11 @@ def check_bristle_assemblies(folder, seed=7, n=20):
             cases.append(values)
         checked = [k for k in assembly.names[assembly.names.index("friction_model") + 1:]] + ["mu_s", "mu_k"]
         cases += [dict(base, friction_model=3.0, **{k: bad}) for k in checked for bad in (0.0, -1.0, math.nan, math.inf)]
+        own = cls.spec.default_values()
         for number, values in enumerate(cases):
             python = twin_bristle(path, values)
-            try:
-                fpar, ipar, y0 = assembly(values)
-                c = None
-            except ValueError as error:
-                c = str(error)
-            if python[0] == "ok":
-                assert c is None, (path.name, values, c)
-                assert np.array_equal(fpar, python[2]) and np.array_equal(ipar, python[3]), (path.name, values)
-                check_y0(y0, python[1], cls.spec.build({k: values[k] for k in cls.spec.default_values()}).mechanism,
-                         number < n)
-            else:
-                assert_same_message(c, python[1], (path.name, values))
+            check_case(assembly, values, python, lambda: cls.spec.build({k: values[k] for k in own}).mechanism,
+                       number < n, path.name)
             counts[path.stem, python[0]] = counts.get((path.stem, python[0]), 0) + 1
     return counts
 
