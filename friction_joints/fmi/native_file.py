@@ -261,8 +261,7 @@ class FileAssembly:
         sizes = f"{len(spec.body_names) - 1}, {len(joint_types)}, {len(drive_bodies)}, {len(tree)}"
         b = self.bristle
         if b is None:
-            laws, names, declared, table = "    return pr.count;", self.names, "", ""
-            friction = "NULL"
+            laws, names, declared, table, friction = "    return pr.count;", self.names, "", "", "NULL"
         else:  # the bristle assembly's parameters begin with this one's (fj_fmu_model.h)
             laws, names, friction = b.source(w), b.names, c_string(b.model)
             declared = f"\nstatic const fj_assembly {FILE_BRISTLE_ASSEMBLY};"
@@ -311,7 +310,6 @@ static int64_t assemble_as(const fj_assembly *self, const double *p, double *fpa
                                &law[0][0], DRIVE_BODIES, &drive[0][0], gravity, &TREE[0][0], PARTITION}};
     fj_planar_assemble(&{FILE_ASSEMBLY}, &d, q, u, {c_string(where)},
                        {c_string(motion)}, fpar, ipar, y0, &pr);
-    if (exact || pr.count) return pr.count;
 {laws}
 }}
 
@@ -373,7 +371,8 @@ class FileBristleAssembly:
     def source(self, w: _Writer) -> str:
         """The C statements of the law rows after the mechanism's fpar (files.py's checks of the joints' own
         laws, all reported, then make_law's of the others, up to the first contact that fails) and zeta = 0."""
-        spec, lines = self.exact.spec, [f"double *rows = fpar + {self.exact.n_fpar};"]
+        spec = self.exact.spec
+        lines = ["if (exact || pr.count) return pr.count;", f"double *rows = fpar + {self.exact.n_fpar};"]
         laws = self.laws()
         for c, (law, given) in enumerate(laws):
             row = ("(const double[]){" + ", ".join(text for text, _ in given) + "}", f"rows + {c * len(given)}")
