@@ -4,9 +4,16 @@ draw it in its initial configuration; ``--simulate [INPUTS.csv]`` also runs it a
     python -m friction_joints.mechanism FILE.toml [--out DIR] [--simulate [INPUTS.csv]]
                                          [--stop-time T] [--step H] [--set NAME=VALUE ...]
 
+--set takes the parameters of the file's FMU: the file's own, rtol, and friction_model (0, the default:
+the exact Coulomb stick-slip model; 1-4 the bristle laws Dahl, LuGre, elasto-plastic, Gonthier in every
+joint, ``planar.BristleSystem`` on the compiled engine's RODAS) with the bristle parameters sigma0, sigma1,
+sigma2, v_s, delta, z_ba_ratio (friction.bristle.MODEL_PARAMETERS' values unless set) and those of the
+joints' own laws, ``<joint>.<key>.<parameter>``.
+
 Writes DIR/<name>_drawing.png (default DIR: out), and with --simulate DIR/<name>_simulation.png and
-.csv (time, q, qd, f_mu, sd, stuck, energies). The inputs CSV has a column ``time`` and one column per
-drive (as FMPy's input files and the FMUs' documentation/<Model>_in.csv), interpolated linearly;
+.csv (time, q, qd, f_mu, sd, stuck, energies; with bristle friction also z[k], the bristle deflection of
+free coordinate k, rad or m, for each k with friction). The inputs CSV has a column ``time`` and one column
+per drive (as FMPy's input files and the FMUs' documentation/<Model>_in.csv), interpolated linearly;
 without it, the drives follow the file's [experiment] inputs, sampled at every output step and held
 over it (as the FMU's default experiment feeds them). Exit 0, 1 if the file has problems
 (printed, each with its key and line) or the simulation fails, 2 on bad arguments.
@@ -22,7 +29,10 @@ from pathlib import Path
 import numpy as np
 
 from friction_joints.errors import FrictionJointsError
+from friction_joints.friction.bristle import LAWS, MODEL_PARAMETERS
 from friction_joints.mechanisms.files import MechanismFile, read_file
+
+RTOL = 1e-8  # the FMUs' default tolerance
 
 
 def summary(spec: MechanismFile, built) -> str:
@@ -87,22 +97,50 @@ def held(function, stop_time, step):
     return PiecewiseConstant(t, [function(ti) for ti in t])
 
 
-def simulate(spec, built, inputs, stop_time, step):
-    """simulation.simulate of the file's mechanism from its initial state (rtol 1e-8, as the FMUs);
-    inputs: {drive name: Signal}, a drive not given stays 0."""
+def bristle_laws(spec, built, values: dict):
+    """The bristle law of each frictional contact (``planar.contact_laws``) for the FMU's parameters in values:
+    the law friction_model (1-4) with sigma0 ... z_ba_ratio (MODEL_PARAMETERS where absent), or the joint's own
+    (``MechanismFile.bristle_laws``); None for friction_model 0 (or absent): the exact model. ValueError naming
+    the parameter and its allowed range."""
+    model = values.get("friction_model", 0.0)
+    if model == 0:
+        return None
+    if model not in LAWS:
+        raise ValueError(f"friction_model={model!r} is outside the allowed range [0, 4] (0 exact, 1 Dahl, 2 LuGre, "
+                         "3 elasto-plastic, 4 Gonthier)")
+    from friction_joints.planar import contact_laws
+
+    options = {name: values.get(name, start) for name, start in MODEL_PARAMETERS.items()}
+    return contact_laws(built.mechanism, int(model), own=spec.bristle_laws(built.mechanism, values), **options)
+
+
+def simulate(spec, built, inputs, stop_time, step, laws=None, rtol=RTOL):
+    """simulation.simulate of the file's mechanism from its initial state (rtol 1e-8, as the FMUs), with the
+    bristle laws ``laws`` (``bristle_laws``) where given; inputs: {drive name: Signal}, a drive not given
+    stays 0."""
     from friction_joints.simulation import simulate as run
 
     signals = [inputs.get(d.name, 0.0) for d in spec.drives]
-    return run(built.mechanism, signals, stop_time, built.q0, built.u0, dt_out=step, rtol=1e-8)
+    return run(built.mechanism, signals, stop_time, built.q0, built.u0, dt_out=step, rtol=rtol, bristle=laws)
 
 
-def write_results(path: Path, res, spec):
-    """CSV of the recorded series: time, the drives, q[i], qd[i], f_mu[k], sd[k], stuck, energies."""
+def contact_coordinates(built) -> list:
+    """The free coordinates k (1-based, as f_mu[k]) of the frictional contacts, in their order."""
+    laws = [law for joint in built.mechanism.model.joints for law in joint.friction_laws()]
+    return [k for k, law in enumerate(laws, 1) if law is not None]
+
+
+def write_results(path: Path, res, spec, built):
+    """CSV of the recorded series: time, the drives, q[i], qd[i], f_mu[k], sd[k], z[k] (bristle friction:
+    each frictional free coordinate's deflection), stuck, energies."""
     q, qd, f_mu, sd = res["q"], res["qd"], res["f_mu"], res["sd"]
+    z = res["z"] if "z" in res.rows[0] else np.zeros((len(res.t), 0))
     names = (["time"] + [d.name for d in spec.drives] + [f"q[{i}]" for i in range(1, q.shape[1] + 1)]
              + [f"qd[{i}]" for i in range(1, q.shape[1] + 1)] + [f"f_mu[{k}]" for k in range(1, f_mu.shape[1] + 1)]
-             + [f"sd[{k}]" for k in range(1, sd.shape[1] + 1)] + ["stuck", "E_kin", "E_pot", "W_drive", "W_friction"])
-    table = np.column_stack([res.t, np.reshape(res["tau"], (len(res.t), -1)), q, qd, f_mu, sd,
+             + [f"sd[{k}]" for k in range(1, sd.shape[1] + 1)]
+             + ([f"z[{k}]" for k in contact_coordinates(built)] if z.shape[1] else [])
+             + ["stuck", "E_kin", "E_pot", "W_drive", "W_friction"])
+    table = np.column_stack([res.t, np.reshape(res["tau"], (len(res.t), -1)), q, qd, f_mu, sd, z,
                              res["stuck"].astype(float), res["E_kin"], res["E_pot"], res["W_drive"], res["W_friction"]])
     with path.open("w") as f:
         f.write(",".join(f'"{n}"' for n in names) + "\n")
@@ -157,14 +195,19 @@ def main(argv=None) -> int:
         parser.error(f"--set takes NAME=VALUE with a number, got {args.set}")
     try:
         spec = read_file(args.file)
-        unknown = sorted(set(values) - {p.name for p in spec.parameters})
+        own = {p.name for p in spec.parameters}
+        unknown = sorted(set(values) - own - {"rtol", "friction_model", *MODEL_PARAMETERS, *spec.law_values()})
         if unknown:
-            parser.error(f"--set: no parameter {', '.join(unknown)} in {args.file}")
-        built = spec.build(values)
+            parser.error(f"--set: no parameter {', '.join(unknown)} in {args.file} (nor friction_model, rtol, "
+                         f"{', '.join(MODEL_PARAMETERS)} or a joint law's)")
+        built = spec.build({k: v for k, v in values.items() if k in own})
+        laws = bristle_laws(spec, built, values)
     except (OSError, ValueError) as exc:
         print(exc, file=sys.stderr)
         return 1
     print(summary(spec, built))
+    print("friction: " + ("exact Coulomb stick-slip" if laws is None else "bristle laws " + ", ".join(
+        f"{type(law).__name__} (f_mu[{k}])" for law, k in zip(laws, contact_coordinates(built)))))
     from friction_joints.mechanisms.drawing import drawing_png
 
     args.out.mkdir(parents=True, exist_ok=True)
@@ -180,12 +223,12 @@ def main(argv=None) -> int:
     try:
         inputs = (read_inputs(Path(args.simulate), [d.name for d in spec.drives]) if args.simulate
                   else {n: held(fn, stop, step) for n, fn in spec.experiment_inputs(values).items()})
-        res = simulate(spec, built, inputs, stop, step)
+        res = simulate(spec, built, inputs, stop, step, laws, values.get("rtol", RTOL))
     except (OSError, ValueError, FrictionJointsError) as exc:
         print(f"simulation failed: {exc}", file=sys.stderr)
         return 1
     stem = args.out / f"{spec.name}_simulation"
-    write_results(stem.with_suffix(".csv"), res, spec)
+    write_results(stem.with_suffix(".csv"), res, spec, built)
     plot_results(stem.with_suffix(".png"), res, spec, built)
     print(f"simulated 0 to {stop:g} s: {len(res.events)} events; wrote {stem}.csv and {stem}.png")
     return 0

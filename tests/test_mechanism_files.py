@@ -93,6 +93,30 @@ def test_simulate_takes_its_inputs_from_a_csv(tmp_path):
     assert command.main([str(CATALOGUE / "SliderCrank.toml"), "--out", str(tmp_path), "--simulate", str(inputs)]) == 1
 
 
+def test_simulate_with_bristle_friction_writes_the_deflections(tmp_path):
+    """--set friction_model=3 with sigma0 and an own law's parameter: FourBar's bristle system runs (O LuGre and C
+    Dahl of their own, A and B elasto-plastic); the CSV has z[k] of each joint, whose deflection stays in its
+    law's bound sigma0 |z| <= mu_s (Dahl: mu_c, which it reaches) and reaches the sliding level mu_c / sigma0
+    within 10% (the run slides both ways); the energy balance closes. Bad values: exit 1 with the law's message,
+    a name that is no parameter exit 2."""
+    file = str(CATALOGUE / "FourBar.toml")
+    run = [file, "--out", str(tmp_path), "--simulate", "--stop-time", "3"]
+    assert command.main([*run, "--set", "friction_model=3", "--set", "sigma0=2e4", "--set", "O.bristle.sigma1=0.3"]) == 0
+    res = np.genfromtxt(tmp_path / "FourBar_simulation.csv", delimiter=",", names=True)
+    mu_s, mu_c = 0.2, 0.15
+    for k, sigma0, bound in ((1, 2e4, mu_s), (2, 2e4, mu_s), (3, 5e3, mu_c), (4, 2e4, mu_s)):
+        deflection = sigma0 * np.abs(res[f"z{k}"])
+        assert 0.9 * mu_c <= deflection.max() <= bound * (1 + 1e-9), (k, deflection.max())
+    assert not res["stuck"].any()
+    balance = res["E_kin"] + res["E_pot"] - res["W_drive"] - res["W_friction"]
+    assert np.abs(balance - balance[0]).max() < 1e-6 * max(np.abs(res["W_drive"]).max(), 1.0)
+    assert command.main([*run, "--set", "friction_model=5"]) == 1
+    assert command.main([*run, "--set", "friction_model=2", "--set", "C.bristle.sigma0=0"]) == 1
+    with pytest.raises(SystemExit) as exit_status:
+        command.main([*run, "--set", "A.bristle.sigma0=1"])
+    assert exit_status.value.code == 2
+
+
 def test_summary_names_bodies_joints_coordinates_and_residual():
     spec = read_file(CATALOGUE / "QuickReturn.toml")
     text = command.summary(spec, spec.build())

@@ -440,9 +440,15 @@ def test_bristle_friction_is_its_twins_and_restores_its_state(native_folder, tmp
     inst.free()
     # within the experiment: OffsetSliderCrank's crank, driven on past it, meets a Painleve inconsistency at 0.93 s
     # with LuGre (on both engines)
+    n = min(150, round(e.stop_time / e.step_size))
+    assert_lugre_state_restores(folder, e, names, n, 2 * n // 5)
+
+
+def assert_lugre_state_restores(folder, e, names, n, k_save):
+    """A serialized state of a LuGre run (friction_model 2) of the extracted native FMU in folder, taken after
+    k_save steps of the experiment e, restored into a fresh instance and into one that ran the exact model,
+    continues bit-identically up to step n; no instance logs an error."""
     h = e.step_size
-    n = min(150, round(e.stop_time / h))
-    k_save = 2 * n // 5
     first, exact = Instance(folder, "first"), Instance(folder, "exact")
     first.start(friction_model=2)
     exact.start()

@@ -19,11 +19,12 @@ from fmpy.fmi1 import FMICallException
 from fmpy.validation import validate_fmu
 from native_build import run_against, sanitized_library, sanitizers
 from test_native_fmus import (INSTALL_WINE, MINGW, WINE, Instance, assert_close,  # noqa: F401 (hosts: a fixture)
-                              assert_win64_reproduces_linux64, description_without_build, drive, host_arguments,
-                              hosts, outputs_of)
+                              assert_lugre_state_restores, assert_win64_reproduces_linux64,
+                              description_without_build, drive, host_arguments, hosts, outputs_of)
 from valgrind import valgrind_errors
 
 import build_fmu
+from friction_joints import mechanism as command
 from friction_joints import native
 from friction_joints.errors import FrictionJointsError
 from friction_joints.fmi.native import NotNative, model_table
@@ -156,6 +157,78 @@ def test_bad_parameters_are_errors_with_the_twins_message(built, tmp_path, name)
     inst.free()
 
 
+#: FourBar's runs with bristle friction: the joints O and C with their own laws (LuGre, Dahl), A and B with the law
+#: friction_model; then other laws and parameters, an own law's among them
+FOURBAR_BRISTLE = ({"friction_model": 2}, {"friction_model": 1, "sigma0": 2e4, "O.bristle.sigma0": 3e4, "mu_k": 0.1})
+
+
+@pytest.mark.parametrize("version", [2, 3])
+def test_bristle_friction_of_a_file_is_its_twins_and_restores_its_state(built, tmp_path, version):
+    """FourBar with friction_model > 0 runs its file's bristle assembly (family planar_bristle): the twin's results
+    (on the compiled engine) within 1e-9 of each output's range for FOURBAR_BRISTLE, never stuck; a bad parameter
+    of an own law and of friction_model's law give fmi2Error with the twin's message; a serialized state of a
+    LuGre run restored into a fresh instance, and into one that ran the exact model, continues bit-identically."""
+    path, twin = fmu(built, "FourBar", version), fmu(built, "FourBar", version, twin=True)
+    cls = slave("FourBar")
+    for values in FOURBAR_BRISTLE:
+        native_result, names = run(path, cls, values)
+        assert_close(native_result, run(twin, cls, values)[0], names, 1e-9, f"FourBar with {values}, native vs pythonfmu")
+        assert not native_result["stuck"].any() and np.ptp(native_result["f_mu[1]"]) > 0.1
+    folder = tmp_path / "FourBar"
+    with zipfile.ZipFile(path) as z:
+        z.extractall(folder)
+    for bad in ({"friction_model": 2, "C.bristle.sigma0": 0.0, "O.bristle.v_s": 0.0},  # (within their FMU bounds)
+                {"friction_model": 4, "mu_k": 0.0}, {"friction_model": 3, "sigma0": 0.0, "z_ba_ratio": 1.0}):
+        inst = Instance(folder)
+        with pytest.raises(FMICallException):
+            inst.start(**bad)
+        assert inst.errors()[-1].endswith(f"initialization failed: {twin_message('FourBar', bad)}"), inst.errors()
+        inst.free()
+    assert_lugre_state_restores(folder, cls.experiment, outputs_of(read_model_description(str(path))), 120, 50)
+
+
+def test_the_command_with_bristle_friction_runs_as_the_native_fmu(built, tmp_path):
+    """python -m friction_joints.mechanism FourBar.toml --simulate --set friction_model=3 (and a bristle parameter,
+    an own law's): its CSV is the native FMU's run of the default experiment with those parameters within 1e-6 of
+    each output's range (the same system; the command integrates without the FMU's communication steps, with atol
+    1e-12 where the FMU has rtol / 100)."""
+    values = {"friction_model": 3, "sigma0": 2e4, "O.bristle.sigma1": 0.3}
+    cls = slave("FourBar")
+    sets = [f"--set={name}={value}" for name, value in values.items()]
+    assert command.main([str(CATALOGUE / "FourBar.toml"), "--out", str(tmp_path), "--simulate", *sets]) == 0
+    res = np.genfromtxt(tmp_path / "FourBar_simulation.csv", delimiter=",", names=True)
+    fmu_run, _ = run(fmu(built, "FourBar"), cls, values)
+    assert len(res) == len(fmu_run)
+    for name in ("q[1]", "q[2]", "qd[1]", "f_mu[1]", "f_mu[2]", "f_mu[3]", "f_mu[4]", "W_friction"):
+        error = np.max(np.abs(res[re.sub(r"\W", "", name)] - fmu_run[name])) / np.ptp(fmu_run[name])
+        assert error < 1e-6, (name, error)
+
+
+def twin_bristle(path, values):
+    """("ok", y0, fpar, ipar) of the bristle system the twin of the file at path builds at values (all its FMU
+    parameters; FrictionModelSlave.bristle_system), or ("error", the twin's message, the file named by its name)."""
+    with build_fmu.mechanism_script(path) as (script, _):
+        cls = build_fmu.slave_class(script)
+    spec = cls.spec
+    try:
+        built = object.__new__(cls).build(values)
+        make_system, y0_of = cls.bristle_system(built, int(values["friction_model"]), values)
+        system = make_system([0.0] * len(spec.drives))
+    except (ValueError, FrictionJointsError) as error:
+        return "error", str(error).replace(spec.source, path.name)
+    model = system.compiled()
+    return "ok", y0_of(system), model.fpar, model.ipar
+
+
+def twin_message(name, values):
+    """The twin's message of FourBar's bristle system at the file's values changed by values."""
+    cls = slave(name)
+    defaults = {v.name: v.start for v in cls.variables if v.causality == "parameter"}
+    answer = twin_bristle(CATALOGUE / f"{name}.toml", {**defaults, **values})
+    assert answer[0] == "error", values
+    return answer[1]
+
+
 @pytest.mark.skipif(shutil.which("valgrind") is None, reason="needs valgrind")
 def test_c_host_under_valgrind_has_no_error_and_no_leak(built, hosts, tmp_path):  # noqa: F811
     """Each native FMU of a file (FMI 2.0) in the plain C host under valgrind: its rows are those without
@@ -242,20 +315,27 @@ const fj_assembly *fj_assembly_find(const char *model) {{
 
 @pytest.fixture(scope="module")
 def file_library(build_once):
-    """The engine (but its assemblies.c) with the assemblies of ASSEMBLIES (as their native FMUs' model.c has
-    them), built once with ``native_build.sanitizers()`` at -O0."""
+    """The engine (but its assemblies.c) with the assemblies of ASSEMBLIES and of FourBarLaws (laws_variant, in
+    the library's folder), each file's bristle assembly as <name>Bristle (as their native FMUs' model.c has them),
+    built once with ``native_build.sanitizers()`` at -O0."""
     def build(folder):
-        srcs = [p for p in sources() if p.name != "assemblies.c"]
-        for name in ASSEMBLIES:
-            path = folder / f"file_{name}.c"
-            path.write_text(model_table(slave(name)).assembly.source
-                            + f"const fj_assembly *file_{name}(void);\n"
-                            + f"const fj_assembly *file_{name}(void) {{ return &FILE_ASSEMBLY; }}\n")
-            srcs.append(path)
+        srcs, models = [p for p in sources() if p.name != "assemblies.c"], []
+        paths = {**{name: CATALOGUE / f"{name}.toml" for name in ASSEMBLIES}, "FourBarLaws": laws_variant(folder)}
+        for name, toml in paths.items():
+            with build_fmu.mechanism_script(toml) as (script, _):
+                assembly = model_table(build_fmu.slave_class(script)).assembly
+            text = assembly.source
+            for model, symbol in ((name, "FILE_ASSEMBLY"), (f"{name}Bristle", "FILE_BRISTLE_ASSEMBLY")):
+                if symbol in assembly.source:
+                    text += (f"const fj_assembly *file_{model}(void);\n"
+                             f"const fj_assembly *file_{model}(void) {{ return &{symbol}; }}\n")
+                    models.append(model)
+            (folder / f"file_{name}.c").write_text(text)
+            srcs.append(folder / f"file_{name}.c")
         lookup = folder / "file_lookup.c"
         lookup.write_text(LOOKUP.format(
-            declarations="\n".join(f"const fj_assembly *file_{n}(void);" for n in ASSEMBLIES),
-            lookups="\n".join(f'    if (strcmp(model, "{n}") == 0) return file_{n}();' for n in ASSEMBLIES)))
+            declarations="\n".join(f"const fj_assembly *file_{n}(void);" for n in models),
+            lookups="\n".join(f'    if (strcmp(model, "{n}") == 0) return file_{n}();' for n in models)))
         srcs.append(lookup)
         sanitized_library(folder, (*sanitizers(), "-O0"), srcs, name="engine-files")
     folder = build_once("native_file_assemblies", build)
@@ -301,32 +381,109 @@ def check_assemblies(seed=5, n=30):
         cases += [dict(base, **{k: bad}) for k in spec.default_values() for bad in (0.0, -1.0, math.nan, math.inf)]
         for number, values in enumerate(cases):
             python = python_build(name, values)
-            try:
-                fpar, ipar, y0 = assembly(values)
-                c = None
-            except ValueError as error:
-                c = str(error)
-            if python[0] == "ok":
-                assert c is None, (name, values, c)
-                assert np.array_equal(fpar, python[2]) and np.array_equal(ipar, python[3]), (name, values)
-                mech = spec.build(values).mechanism
-                k1, partition = len(mech.q_names), list(mech.partition)
-                q = y0[:k1]  # on the closing constraints (MinimalForm.project's test), the held coordinates kept
-                assert np.linalg.norm(mech.minimal.closure(q)) <= PROJECTION_TOLERANCE * (1.0 + np.linalg.norm(q))
-                assert np.array_equal(y0[partition], python[1][partition]) and np.array_equal(y0[k1:], python[1][k1:])
-                if number < n:  # the dependent ones as numpy's Newton iteration gets them (but near a singular
-                    # closing Jacobian, where both stop within the tolerance at points further apart)
-                    np.testing.assert_allclose(y0, python[1], rtol=1e-12, atol=1e-12, err_msg=f"{name} {values}")
-            else:
-                assert c is not None, (name, values, python[1])
-                want = UNEVALUATED.sub(r"\1 <not finite>", python[1])
-                if "near q = [" in want:
-                    want, c = want[:want.index("near q = [")], c[:c.index("near q = [")]
-                if len(c.encode()) >= ERROR_BYTES - 1:  # the problems that fit the message buffer
-                    c = c[:c.rindex("\n  ")]
-                    want = want[:len(UNEVALUATED.sub(r"\1 <not finite>", c))]
-                assert UNEVALUATED.sub(r"\1 <not finite>", c) == want, (name, values, c, want)
+            check_case(assembly, values, python, lambda: spec.build(values).mechanism, number < n, name)
             counts[name, python[0]] = counts.get((name, python[0]), 0) + 1
+    return counts
+
+
+def check_case(assembly, values, python, mechanism, close, name):
+    """The C assembly at values against the Python answer python (("ok", y0, fpar, ipar) or ("error", message)):
+    the same packed arrays and initial state (check_y0 with the function mechanism's Mechanism, close) or the same
+    message (assert_same_message); name: the file's, for the failures."""
+    try:
+        fpar, ipar, y0 = assembly(values)
+        c = None
+    except ValueError as error:
+        c = str(error)
+    if python[0] == "ok":
+        assert c is None, (name, values, c)
+        assert np.array_equal(fpar, python[2]) and np.array_equal(ipar, python[3]), (name, values)
+        check_y0(y0, python[1], mechanism(), close)
+    else:
+        assert_same_message(c, python[1], (name, values))
+
+
+def assert_same_message(c, python, context):
+    """C's message c is the Python one (an expression C cannot evaluate: C's words for it; the projection: up to
+    the guess, which numpy prints its own way; a message longer than the buffer: the problems that fit it)."""
+    assert c is not None, (context, python)
+    want = UNEVALUATED.sub(r"\1 <not finite>", python)
+    if "near q = [" in want:
+        want, c = want[:want.index("near q = [")], c[:c.index("near q = [")]
+    if len(c.encode()) >= ERROR_BYTES - 1:
+        c = c[:c.rindex("\n  ")]
+        want = want[:len(UNEVALUATED.sub(r"\1 <not finite>", c))]
+    assert UNEVALUATED.sub(r"\1 <not finite>", c) == want, (context, c, want)
+
+
+def check_y0(y0, python_y0, mech, close):
+    """y0 of C is Python's: q on the closing constraints (MinimalForm.project's test) with the held coordinates
+    Python's, the rest bit for bit; close: also the dependent ones within 1e-12 (not near a singular closing
+    Jacobian, where both stop within the tolerance at points further apart)."""
+    k1, partition = len(mech.q_names), list(mech.partition)
+    q = y0[:k1]
+    assert np.linalg.norm(mech.minimal.closure(q)) <= PROJECTION_TOLERANCE * (1.0 + np.linalg.norm(q))
+    assert np.array_equal(y0[partition], python_y0[partition]) and np.array_equal(y0[k1:], python_y0[k1:])
+    if close:
+        np.testing.assert_allclose(y0, python_y0, rtol=1e-12, atol=1e-12)
+
+
+#: FourBar with other friction laws: A Stribeck with an elasto-plastic law of its own, B exponential (the law
+#: friction_model), beside O's LuGre and C's Dahl
+LAWS_VARIANT = (("name = \"FourBar\"", "name = \"FourBarLaws\""),
+                ("friction = {law = \"coulomb\", mu_s = \"mu_s\", mu_k = \"mu_k\"}\nr = \"r\"\ncoordinate = \"th2\"",
+                 "friction = {law = \"stribeck\", mu_s = \"mu_s\", mu_k = \"mu_k\", v_s = 0.02}\nbristle = {law = "
+                 "\"elasto-plastic\", sigma0 = 1e4, v_s = 0.02, z_ba_ratio = 0.5}\nr = \"r\"\ncoordinate = \"th2\""),
+                ("friction = {law = \"coulomb\", mu_s = \"mu_s\", mu_k = \"mu_k\"}\nr = \"r\"\n\n[[drives]]",
+                 "friction = {law = \"exponential\", mu_0 = \"mu_k\", k = 3.0, v_k = 0.01, mu_s = \"mu_s\"}\nr = \"r\"\n\n"
+                 "[[drives]]"))
+
+
+def laws_variant(folder) -> Path:
+    """FourBarLaws.toml (LAWS_VARIANT) written into folder."""
+    text = (CATALOGUE / "FourBar.toml").read_text()
+    for old, new in LAWS_VARIANT:
+        assert old in text, old
+        text = text.replace(old, new)
+    path = folder / "FourBarLaws.toml"
+    path.write_text(text)
+    return path
+
+
+def bristle_files(folder) -> tuple:
+    """The files whose bristle assemblies are checked: FourBar (own laws, LuGre and Dahl), QuickReturn (a pin in a
+    slot, the law friction_model everywhere) and FourBarLaws in folder."""
+    return CATALOGUE / "FourBar.toml", CATALOGUE / "QuickReturn.toml", folder / "FourBarLaws.toml"
+
+
+def check_bristle_assemblies(folder, seed=7, n=20):
+    """For each of bristle_files: random parameters (the file's and the bristle laws' times 0.7 ... 1.4, kinetic
+    friction below static, friction_model 1-4, z_ba_ratio in (0, 1)) give the arrays of the twin's bristle system
+    bit for bit and its initial state, or the twin's message; each bristle parameter, and each friction
+    coefficient, in turn 0, -1, NaN, inf (friction_model 3) gives the twin's message. Returns the counts."""
+    rng, counts = np.random.default_rng(seed), {}
+    for path in bristle_files(Path(folder)):
+        with build_fmu.mechanism_script(path) as (script, _):
+            cls = build_fmu.slave_class(script)
+        assembly = native.Assembly(path.stem + "Bristle")
+        base = {v.name: float(v.start) for v in cls.variables if v.causality == "parameter"}
+        cases = []
+        for _ in range(n):
+            values = {k: v * float(rng.uniform(0.7, 1.4)) for k, v in base.items()}
+            values.update(friction_model=float(rng.integers(1, 5)), z_ba_ratio=float(rng.uniform(0.05, 0.95)),
+                          rtol=base["rtol"])
+            for static, kinetic in (("mu_s", "mu_k"), ("mu_ts", "mu_tk")):
+                if static in values:
+                    values[kinetic] = values[static] * float(rng.uniform(0.0, 1.0))
+            cases.append(values)
+        checked = [k for k in assembly.names[assembly.names.index("friction_model") + 1:]] + ["mu_s", "mu_k"]
+        cases += [dict(base, friction_model=3.0, **{k: bad}) for k in checked for bad in (0.0, -1.0, math.nan, math.inf)]
+        own = cls.spec.default_values()
+        for number, values in enumerate(cases):
+            python = twin_bristle(path, values)
+            check_case(assembly, values, python, lambda: cls.spec.build({k: values[k] for k in own}).mechanism,
+                       number < n, path.name)
+            counts[path.stem, python[0]] = counts.get((path.stem, python[0]), 0) + 1
     return counts
 
 
@@ -342,3 +499,18 @@ print(json.dumps({{f"{{k[0]}} {{k[1]}}": v for k, v in counts.items()}}))
     counts = json.loads(out.splitlines()[-1])
     for name in ASSEMBLIES:
         assert counts.get(f"{name} ok", 0) >= 25 and counts.get(f"{name} error", 0) >= 5, counts
+
+
+def test_file_bristle_assemblies_pack_and_check_as_the_twin_under_sanitizers(file_library):
+    """check_bristle_assemblies on the sanitized library (in a subprocess); most random cases assemble and each
+    file refuses the bad values."""
+    out = run_against(file_library, f"""
+import json, sys
+from pathlib import Path
+import {Path(__file__).stem} as tests
+counts = tests.check_bristle_assemblies(Path(sys.argv[1]).parent)
+print(json.dumps({{f"{{k[0]}} {{k[1]}}": v for k, v in counts.items()}}))
+""", timeout=900)
+    counts = json.loads(out.splitlines()[-1])
+    for name in ("FourBar", "QuickReturn", "FourBarLaws"):
+        assert counts.get(f"{name} ok", 0) >= 15 and counts.get(f"{name} error", 0) >= 20, counts

@@ -9,7 +9,8 @@ and ``fmi2Functions.c`` or ``fmi3Functions.c`` over one model interface (``nativ
 whose table (``model.c``) is written here from the slave's ``Var`` rows:
 
     parameters -> the C assembly's parameters (native/src/assembly*.c, by name; rtol the tolerance;
-                  unused: those of a feature the assembly refuses, the bristle laws, a clearance joint)
+                  unused: those of a feature the assembly refuses: the bristle laws where the model has no
+                  bristle assembly, a clearance joint)
     inputs     -> tau (in the order of the slave's ``inputs``)
     record     -> outputs (found by running the slave's ``publish`` on a record of distinct values;
                   unused, always 0: those of a feature the assembly refuses)
@@ -219,10 +220,13 @@ def _bristle_assembly(cls, slave, defaults, inputs, assembly, outputs):
     """The C assembly of the model's bristle friction (BRISTLE_ASSEMBLIES), None if it has none; NotNative
     where it does not fit fj_fmu_model.h: its parameters must begin with the assembly's, its inputs be the
     same, the system the slave builds with friction_model 2 be its compiled form, and every output read the
-    same record entries. A mechanism file's assembly has none (its model may have a shipped one's name)."""
-    if getattr(assembly, "source", "") or assembly.model not in BRISTLE_ASSEMBLIES:
+    same record entries. A mechanism file's is its FileAssembly's (written into model.c beside it)."""
+    if getattr(assembly, "source", ""):
+        bristle = assembly.bristle
+    else:
+        bristle = native.Assembly(BRISTLE_ASSEMBLIES[assembly.model]) if assembly.model in BRISTLE_ASSEMBLIES else None
+    if bristle is None:
         return None
-    bristle = native.Assembly(BRISTLE_ASSEMBLIES[assembly.model])
     values = dict(defaults, friction_model=2)
     system, y0_python = _system(cls, slave, values, inputs)
     if (bristle.names[:len(assembly.names)] != assembly.names or bristle.n_tau != assembly.n_tau
@@ -285,7 +289,7 @@ def model_source(table: ModelTable, token: str, script: str) -> str:
     families, assemblies = ({family: f"&fj_family_{family}"} if family else {}), {model: found}
     if bristle:
         families[bristle.family] = f"&fj_family_{bristle.family}"
-        assemblies[bristle.model] = f"&fj_assembly_{bristle.model}"
+        assemblies[bristle.model] = "&" + (FILE_BRISTLE_ASSEMBLY if written else f"fj_assembly_{bristle.model}")
 
     def lookup(table_of):  # the body of a lookup by name
         if not table_of:  # (none: the engine does not run this model)
@@ -332,6 +336,9 @@ LOOKUPS = ("families.c", "assemblies.c")
 MODEL_INCLUDES = ("fj_assembly.h", "fj_kernel.h", "planar_internal.h")
 FILE_SYMBOLS = ("fj_planar_assemble", "fj_file_report", "fj_file_value")
 FILE_ASSEMBLY = "FILE_ASSEMBLY"  # the name of a file's assembly in model.c (its model may be a shipped one)
+FILE_BRISTLE_ASSEMBLY = "FILE_BRISTLE_ASSEMBLY"  # and of its bristle assembly
+#: the functions a file's bristle assembly calls (its checks of the law rows)
+FILE_BRISTLE_SYMBOLS = ("fj_file_own_law", "fj_bristle_law")
 
 
 @functools.cache
@@ -536,8 +543,10 @@ def build_native(cls, twin: Path, out: Path, script: str = "", targets=None) -> 
     notes = [f"{cls.__name__}: no {name} binary: {why}" for name, why in missing.items() if name in targets or
              targets == list(found)]
     uses = assembly_symbols(table.assembly)
-    if table.bristle:  # its family and assembly too
-        uses += (f"fj_family_{table.bristle.family}", f"fj_assembly_{table.bristle.model}")
+    if table.bristle:  # its family and assembly too (a file's: written into model.c)
+        written = getattr(table.assembly, "source", "")
+        uses += (f"fj_family_{table.bristle.family}",
+                 *(FILE_BRISTLE_SYMBOLS if written else (f"fj_assembly_{table.bristle.model}",)))
     files = source_files(fmi_version, table.assembly.family, uses, getattr(table.assembly, "file", None))
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "sources"

@@ -77,6 +77,7 @@ from pythonfmu.enums import Fmi2Status
 from ..stepping import MechanismStepper, Stepper
 from ..engine import PYTHON_SLOWDOWN, engine_from_environment
 from ..errors import FrictionJointsError
+from ..friction.bristle import MODEL_PARAMETERS
 from .bundle import drop_repeated_path, follow_resources
 from .exit_guard import guard_library_exit, pin_scipy_uarray
 from .publication import NotFromRecord, Publication
@@ -568,13 +569,15 @@ class FrictionModelSlave(MechanismSlave):
             "laws 1 Dahl, 2 LuGre, 3 elasto-plastic, 4 Gonthier (seed 003; stiff: RODAS, LSODA on the Python engine)",
             0, 0, 4, kind="Integer"),
         Var("sigma0", "parameter", "", "bristle stiffness per unit load (1/rad in the revolute joints, 1/m in the "
-            "sliding ones; friction_model > 0)", 1e4, 0.0),
-        Var("sigma1", "parameter", "", "bristle damping per unit load (s/rad, s/m; friction_model > 0)", 5.0, 0.0),
-        Var("sigma2", "parameter", "", "viscous friction (N.m.s/rad, N.s/m; friction_model > 0)", 0.0, 0.0),
-        Var("v_s", "parameter", "", "Stribeck velocity (rad/s, m/s; friction_model 2-4)", 3e-3, 0.0),
-        Var("delta", "parameter", "1", "Stribeck exponent (friction_model 2-4)", 2.0, 0.0),
+            "sliding ones; friction_model > 0)", MODEL_PARAMETERS["sigma0"], 0.0),
+        Var("sigma1", "parameter", "", "bristle damping per unit load (s/rad, s/m; friction_model > 0)",
+            MODEL_PARAMETERS["sigma1"], 0.0),
+        Var("sigma2", "parameter", "", "viscous friction (N.m.s/rad, N.s/m; friction_model > 0)",
+            MODEL_PARAMETERS["sigma2"], 0.0),
+        Var("v_s", "parameter", "", "Stribeck velocity (rad/s, m/s; friction_model 2-4)", MODEL_PARAMETERS["v_s"], 0.0),
+        Var("delta", "parameter", "1", "Stribeck exponent (friction_model 2-4)", MODEL_PARAMETERS["delta"], 0.0),
         Var("z_ba_ratio", "parameter", "1", "elasto-plastic breakaway deflection z_ba sigma0 / mu_c (friction_model "
-            "3)", 0.7, 0.0, 1.0))
+            "3)", MODEL_PARAMETERS["z_ba_ratio"], 0.0, 1.0))
     equations = MechanismSlave.equations + (
         " With friction_model 1-4 every joint has a bristle law instead (seed 003: Dahl, LuGre, elasto-plastic, "
         "Gonthier): friction = N (&sigma;<sub>0</sub> z + &sigma;<sub>1</sub> z') + &sigma;<sub>2</sub> v with the "

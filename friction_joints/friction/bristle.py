@@ -184,6 +184,10 @@ class Gonthier(_Stribeck):
 
 
 LAWS = {1: Dahl, 2: LuGre, 3: ElastoPlastic, 4: Gonthier}  # the FMUs' Integer parameter ``model``
+#: the bristle parameters of a mechanism's law friction_model (1-4, LAWS), one value for every contact without a
+#: law of its own, and their start values: the FMUs' (fmi.slave.FrictionModelSlave) and a mechanism file's run's
+#: (python -m friction_joints.mechanism --set friction_model=N)
+MODEL_PARAMETERS = dict(sigma0=1e4, sigma1=5.0, sigma2=0.0, v_s=3e-3, delta=2.0, z_ba_ratio=0.7)
 
 
 def law_list_problems(laws: tuple, count: int, each: str) -> list:

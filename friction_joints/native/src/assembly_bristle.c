@@ -19,10 +19,10 @@ static const char *const NAMES[] = {"model", "m",   "k", "sigma0", "sigma1", "si
 enum { P_MODEL, P_M, P_K, P_SIGMA0, P_SIGMA1, P_SIGMA2, P_MU_C, P_MU_S, P_V_S, P_DELTA, P_Z_BA_RATIO, N_PARAM };
 enum { N_FPAR = 2 + FJ_BRISTLE_LAW_SIZE };
 
-/* friction.bristle: make_law's model (named `model_name`), _common_problems, _Stribeck's and ElastoPlastic's checks
- * of the law row `given` (fj_bristle_laws.h's order), with their messages; where it has none, the row packed into
- * law: given, with the fields the law lacks 1 (Dahl: mu_s is mu_c). */
-void fj_bristle_law(fj_problems *pr, const char *model_name, const double *given, double *law) {
+/* friction.bristle: make_law's model, _common_problems, _Stribeck's and ElastoPlastic's checks of the law row
+ * `given` (fj_bristle_laws.h's order), each field named as names[field] says, with their messages; where it has
+ * none, the row packed into law: given, with the fields the law lacks 1 (Dahl: mu_s is mu_c). */
+void fj_bristle_law_named(fj_problems *pr, const char *const *names, const double *given, double *law) {
     double model = given[FJ_LAW_MODEL];
     if (!(model == FJ_DAHL || model == FJ_LUGRE || model == FJ_ELASTO_PLASTIC || model == FJ_GONTHIER)) {
         char text[32]; /* the FMU's Integer as Python writes an int, else the double */
@@ -31,28 +31,34 @@ void fj_bristle_law(fj_problems *pr, const char *model_name, const double *given
         else
             fj_repr(model, text, sizeof text);
         fj_problem(pr, "%s=%s is outside the allowed range [1, 4] (1 Dahl, 2 LuGre, 3 elasto-plastic, 4 Gonthier)",
-                   model_name, text);
+                   names[FJ_LAW_MODEL], text);
         return;
     }
     int64_t before = pr->count;
-    fj_require(pr, "sigma0", given[FJ_LAW_SIGMA0], FJ_OPEN, 0.0, FJ_NO_BOUND, 0.0);
-    fj_require(pr, "sigma1", given[FJ_LAW_SIGMA1], FJ_CLOSED, 0.0, FJ_NO_BOUND, 0.0);
-    fj_require(pr, "sigma2", given[FJ_LAW_SIGMA2], FJ_CLOSED, 0.0, FJ_NO_BOUND, 0.0);
+    fj_require(pr, names[FJ_LAW_SIGMA0], given[FJ_LAW_SIGMA0], FJ_OPEN, 0.0, FJ_NO_BOUND, 0.0);
+    fj_require(pr, names[FJ_LAW_SIGMA1], given[FJ_LAW_SIGMA1], FJ_CLOSED, 0.0, FJ_NO_BOUND, 0.0);
+    fj_require(pr, names[FJ_LAW_SIGMA2], given[FJ_LAW_SIGMA2], FJ_CLOSED, 0.0, FJ_NO_BOUND, 0.0);
     int64_t mu_c_checked = pr->count;
-    fj_require(pr, "mu_c", given[FJ_LAW_MU_C], FJ_OPEN, 0.0, FJ_NO_BOUND, 0.0);
+    fj_require(pr, names[FJ_LAW_MU_C], given[FJ_LAW_MU_C], FJ_OPEN, 0.0, FJ_NO_BOUND, 0.0);
     int dahl = model == FJ_DAHL;
     if (!dahl) {
-        fj_require(pr, "mu_s", given[FJ_LAW_MU_S], FJ_CLOSED, pr->count == mu_c_checked ? given[FJ_LAW_MU_C] : 0.0,
-                   FJ_NO_BOUND, 0.0);
-        fj_require(pr, "v_s", given[FJ_LAW_V_S], FJ_OPEN, 0.0, FJ_NO_BOUND, 0.0);
-        fj_require(pr, "delta", given[FJ_LAW_DELTA], FJ_OPEN, 0.0, FJ_NO_BOUND, 0.0);
+        double mu_s_low = pr->count == mu_c_checked ? given[FJ_LAW_MU_C] : 0.0;
+        fj_require(pr, names[FJ_LAW_MU_S], given[FJ_LAW_MU_S], FJ_CLOSED, mu_s_low, FJ_NO_BOUND, 0.0);
+        fj_require(pr, names[FJ_LAW_V_S], given[FJ_LAW_V_S], FJ_OPEN, 0.0, FJ_NO_BOUND, 0.0);
+        fj_require(pr, names[FJ_LAW_DELTA], given[FJ_LAW_DELTA], FJ_OPEN, 0.0, FJ_NO_BOUND, 0.0);
         if (model == FJ_ELASTO_PLASTIC)
-            fj_require(pr, "z_ba_ratio", given[FJ_LAW_Z_BA_RATIO], FJ_CLOSED, 0.0, FJ_OPEN, 1.0);
+            fj_require(pr, names[FJ_LAW_Z_BA_RATIO], given[FJ_LAW_Z_BA_RATIO], FJ_CLOSED, 0.0, FJ_OPEN, 1.0);
     }
     if (pr->count != before) return;
     for (int i = 0; i < FJ_BRISTLE_LAW_SIZE; i++) law[i] = given[i];
     if (dahl) law[FJ_LAW_MU_S] = given[FJ_LAW_MU_C], law[FJ_LAW_V_S] = law[FJ_LAW_DELTA] = 1.0; /* Dahl.mu_s */
     if (model != FJ_ELASTO_PLASTIC) law[FJ_LAW_Z_BA_RATIO] = 1.0;
+}
+
+void fj_bristle_law(fj_problems *pr, const char *model_name, const double *given, double *law) {
+    const char *const names[FJ_BRISTLE_LAW_SIZE] = {model_name, "sigma0", "sigma1", "sigma2",    "mu_c",
+                                                    "mu_s",     "v_s",    "delta",  "z_ba_ratio"};
+    fj_bristle_law_named(pr, names, given, law);
 }
 
 int64_t fj_bristle_law_pack(const double *p, double *law, char *error, size_t n_error) {

@@ -1,12 +1,15 @@
 /* assembly_file.c: the checks of the assemblies of mechanism files (the model.c of their native FMUs, written by
  * friction_joints/fmi/native_file.py): the checks that mechanisms/files.py (MechanismFile.build) and the classes
  * it builds (planar.Body, the joints, the friction laws) make of the values of a file's expressions, with their
- * messages, each problem "<key path> (line N): <message>" in a report that files.py's words close.
+ * messages, each problem "<key path> (line N): <message>" in a report that files.py's words close; and of the
+ * bristle laws the file's joints name for themselves (MechanismFile.bristle_laws).
  */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "fj_assembly.h"
+#include "fj_bristle_laws.h"
 #include "fj_linalg.h"
 #include "planar_internal.h"
 #include "planar_joints.h"
@@ -123,6 +126,25 @@ void fj_file_direction(fj_problems *report, const char *where, double *direction
         return;
     }
     fj_problem(report, "%smust be a non-zero direction", where);
+}
+
+void fj_file_own_law(fj_problems *report, const char *where, const char *prefix, const double *given, double *law) {
+    static const char *const fields[FJ_BRISTLE_LAW_SIZE] = {"model", "sigma0", "sigma1", "sigma2",    "mu_c",
+                                                            "mu_s",  "v_s",    "delta",  "z_ba_ratio"};
+    char named[FJ_BRISTLE_LAW_SIZE][160], text[CHECKS];
+    const char *names[FJ_BRISTLE_LAW_SIZE];
+    for (int i = 0; i < FJ_BRISTLE_LAW_SIZE; i++) { /* mu_c and mu_s come from the joint's friction law */
+        int own = i != FJ_LAW_MU_C && i != FJ_LAW_MU_S;
+        snprintf(named[i], sizeof named[i], "%s%s", own ? prefix : "", fields[i]);
+        names[i] = named[i];
+    }
+    fj_problems checks = fj_no_problems(text, sizeof text);
+    fj_bristle_law_named(&checks, names, given, law);
+    if (checks.count)
+        fj_problem(report, "%s%s%s", where, text,
+                   strstr(text, "mu_c=") || strstr(text, "mu_s=")
+                       ? " (mu_c and mu_s: the kinetic and static coefficients of its friction law)"
+                       : "");
 }
 
 int64_t fj_file_report(const fj_problems *report, const char *file, fj_problems *pr) {

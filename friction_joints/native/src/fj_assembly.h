@@ -82,6 +82,9 @@ void fj_require_exact_friction(fj_problems *pr, double friction_model, const cha
  * friction.bristle.make_law makes them, with their messages; where it has none, the row packed into law (the
  * fields the law lacks 1, Dahl's mu_s its mu_c). assembly_bristle.c. */
 void fj_bristle_law(fj_problems *pr, const char *model_name, const double *given, double *law);
+/* fj_bristle_law with each field of the row named names[field] (fj_bristle_laws.h's order; names[FJ_LAW_MODEL]
+ * the model's): a mechanism file's joint law, its parameters named as the file's (assembly_file.c). */
+void fj_bristle_law_named(fj_problems *pr, const char *const *names, const double *given, double *law);
 /* A problem in words (printf's format). */
 void fj_problem(fj_problems *pr, const char *format, ...);
 

@@ -127,6 +127,11 @@ void fj_file_law(fj_problems *report, const char *where, int64_t kind, const dou
 void fj_file_joint(fj_problems *report, const char *where, int64_t type, double *joint, int r_open, int has_edge);
 /* A force drive's direction (2), made a unit vector, or "<where>must be a non-zero direction". */
 void fj_file_direction(fj_problems *report, const char *where, double *direction);
+/* A joint's own bristle law (MechanismFile._bristle_law) of the row given (fj_bristle_laws.h: its mu_c and mu_s
+ * the contact's), packed into law: fj_bristle_law's checks, its parameters named "<prefix><name>" (the FMU's
+ * "O.bristle.sigma0"), with files.py's note where mu_c or mu_s fails; where: "<key path> (line N): joint O's
+ * lugre law: ". */
+void fj_file_own_law(fj_problems *report, const char *where, const char *prefix, const double *given, double *law);
 int64_t fj_file_report(const fj_problems *report, const char *file, fj_problems *pr);
 
 /* Field `field` of WORK_FIELDS: its first row in a->work (the row that fj_planar_pack's table
