@@ -107,10 +107,9 @@ def fmu_rtf(path, start, t_end, interpolated, h=1e-3):
     return reached / wall, reached / cpu, reached
 
 
-def twin_run(start, rtol, t_end, interpolated=False, h=1e-3):
-    """({FMU output: values over the run}, CPU seconds, integrator steps, right-hand sides) of the FMU's case with
-    the start values, its system stepped as the FMU's twin does (Stepper on the compiled engine) at rtol to t_end,
-    or up to a step that failed; the drive held over each step or, interpolated, following its rate."""
+def twin(start, rtol):
+    """(the slave of fmu_src/RSRRRLinkage.py, the Stepper of its system on the compiled engine at rtol, as the FMU's
+    twin builds it) with the parameters' start values updated by start."""
     from friction_joints.stepping import Stepper
 
     spec = importlib.util.spec_from_file_location("RSRRRLinkage", ROOT / "fmu_src" / "RSRRRLinkage.py")
@@ -119,7 +118,14 @@ def twin_run(start, rtol, t_end, interpolated=False, h=1e-3):
     slave = module.RSRRRLinkage(instance_name="bench")
     values = {v.name: v.start for v in slave.variables if v.causality == "parameter"} | start
     make, y0_of, _ = slave.build(values)
-    stepper = Stepper(make, y0_of, [0.0, 0.0], rtol, 0.0, "compiled")
+    return slave, Stepper(make, y0_of, [0.0, 0.0], rtol, 0.0, "compiled")
+
+
+def twin_run(start, rtol, t_end, interpolated=False, h=1e-3):
+    """({FMU output: values over the run}, CPU seconds, integrator steps, right-hand sides) of the FMU's case with
+    the start values, its system stepped as the FMU's twin does (Stepper on the compiled engine) at rtol to t_end,
+    or up to a step that failed; the drive held over each step or, interpolated, following its rate."""
+    slave, stepper = twin(start, rtol)
     outputs, begin = {}, time.process_time()
     for k in range(round(t_end / h)):
         try:
