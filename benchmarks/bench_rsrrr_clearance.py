@@ -10,21 +10,33 @@ one right-hand side evaluation (best of ``--calls`` calls, in contact for the cl
 linkage. Cases are timed round-robin (best of ``--rounds``) so that load changes touch every case alike.
 
 With ``--fmu RSRRRLinkage.fmu`` (built by build_fmu.py) it measures instead the FMU stepped by FMPy at 1 ms
-(pythonfmu binary, the engine the FMU chooses: compiled for the planar clearance and the flexible link, Python for
-the spatial clearance): the drive of its experiment (tau ramped to 10 N.m over 2 s, tau_res 0, the governed load
+(pythonfmu binary on the compiled engine, the family spatial_clearance for the clearance and flexible-link cases): the
+drive of its experiment (tau ramped to 10 N.m over 2 s, tau_res 0, the governed load
 of its defaults), from rest; cases: a planar clearance of 0.1 mm in (2,2) with its default contact (the Hertz
 stiffness of steel), the spatial one, a flexible coupler (2,3) of four steel sdes (modified RFEM), the ideal rigid
 linkage. Reported: the real-time factor (simulated / wall seconds) over ``--fmu-t-end`` seconds (a tenth of it for
-the spatial model), or up to a step that failed.
+the spatial model), or up to a step that failed, by wall and by CPU time, with the drive held over each step (a host that sets
+values only) and interpolated (its rate set by fmi2SetRealInputDerivatives before each step: the
+FMU declares canInterpolateInputs).
+
+With ``--counts`` it runs the same cases as the FMU's twin does (the slave of fmu_src/RSRRRLinkage.py builds the
+system, ``friction_joints.stepping.Stepper`` steps it on the compiled engine at 1 ms with the same drive) at each
+rtol of ``--rtols`` (atol = rtol / 100, the FMU's) and at a tight reference (rtol 1e-10), and reports counts rather
+than wall times: the process CPU seconds per simulated second, integrator steps per 1 ms step, right-hand sides
+per integrator step, and how close the FMU's outputs come to the reference: the largest deviation over the run of
+each output relative to its range over the run (the worst output named; closure and iteration counts left out).
 
 Usage: OPENBLAS_NUM_THREADS=1 python benchmarks/bench_rsrrr_clearance.py [--calls 200] [--t-end 0.005] [--rounds 2]
        python benchmarks/bench_rsrrr_clearance.py --fmu dist/RSRRRLinkage.fmu [--fmu-t-end 1.0]
+       python benchmarks/bench_rsrrr_clearance.py --counts [--fmu-t-end 1.0] [--rtols 1e-6 1e-5]
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -33,6 +45,7 @@ from friction_joints.engine import run
 from friction_joints.spatial.clearance_rsrrr import ClearanceParameters, ClearanceRSRRR
 from friction_joints.spatial.clearance_system import ClearanceRSRRRSystem
 
+ROOT = Path(__file__).resolve().parents[1]
 CONTACT = dict(clearance=1e-4, k_contact=1e8, joint=2)
 SOFT = dict(flexible=3, n_rfe=2, E=2e9, G=2e9 / 2.6)
 CASES = {
@@ -66,31 +79,108 @@ FMU_CASES = {
 }
 
 
-def fmu_rtf(path, start, t_end, h=1e-3):
-    """(real-time factor, the time reached (s): t_end, or where a step failed) of the FMU at path with the start
-    values, stepped by FMPy at h (s) to t_end (s)."""
+def drive(t):
+    """(tau (N.m), its rate (N.m/s)) of the FMU's experiment at t (s): 10 N.m ramped over 2 s."""
+    return 10.0 * min(t / 2.0, 1.0), 5.0 if t < 2.0 else 0.0
+
+
+def fmu_rtf(path, start, t_end, interpolated, h=1e-3):
+    """(real-time factor by wall time, by the process's CPU time, the time reached (s): t_end, or where a step
+    failed) of the FMU at path with the start values, stepped by FMPy at h (s) to t_end (s), its drive held over
+    each step or, interpolated, given its rate too (fmi2SetRealInputDerivatives)."""
     from fmpy.fmi1 import FMICallException
     from fmpy_slave import initialised
 
     with initialised(path, start) as (fmu, vr):
-        begin, reached = time.perf_counter(), 0.0
+        begin, cpu, reached = time.perf_counter(), time.process_time(), 0.0
         try:
             for k in range(round(t_end / h)):
-                fmu.setReal([vr["tau"]], [10.0 * min(k * h / 2.0, 1.0)])
+                tau, rate = drive(k * h)
+                fmu.setReal([vr["tau"]], [tau])
+                if interpolated:
+                    fmu.setRealInputDerivatives([vr["tau"]], [1], [rate])
                 fmu.doStep(k * h, h)
                 reached = (k + 1) * h
         except FMICallException:
             pass  # FMPy has logged the error
-        wall = time.perf_counter() - begin
-    return reached / wall, reached
+        wall, cpu = time.perf_counter() - begin, time.process_time() - cpu
+    return reached / wall, reached / cpu, reached
+
+
+def twin(start, rtol):
+    """(the slave of fmu_src/RSRRRLinkage.py, the Stepper of its system on the compiled engine at rtol, as the FMU's
+    twin builds it) with the parameters' start values updated by start."""
+    from friction_joints.stepping import Stepper
+
+    spec = importlib.util.spec_from_file_location("RSRRRLinkage", ROOT / "fmu_src" / "RSRRRLinkage.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    slave = module.RSRRRLinkage(instance_name="bench")
+    values = {v.name: v.start for v in slave.variables if v.causality == "parameter"} | start
+    make, y0_of, _ = slave.build(values)
+    return slave, Stepper(make, y0_of, [0.0, 0.0], rtol, 0.0, "compiled")
+
+
+def twin_run(start, rtol, t_end, interpolated=False, h=1e-3):
+    """({FMU output: values over the run}, CPU seconds, integrator steps, right-hand sides) of the FMU's case with
+    the start values, its system stepped as the FMU's twin does (Stepper on the compiled engine) at rtol to t_end,
+    or up to a step that failed; the drive held over each step or, interpolated, following its rate."""
+    slave, stepper = twin(start, rtol)
+    outputs, begin = {}, time.process_time()
+    for k in range(round(t_end / h)):
+        try:
+            tau, rate = drive(k * h)
+            record = stepper.step(k * h, h, [tau, 0.0], [rate, 0.0] if interpolated else None)
+        except Exception as error:  # noqa: BLE001 - the steel coupler's fold ends its run
+            print(f"    rtol {rtol:g}: stopped at t = {k * h:.3f} s: {str(error)[:80]}...")
+            break
+        for name, value in slave.publish(record).items():
+            outputs.setdefault(name, []).append(float(value))
+    cpu = time.process_time() - begin
+    rhs, steps, _ = stepper.integrator.instance.counters
+    return {name: np.array(v) for name, v in outputs.items()}, cpu, steps, rhs
+
+
+def deviation(run, reference):
+    """(largest |run - reference| / range of the reference over the common steps, its output's name)."""
+    worst = (0.0, "")
+    for name, ref in reference.items():
+        if name in ("closure", "stuck") or np.ptp(ref) == 0.0:
+            continue
+        m = min(len(ref), len(run[name]))
+        worst = max(worst, (float(np.abs(run[name][:m] - ref[:m]).max() / np.ptp(ref[:m])), name))
+    return worst
+
+
+def main_counts(t_end, rtols):
+    print("RSRRRLinkage's cases as its FMU twin steps them (compiled engine, 1 ms steps), against rtol 1e-10;")
+    print("drive held over each step, or interpolated (its rate given)")
+    print(f"  {'case':24s} {'drive':>12s} {'rtol':>6s} {'CPU s/s':>8s} {'steps/ms':>9s} {'rhs/step':>9s} "
+          f"{'worst output':>14s}")
+    for name, start in FMU_CASES.items():
+        if not start:
+            continue
+        end = t_end / 10 if name == "spatial clearance" else t_end
+        for interpolated in (False, True):
+            reference = twin_run(start, 1e-10, end, interpolated)[0]
+            for rtol in rtols:
+                outputs, cpu, steps, rhs = twin_run(start, rtol, end, interpolated)
+                reached = len(outputs["E_kin"]) * 1e-3
+                error, worst = deviation(outputs, reference)
+                print(f"  {name:24s} {'interpolated' if interpolated else 'held':>12s} {rtol:6.0e} "
+                      f"{cpu / reached:8.2f} {steps / reached / 1e3:9.2f} {rhs / steps:9.1f} {error:8.1e} {worst}")
 
 
 def main_fmu(path, t_end):
-    print("RSRRRLinkage FMU in FMPy, 1 ms steps, from rest, drive ramped to 10 N.m over 2 s")
-    print(f"  {'case':24s} {'simulated (s)':>13s} {'RTF':>8s}")
+    print("RSRRRLinkage FMU in FMPy, 1 ms steps, from rest, drive ramped to 10 N.m over 2 s, held over each step or")
+    print("interpolated (fmi2SetRealInputDerivatives); real-time factor by wall and by CPU time")
+    print(f"  {'case':24s} {'drive':>12s} {'simulated (s)':>13s} {'RTF wall':>9s} {'RTF CPU':>8s}")
     for name, start in FMU_CASES.items():
-        rtf, reached = fmu_rtf(path, start, t_end / 10 if name == "spatial clearance" else t_end)
-        print(f"  {name:24s} {reached:13.3f} {rtf:8.3f}")
+        for interpolated in (False, True):
+            rtf, rtf_cpu, reached = fmu_rtf(path, start, t_end / 10 if name == "spatial clearance" else t_end,
+                                            interpolated)
+            print(f"  {name:24s} {'interpolated' if interpolated else 'held':>12s} {reached:13.3f} {rtf:9.3f} "
+                  f"{rtf_cpu:8.3f}")
 
 
 def main(calls, t_end, rounds):
@@ -114,8 +204,12 @@ if __name__ == "__main__":
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--fmu", help="an RSRRRLinkage.fmu: measure its real-time factor instead")
     parser.add_argument("--fmu-t-end", type=float, default=1.0)
+    parser.add_argument("--counts", action="store_true", help="counts and accuracy of the FMU's cases (no FMU)")
+    parser.add_argument("--rtols", type=float, nargs="+", default=[1e-6, 1e-5])
     args = parser.parse_args()
-    if args.fmu:
+    if args.counts:
+        main_counts(args.fmu_t_end, args.rtols)
+    elif args.fmu:
         main_fmu(args.fmu, args.fmu_t_end)
     else:
         main(args.calls, args.t_end, args.rounds)
