@@ -150,7 +150,7 @@ def write_results(path: Path, res, spec, built):
 
 def plot_results(path: Path, res, spec, built):
     """PNG: independent coordinates, their velocities, the friction forces and the drives; stuck
-    phases shaded."""
+    phases (of the exact model) shaded."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -173,7 +173,7 @@ def plot_results(path: Path, res, spec, built):
         if ax.lines:
             ax.legend(fontsize=7, loc="upper right")
     axes[-1].set_xlabel("t (s)")
-    fig.suptitle(f"{spec.name} (stuck phases shaded)", fontsize=9)
+    fig.suptitle(f"{spec.name} (stuck phases shaded)" if stuck.any() else spec.name, fontsize=9)
     fig.tight_layout()
     fig.savefig(path, dpi=90)
     plt.close(fig)
