@@ -72,7 +72,23 @@ def rhs_cases():
     system = RSRRRSystem(RSRRR(), [paper_drive(), 0.0], load=paper_load())
     y = system.initial_state(np.pi / 2, 5.0)
     cases.append(("RSRRR, friction", system, y))
+    cases.append(("SliderCrank LuGre (FMU)", *slider_crank_lugre()))
     return cases
+
+
+def slider_crank_lugre():
+    """(system, y0) of the SliderCrank FMU with friction_model 2 (LuGre in every joint, the bristle defaults) at
+    its start values, the input of its default experiment (tau = 4 sin 3t N.m): family planar_bristle on RODAS."""
+    sys.path.insert(0, str(ROOT))
+    import build_fmu
+    from friction_joints.hybrid import Sine
+
+    cls = build_fmu.slave_class(build_fmu.SOURCES / "SliderCrank.py")
+    values = {v.name: v.start if v.start is not None else 0.0 for v in cls.variables}
+    values["friction_model"] = 2
+    make_system, y0_of = cls.bristle_system(object.__new__(cls).build(values), 2, values)
+    system = make_system([Sine(4.0, 3.0)])
+    return system, y0_of(system)
 
 
 def bench_rhs():
