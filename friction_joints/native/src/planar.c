@@ -553,12 +553,12 @@ static int kappa_below_one(const fj_args *a, const double *B, double lip_scale) 
     return kappa < 1.0;
 }
 
-/* f = f0 + B f_mu(f) to machine precision (coupling.solve_coupled): Newton from f0 when the map is a
- * contraction (kappa < 1), else Newton from every sign pattern of the joint reactions, the root to be
- * unique. */
-int64_t fj_planar_solve_coupled(const fj_args *a, const double *f0, const double *B, const double *sd,
-                                const double *direction, int use_sign, const int64_t *stat, double *f,
-                                double *f_mu) {
+/* f = f0 + B f_mu(f) to machine precision (coupling.solve_coupled): Newton from f_start when the map is a
+ * contraction (kappa < 1: its root is unique; if that fails to converge, from f0), else Newton from every
+ * sign pattern of the joint reactions, the root to be unique. */
+static int64_t solve_coupled(const fj_args *a, const double *f_start, const double *f0, const double *B,
+                             const double *sd, const double *direction, int use_sign, const int64_t *stat, double *f,
+                             double *f_mu) {
     const int64_t *ip = a->ipar;
     /* a bristle contact's coefficient is mu_s |direction|: the Lipschitz constants scaled by the largest
      * |direction| above 1 (BristleSystem._contacts) */
@@ -566,7 +566,9 @@ int64_t fj_planar_solve_coupled(const fj_args *a, const double *f0, const double
     for (int64_t c = 0; c < ip[I_L]; c++)
         if (stat[c] == STAT_BRISTLE) lip_scale = py_max(lip_scale, fabs(direction[c]));
     if (kappa_below_one(a, B, lip_scale)) {
-        if (newton(a, f0, f0, B, sd, direction, use_sign, stat, f, f_mu) < 0) return ST_NO_CONVERGENCE;
+        if (newton(a, f_start, f0, B, sd, direction, use_sign, stat, f, f_mu) < 0
+            && (f_start == f0 || newton(a, f0, f0, B, sd, direction, use_sign, stat, f, f_mu) < 0))
+            return ST_NO_CONVERGENCE; /* from f_start, else from f0 */
         return FJ_OK;
     }
     int64_t m = ip[I_M], l = ip[I_L], nj = ip[I_NJ];
@@ -593,6 +595,12 @@ int64_t fj_planar_solve_coupled(const fj_args *a, const double *f0, const double
         if (sqrt(d) > 1e-8 * scale) return ST_INDETERMINATE; /* a second distinct root: indeterminate */
     }
     return n_roots == 1 ? FJ_OK : ST_INCONSISTENT;
+}
+
+int64_t fj_planar_solve_coupled(const fj_args *a, const double *f0, const double *B, const double *sd,
+                                const double *direction, int use_sign, const int64_t *stat, double *f,
+                                double *f_mu) {
+    return solve_coupled(a, f0, f0, B, sd, direction, use_sign, stat, f, f_mu);
 }
 
 /* ================================================================================================
@@ -941,20 +949,21 @@ static void udot_of(const fj_args *a, const double *f_mu, double *udot) {
     cho_solve(field(a, W_L2), k, ld, udot);
 }
 
-/* MinimalForm.evaluate on the linear terms: the coupled solve, then udot (into the fields f, f_mu,
- * udot). */
-static int64_t evaluate(const fj_args *a, const double *direction, int use_sign, const int64_t *stat) {
-    double *f = field(a, W_F), *f_mu = field(a, W_FMU);
+/* MinimalForm.evaluate on the linear terms: the coupled solve (from f_start where its root is unique, NULL:
+ * from f0), then udot (into the fields f, f_mu, udot). */
+static int64_t evaluate(const fj_args *a, const double *direction, int use_sign, const int64_t *stat,
+                        const double *f_start) {
+    double *f = field(a, W_F), *f_mu = field(a, W_FMU), *f0 = field(a, W_F0);
     memo_drop(a, MEMO_SLIP);
-    int64_t st = fj_planar_solve_coupled(a, field(a, W_F0), field(a, W_B), field(a, W_SD), direction, use_sign,
-                                         stat, f, f_mu);
+    int64_t st = solve_coupled(a, f_start ? f_start : f0, f0, field(a, W_B), field(a, W_SD), direction, use_sign,
+                               stat, f, f_mu);
     if (st) return st;
     udot_of(a, f_mu, field(a, W_UDOT));
     return FJ_OK;
 }
 
-int64_t fj_planar_evaluate(const fj_args *a, const double *direction, const int64_t *stat) {
-    return evaluate(a, direction, 0, stat);
+int64_t fj_planar_evaluate(const fj_args *a, const double *direction, const int64_t *stat, const double *f_start) {
+    return evaluate(a, direction, 0, stat, f_start);
 }
 
 /* ================================================================================================
@@ -1075,7 +1084,7 @@ static int64_t holding_setup(const fj_args *a, double *a0) {
     for (int64_t j = 0; j < r; j++) base[stuck[j]] = 0.0;
     for (int64_t c = 0; c < l; c++) stat[c] = 0;
     *a0 = 0.0;
-    int64_t st = evaluate(a, base, 0, stat);
+    int64_t st = evaluate(a, base, 0, stat, NULL);
     if (st) return st;
     *a0 = dot(g, field(a, W_UDOT), k);
     double d = *a0 >= 0 ? 1.0 : -1.0;
@@ -1099,7 +1108,7 @@ static int64_t holding(const fj_args *a, double alpha, double *a_s) {
     double *scaled = field(a, W_SCALED), *trial = field(a, W_TRIAL);
     copy(scaled, field(a, W_BASE), l);
     for (int64_t j = 0; j < r; j++) scaled[stuck[j]] = alpha * trial[stuck[j]];
-    int64_t st = evaluate(a, scaled, 0, ifield(a, WI_STATIC));
+    int64_t st = evaluate(a, scaled, 0, ifield(a, WI_STATIC), NULL);
     *a_s = dot(a->fmode + l, field(a, W_UDOT), k);
     return st;
 }
@@ -1149,7 +1158,7 @@ static int64_t slip(const fj_args *a) {
     int use_sign = a->imode[IM_SIGN] != 0;
     if (memo_has(a, MEMO_SLIP) && memo[MEMO_SIGN] == use_sign && same_bits(kept, direction, (size_t)l * sizeof(double)))
         return FJ_OK;
-    int64_t st = evaluate(a, direction, use_sign, stat);
+    int64_t st = evaluate(a, direction, use_sign, stat, NULL);
     if (st) return st;
     copy(kept, direction, l);
     memo[MEMO_SIGN] = use_sign;
@@ -1619,7 +1628,7 @@ static int64_t direction_off_zero(const fj_args *b, const double *y, const doubl
         double *zeros = field(b, W_DIRF);
         int64_t *stat = ifield(b, WI_STATIC);
         for (int64_t i = 0; i < l; i++) zeros[i] = 0.0, stat[i] = STAT_KINETIC;
-        if ((st = evaluate(b, zeros, 0, stat))) return st;
+        if ((st = evaluate(b, zeros, 0, stat, NULL))) return st;
         copy(v, field(b, W_UDOT), k);
     }
     if (!any_nonzero(v, k)) return FJ_OK;
@@ -1915,4 +1924,4 @@ static const char *message(int64_t status) {
 }
 
 const fj_family fj_family_planar = {"planar", rhs, events, record, work_size, message, mode_layout, mode_events,
-                                   decide, NULL, NULL};
+                                   decide, NULL, NULL, NULL};
