@@ -123,8 +123,8 @@ def _waves(system, t=0.0):
 
 def callgrind_instructions(program, text, family_name, steps):
     """(instructions per step, per right-hand side) of the engine_step program on the input text under
-    valgrind's callgrind: the run's (its set-up included) over its steps, and the family's rhs kernel's
-    inclusive count over its calls."""
+    valgrind's callgrind: the run's (its set-up included) over its steps, and the family's rhs and rhs_near
+    kernels' inclusive count over their calls."""
     out = Path(tempfile.mkdtemp()) / "callgrind.out"
     done = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", str(program)], input=text,
                           capture_output=True, text=True, check=True)
@@ -133,8 +133,9 @@ def callgrind_instructions(program, text, family_name, steps):
                             check=True).stdout
 
     def inclusive(suffix):
-        return next(float(line.split()[0].replace(",", "")) for line in report.splitlines() if suffix in line)
-    return inclusive("engine_step.c:main ") / steps, inclusive(f"{family_name}.c:rhs ") / (rhs_per_step * steps)
+        return next((float(line.split()[0].replace(",", "")) for line in report.splitlines() if suffix in line), 0.0)
+    rhs = inclusive(f"{family_name}.c:rhs ") + inclusive(f"{family_name}.c:rhs_near ")  # (RODAS's: fj_kernel.h)
+    return inclusive("engine_step.c:main ") / steps, rhs / (rhs_per_step * steps)
 
 
 def bench_engine_step(quick, callgrind=False):
