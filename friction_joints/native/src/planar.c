@@ -60,21 +60,22 @@ static int64_t *ifield(const fj_args *a, int64_t f) { return fj_planar_ifield(a,
 /* ================================================================================================
  * The memo of the minimal form's terms
  *
- * The workspace keeps the terms of kinematics() at the last (q, u, partition), those of linear_terms()
- * at the last h and slip()'s evaluation on them: an evaluation at the same arguments, bit for bit, reuses
- * them (the events and the record at the end of a step share the last right-hand side's state, the
- * first right-hand side of the next step too, with new inputs only). Reused or recomputed, the terms are
+ * The workspace keeps the terms of kinematics() at the last (q, partition) and those at the last u on
+ * them, those of linear_terms() at the last h and slip()'s evaluation on them: an evaluation at the same
+ * arguments, bit for bit, reuses them (the events and the record at the end of a step share the last
+ * right-hand side's state, the first right-hand side of the next step too, with new inputs only; a
+ * Jacobian column by differences in u keeps the terms of q). Reused or recomputed, the terms are
  * the same bits: the results do not depend on the call history (an instance's restored state continues
  * bit-identically). Whatever writes the terms' fields otherwise forgets them first: place,
  * closing_jacobian, partition_map and the projection all of them, the other evaluations (evaluate,
  * stuck_mode, gauss) the slip evaluation.
  * ================================================================================================ */
 
-/* WI_MEMO: flags (MEMO_*: the workspace holds the kinematics of the fields memo_q, memo_u and
- * WI_MEMO_PART, the terms of linear_terms() that depend on them only, those that depend on h (the field h)
- * too, and slip()'s evaluation on them with the friction directions of the field memo_direction), then
- * the sign flag of that evaluation */
-enum { MEMO_KINEMATICS = 1, MEMO_CONFIGURATION = 2, MEMO_FORCES = 4, MEMO_SLIP = 8 };
+/* WI_MEMO: flags (MEMO_*: the workspace holds the kinematics of the fields memo_q and WI_MEMO_PART, those
+ * of memo_u on them, the terms of linear_terms() that depend on the first only, those that depend on both
+ * and h (the field h), and slip()'s evaluation on them with the friction directions of the field
+ * memo_direction), then the sign flag of that evaluation */
+enum { MEMO_POSITION = 16, MEMO_KINEMATICS = 1, MEMO_CONFIGURATION = 2, MEMO_FORCES = 4, MEMO_SLIP = 8 };
 enum { MEMO_FLAGS, MEMO_SIGN };
 
 static void memo_forget(const fj_args *a) { ifield(a, WI_MEMO)[MEMO_FLAGS] = 0; }
@@ -88,20 +89,29 @@ static void memo_keep(const fj_args *a, int64_t flag) { ifield(a, WI_MEMO)[MEMO_
 
 static int same_bits(const void *x, const void *y, size_t bytes) { return memcmp(x, y, bytes) == 0; }
 
-/* 1 if the workspace holds the kinematics of (q, u) and the mode's partition. */
-static int memo_has_kinematics(const fj_args *a, const double *q, const double *u) {
+/* 1 if the workspace holds the kinematics of q and the mode's partition. */
+static int memo_has_position(const fj_args *a, const double *q) {
     int64_t k1 = a->ipar[I_K1], k = a->ipar[I_K];
-    return memo_has(a, MEMO_KINEMATICS) && same_bits(q, field(a, W_MEMO_Q), (size_t)k1 * sizeof(double))
-           && same_bits(u, field(a, W_MEMO_U), (size_t)k * sizeof(double))
+    return memo_has(a, MEMO_POSITION) && same_bits(q, field(a, W_MEMO_Q), (size_t)k1 * sizeof(double))
            && same_bits(a->imode + IM_HEADER, ifield(a, WI_MEMO_PART), (size_t)k * sizeof(int64_t));
 }
 
-/* The kinematics in the workspace are those of (q, u) and the mode's partition. */
-static void memo_keep_kinematics(const fj_args *a, const double *q, const double *u) {
-    int64_t k1 = a->ipar[I_K1], k = a->ipar[I_K];
-    memcpy(field(a, W_MEMO_Q), q, (size_t)k1 * sizeof(double));
-    memcpy(field(a, W_MEMO_U), u, (size_t)k * sizeof(double));
-    memcpy(ifield(a, WI_MEMO_PART), a->imode + IM_HEADER, (size_t)k * sizeof(int64_t));
+/* 1 if the workspace holds the kinematics of (q, u) and the mode's partition. */
+static int memo_has_kinematics(const fj_args *a, const double *q, const double *u) {
+    return memo_has_position(a, q) && memo_has(a, MEMO_KINEMATICS)
+           && same_bits(u, field(a, W_MEMO_U), (size_t)a->ipar[I_K] * sizeof(double));
+}
+
+/* The kinematics of q in the workspace are those of q and the mode's partition. */
+static void memo_keep_position(const fj_args *a, const double *q) {
+    memcpy(field(a, W_MEMO_Q), q, (size_t)a->ipar[I_K1] * sizeof(double));
+    memcpy(ifield(a, WI_MEMO_PART), a->imode + IM_HEADER, (size_t)a->ipar[I_K] * sizeof(int64_t));
+    memo_keep(a, MEMO_POSITION);
+}
+
+/* The kinematics of u in the workspace are those of u (on those of memo_position). */
+static void memo_keep_velocity(const fj_args *a, const double *u) {
+    memcpy(field(a, W_MEMO_U), u, (size_t)a->ipar[I_K] * sizeof(double));
     memo_keep(a, MEMO_KINEMATICS);
 }
 
@@ -739,17 +749,32 @@ static int64_t partition_map(const fj_args *a) {
     return FJ_OK;
 }
 
-/* kinematics() computed (closing_jacobian forgets the memo). */
-static int64_t computed_kinematics(const fj_args *a, const double *q, const double *u) {
+/* The kinematics of q: closing_jacobian (which forgets the memo), partition_map and D = D1 D2. */
+static int64_t position_terms(const fj_args *a, const double *q) {
+    const int64_t *ip = a->ipar;
+    int64_t n = ip[I_N], k1 = ip[I_K1], k = ip[I_K], ld = ip[I_WIDTH];
+    int64_t st = closing_jacobian(a, q);
+    if (st) return st;
+    st = partition_map(a);
+    if (st) return st;
+    const double *D1 = field(a, W_D1), *D2 = field(a, W_D2);
+    double *D = field(a, W_D);
+    for (int64_t i = 0; i < n; i++)
+        for (int64_t j = 0; j < k; j++) {
+            double s = 0.0;
+            for (int64_t b = 0; b < k1; b++) s += D1[i * ld + b] * D2[b * ld + j];
+            D[i * ld + j] = s;
+        }
+    return FJ_OK;
+}
+
+/* The kinematics of u on those of q in the workspace: qd, xd, xi, nu2, gamma and sd. */
+static void velocity_terms(const fj_args *a, const double *u) {
     const int64_t *ip = a->ipar;
     int64_t n = ip[I_N], k1 = ip[I_K1], k = ip[I_K], m2 = ip[I_M2], l = ip[I_L], ld = ip[I_WIDTH], n1 = n - k1;
     const int64_t *vidx = a->imode + IM_HEADER + k, *rows1 = ip + ip[I_ROWS1], *rows2 = ip + ip[I_ROWS2];
     const int64_t *xo = ip + ip[I_XO];
     const double *x = field(a, W_X), *C = field(a, W_C), *Cmu = field(a, W_CMU);
-    int64_t st = closing_jacobian(a, q);
-    if (st) return st;
-    st = partition_map(a);
-    if (st) return st;
     const double *D1 = field(a, W_D1), *D2 = field(a, W_D2), *A = field(a, W_A), *V = field(a, W_V);
     double *qd = field(a, W_QD), *xd = field(a, W_XD);
     for (int64_t i = 0; i < k1; i++) { /* qdot = D2 u */
@@ -783,13 +808,8 @@ static int64_t computed_kinematics(const fj_args *a, const double *q, const doub
         fj_lu_solve(V, m2, ld, ifield(a, WI_VPIV), xi2p);
         for (int64_t r = 0; r < m2; r++) nu2[vidx[r]] = xi2p[r];
     }
-    double *D = field(a, W_D), *gamma = field(a, W_GAMMA);
+    double *gamma = field(a, W_GAMMA);
     for (int64_t i = 0; i < n; i++) {
-        for (int64_t j = 0; j < k; j++) {
-            double s = 0.0;
-            for (int64_t b = 0; b < k1; b++) s += D1[i * ld + b] * D2[b * ld + j];
-            D[i * ld + j] = s;
-        }
         double s = 0.0;
         for (int64_t b = 0; b < k1; b++) s += D1[i * ld + b] * nu2[b];
         gamma[i] = s + D1dq[i];
@@ -801,17 +821,24 @@ static int64_t computed_kinematics(const fj_args *a, const double *q, const doub
         for (int64_t i = mu_lo[c]; i < mu_hi[c]; i++) s += Cmu[c * ld + i] * xd[i];
         sd[c] = s;
     }
-    return FJ_OK;
 }
 
 /* Velocity-level terms at (q, u) for the partition of the mode (MinimalForm.kinematics): x, xd, qd,
  * C, C_mu, xi, D1, D2, nu2, D = D1 D2, gamma = D1 nu2 + D1dot qdot, sd = C_mu xd (the memo's if it
- * has them). */
+ * has them: those of q alone, or all). */
 static int64_t kinematics(const fj_args *a, const double *q, const double *u) {
-    if (memo_has_kinematics(a, q, u)) return FJ_OK;
-    int64_t st = computed_kinematics(a, q, u);
-    if (st == FJ_OK) memo_keep_kinematics(a, q, u);
-    return st;
+    if (memo_has_position(a, q)) {
+        if (memo_has(a, MEMO_KINEMATICS) && same_bits(u, field(a, W_MEMO_U), (size_t)a->ipar[I_K] * sizeof(double)))
+            return FJ_OK;
+        memo_drop(a, MEMO_KINEMATICS | MEMO_FORCES | MEMO_SLIP);
+    } else {
+        int64_t st = position_terms(a, q);
+        if (st) return st;
+        memo_keep_position(a, q);
+    }
+    velocity_terms(a, u);
+    memo_keep_velocity(a, u);
+    return FJ_OK;
 }
 
 /* h = h_ext + H tau (seed 000 eq. 2.9) */
