@@ -72,7 +72,23 @@ def rhs_cases():
     system = RSRRRSystem(RSRRR(), [paper_drive(), 0.0], load=paper_load())
     y = system.initial_state(np.pi / 2, 5.0)
     cases.append(("RSRRR, friction", system, y))
+    cases.append(("SliderCrank LuGre (FMU)", *slider_crank_lugre()))
     return cases
+
+
+def slider_crank_lugre():
+    """(system, y0) of the SliderCrank FMU with friction_model 2 (LuGre in every joint, the bristle defaults) at
+    its start values, the input of its default experiment (tau = 4 sin 3t N.m): family planar_bristle on RODAS."""
+    sys.path.insert(0, str(ROOT))
+    import build_fmu
+    from friction_joints.hybrid import Sine
+
+    cls = build_fmu.slave_class(build_fmu.SOURCES / "SliderCrank.py")
+    values = {v.name: v.start if v.start is not None else 0.0 for v in cls.variables}
+    values["friction_model"] = 2
+    make_system, y0_of = cls.bristle_system(object.__new__(cls).build(values), 2, values)
+    system = make_system([Sine(4.0, 3.0)])
+    return system, y0_of(system)
 
 
 def bench_rhs():
@@ -107,8 +123,8 @@ def _waves(system, t=0.0):
 
 def callgrind_instructions(program, text, family_name, steps):
     """(instructions per step, per right-hand side) of the engine_step program on the input text under
-    valgrind's callgrind: the run's (its set-up included) over its steps, and the family's rhs kernel's
-    inclusive count over its calls."""
+    valgrind's callgrind: the run's (its set-up included) over its steps, and the family's rhs and rhs_near
+    kernels' inclusive count over their calls."""
     out = Path(tempfile.mkdtemp()) / "callgrind.out"
     done = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", str(program)], input=text,
                           capture_output=True, text=True, check=True)
@@ -117,8 +133,9 @@ def callgrind_instructions(program, text, family_name, steps):
                             check=True).stdout
 
     def inclusive(suffix):
-        return next(float(line.split()[0].replace(",", "")) for line in report.splitlines() if suffix in line)
-    return inclusive("engine_step.c:main ") / steps, inclusive(f"{family_name}.c:rhs ") / (rhs_per_step * steps)
+        return next((float(line.split()[0].replace(",", "")) for line in report.splitlines() if suffix in line), 0.0)
+    rhs = inclusive(f"{family_name}.c:rhs ") + inclusive(f"{family_name}.c:rhs_near ")  # (RODAS's: fj_kernel.h)
+    return inclusive("engine_step.c:main ") / steps, rhs / (rhs_per_step * steps)
 
 
 def bench_engine_step(quick, callgrind=False):

@@ -333,8 +333,8 @@ def calls_on(system, cm, ws, which, t, y, tau, mode):
 def test_kept_terms_give_the_bits_of_a_fresh_scratch(name):
     """planar.c keeps the terms of its last arguments in its scratch (kinematics, the terms of the minimal
     form, the slip evaluation; the events elsewhere in a second scratch): along calls that reuse them, change
-    the inputs only, the mode only (partition, directions, stuck contacts), or leave a state and come back,
-    every kernel gives the bits of a fresh scratch."""
+    the inputs only, the velocities only (the terms of q kept), the mode only (partition, directions, stuck
+    contacts), or leave a state and come back, every kernel gives the bits of a fresh scratch."""
     mech = FACTORIES[name]()
     rng = np.random.default_rng(5)
     system = MechanismSystem(mech, [0.0] * mech.model.n_drives)
@@ -357,8 +357,10 @@ def test_kept_terms_give_the_bits_of_a_fresh_scratch(name):
             points.append((np.concatenate((q, u_mode, rng.uniform(-1, 1, size=2))), tau, mode))
     sequence = []
     for j, (y, tau, mode) in enumerate(points):
-        other = tau + 0.5
-        sequence += [("rhs", y, tau, mode), ("events", y, tau, mode), ("record", y, tau, mode),
+        other, moved = tau + 0.5, y.copy()
+        moved[k1:k1 + k] += 0.25
+        sequence += [("rhs", y, tau, mode), ("rhs", moved, tau, mode), ("record", moved, tau, mode),
+                     ("events", moved, tau, mode), ("events", y, tau, mode), ("record", y, tau, mode),
                      ("rhs", y, other, mode), ("record", y, other, mode),
                      ("events", *points[j - 1]), ("record", y, other, mode), ("rhs", y, tau, points[j - 1][2])]
     compared = 0

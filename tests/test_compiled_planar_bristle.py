@@ -168,3 +168,42 @@ def test_kernels_under_sanitizers(sanitized_engine):
     """The kernel comparisons (every mechanism, the four laws in turn) and the Painleve status with the
     engine built with the sanitizers (a sanitizer's report fails this test)."""
     run_against(sanitized_engine, SANITIZED)
+
+
+@pytest.mark.parametrize("model", [0, 2])
+@pytest.mark.parametrize("name", list(MECHANISMS))
+def test_rhs_near_is_rhs_within_the_coupled_solve_tolerance(name, model):
+    """rhs_near (RODAS's right-hand sides of a step after its first: the coupled Newton solve started from the
+    reactions of the last rhs) against rhs in a fresh scratch: the bits of rhs at the last rhs's own state,
+    and within 1e-12 of the scale of dy/dt next to it (each Jacobian column's difference, a stage's
+    distance) and after an rhs at another state (a start far from the root)."""
+    mech = MECHANISMS[name]()
+    system = BristleSystem(mech, laws_of(mech, model), [0.0] * mech.model.n_drives)
+    cm = system.compiled()
+    rng = np.random.default_rng(10 + model)
+    compared, largest = 0, 0.0
+    for i in range(STATES):
+        y, tau = bristle_state(system, mech, rng, pre_sliding=i % 2 == 1)
+        far, _ = bristle_state(system, mech, rng, pre_sliding=False)
+        system.inputs = [Constant(value) for value in tau]
+        _, mode, _ = cm.update(system, 0.0, y, None, None)
+        ws, dy = cm.workspace(system, mode), np.zeros(len(y))
+        if ws.call("rhs", 0.0, y, tau, dy):
+            continue  # (a Painleve state: test_kernels_agree_with_the_python_model)
+        near = np.full(len(y), np.nan)
+        assert ws.call("rhs_near", 0.0, y, tau, near) == 0 and np.array_equal(near, dy)
+        steps = [np.sqrt(1e-16 * max(1e-5, abs(v))) * np.eye(len(y))[j] for j, v in enumerate(y)]
+        steps += [1e-3 * rng.uniform(-1.0, 1.0, len(y)) * np.maximum(np.abs(y), 1e-2)]  # a stage's distance
+        for step in steps:
+            for start in (y, far):
+                ws.call("rhs", 0.0, start, tau, np.zeros(len(y)))
+                fresh = cm.workspace(system, mode)
+                want = np.full(len(y), np.nan)
+                status = fresh.call("rhs", 0.0, y + step, tau, want)
+                assert ws.call("rhs_near", 0.0, y + step, tau, near) == status
+                if status == 0:
+                    error = np.max(np.abs(near - want)) / max(np.max(np.abs(want)), 1.0)
+                    assert error < 1e-12, f"{name} {i}: {error:.1e}"
+                    largest, compared = max(largest, error), compared + 1
+    print(f"{name}, law {model}: {compared} points, rhs_near - rhs at most {largest:.1e} of the scale")
+    assert compared >= 2 * STATES

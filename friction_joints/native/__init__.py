@@ -67,7 +67,7 @@ class FjFamily(ctypes.Structure):
     _fields_ = [("name", ctypes.c_char_p), ("rhs", KERNEL), ("events", KERNEL), ("record", KERNEL),
                 ("work_size", WORK_SIZE), ("message", MESSAGE), ("mode_layout", MODE_LAYOUT),
                 ("mode_events", MODE_EVENTS), ("decide", DECIDE), ("integrator", ctypes.c_void_p),
-                ("integrals", INTEGRALS)]
+                ("integrals", INTEGRALS), ("rhs_near", KERNEL)]
 
 
 _libraries = {}  # resolved path -> loaded library; None -> the default library's path, once found

@@ -188,4 +188,4 @@ static void mode_layout(const double *fpar, int64_t n_fpar, const int64_t *ipar,
 }
 
 const fj_family fj_family_absolute = {"absolute", rhs, fj_no_events, record, work_size, message, mode_layout,
-                                     fj_single_mode_events, fj_single_mode_decide, NULL, NULL};
+                                     fj_single_mode_events, fj_single_mode_decide, NULL, NULL, NULL};

@@ -290,7 +290,7 @@ static int64_t dupont_assemble(const double *p, double *fpar, int64_t *ipar, dou
 /* model, family, parameters, n_fpar, n_ipar (fj_planar_pack's sizes of the mechanism), n_y = k1 + k + 2, n_tau,
  * n_record (planar.packing.record_layout: 3 k1 + 2 k + m + 3 l + n_tau + 5), assemble; the bristle assemblies:
  * n_fpar + N_CONTACTS law rows, n_y + N_CONTACTS (zeta), n_record + 2 N_CONTACTS (z, zdot: planar_bristle.c) */
-enum { CRANK_FPAR = 88, CRANK_IPAR = 415, CRANK_Y = 6, CRANK_RECORD = 37 };
+enum { CRANK_FPAR = 88, CRANK_IPAR = 418, CRANK_Y = 6, CRANK_RECORD = 37 };
 enum {
     CRANK_BRISTLE_FPAR = CRANK_FPAR + N_CONTACTS * FJ_BRISTLE_LAW_SIZE,
     CRANK_BRISTLE_Y = CRANK_Y + N_CONTACTS,
@@ -307,5 +307,5 @@ const fj_assembly fj_assembly_OffsetSliderCrank = {"OffsetSliderCrank", "planar"
 const fj_assembly fj_assembly_OffsetSliderCrankBristle = {
     "OffsetSliderCrankBristle", "planar_bristle", FJ_COUNT(OFFSET_NAMES), OFFSET_NAMES, CRANK_BRISTLE_FPAR,
     CRANK_IPAR,                 CRANK_BRISTLE_Y,  1,                      CRANK_BRISTLE_RECORD, offset_bristle_assemble};
-const fj_assembly fj_assembly_DupontTwoMass = {"DupontTwoMass", "planar", FJ_COUNT(DUPONT_NAMES), DUPONT_NAMES, 56, 386,
+const fj_assembly fj_assembly_DupontTwoMass = {"DupontTwoMass", "planar", FJ_COUNT(DUPONT_NAMES), DUPONT_NAMES, 56, 389,
                                                6, 2, 27, dupont_assemble};

@@ -69,4 +69,4 @@ static void integrals(const fj_args *a, int64_t *first, int64_t *count) {
 
 const fj_family fj_family_bristle = {"bristle", rhs, fj_no_events, record, fj_no_scratch, message,
                                      fj_single_mode_layout, fj_single_mode_events, fj_single_mode_decide,
-                                     &fj_rodas, integrals};
+                                     &fj_rodas, integrals, NULL};

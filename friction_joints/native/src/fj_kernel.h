@@ -99,6 +99,11 @@ typedef struct fj_family {
      * a->ipar (the work integrals a state carries for the energy balance, whose rates are powers): their
      * Jacobian columns are exactly zero, so RODAS evaluates none; NULL: none */
     void (*integrals)(const fj_args *a, int64_t *first, int64_t *count);
+    /* rhs at a state next to that of the family's last rhs call on the same scratch (RODAS: the Jacobian's
+     * columns by differences and the stages of a step about its first point): the same equations, whose
+     * iterative solves start from that call's solution and end within their tolerance, so that its result
+     * depends on that call (an integrator calls it only about the state of its last rhs call); NULL: rhs */
+    fj_kernel rhs_near;
 } fj_family;
 
 /* work_size and message of a family whose kernels need no scratch and cannot fail (fj_kernel.c). */

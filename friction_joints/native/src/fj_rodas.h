@@ -4,7 +4,8 @@
  * dense output), with the coefficients, error estimate and step-size control of Hairer's rodas.f
  * (version of October 28, 1996, method 1), the Jacobian and df/dt by finite differences but where they
  * are exactly zero: the columns of the states the family declares integrals (fj_family.integrals), df/dt
- * under inputs held over the call.
+ * under inputs held over the call; the right-hand sides of a step after its first are the family's rhs_near
+ * (fj_kernel.h) about that first one.
  *
  * fj_rodas_advance takes the arguments of fj_rk_advance (fj_rk.h) after its pair and returns the
  * statuses of fj_stepping.h and more; its info array is longer (FJ_RODAS_INFO_SIZE). */

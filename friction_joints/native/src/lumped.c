@@ -460,4 +460,4 @@ static int64_t decide(const fj_args *a, double t, double *y, const double *tau, 
 }
 
 const fj_family fj_family_lumped = {"lumped", rhs, events, record, work_size, message, mode_layout, mode_events,
-                                    decide, NULL, NULL};
+                                    decide, NULL, NULL, NULL};

@@ -60,21 +60,22 @@ static int64_t *ifield(const fj_args *a, int64_t f) { return fj_planar_ifield(a,
 /* ================================================================================================
  * The memo of the minimal form's terms
  *
- * The workspace keeps the terms of kinematics() at the last (q, u, partition), those of linear_terms()
- * at the last h and slip()'s evaluation on them: an evaluation at the same arguments, bit for bit, reuses
- * them (the events and the record at the end of a step share the last right-hand side's state, the
- * first right-hand side of the next step too, with new inputs only). Reused or recomputed, the terms are
+ * The workspace keeps the terms of kinematics() at the last (q, partition) and those at the last u on
+ * them, those of linear_terms() at the last h and slip()'s evaluation on them: an evaluation at the same
+ * arguments, bit for bit, reuses them (the events and the record at the end of a step share the last
+ * right-hand side's state, the first right-hand side of the next step too, with new inputs only; a
+ * Jacobian column by differences in u keeps the terms of q). Reused or recomputed, the terms are
  * the same bits: the results do not depend on the call history (an instance's restored state continues
  * bit-identically). Whatever writes the terms' fields otherwise forgets them first: place,
  * closing_jacobian, partition_map and the projection all of them, the other evaluations (evaluate,
  * stuck_mode, gauss) the slip evaluation.
  * ================================================================================================ */
 
-/* WI_MEMO: flags (MEMO_*: the workspace holds the kinematics of the fields memo_q, memo_u and
- * WI_MEMO_PART, the terms of linear_terms() that depend on them only, those that depend on h (the field h)
- * too, and slip()'s evaluation on them with the friction directions of the field memo_direction), then
- * the sign flag of that evaluation */
-enum { MEMO_KINEMATICS = 1, MEMO_CONFIGURATION = 2, MEMO_FORCES = 4, MEMO_SLIP = 8 };
+/* WI_MEMO: flags (MEMO_*: the workspace holds the kinematics of the fields memo_q and WI_MEMO_PART, those
+ * of memo_u on them, the terms of linear_terms() that depend on the first only, those that depend on both
+ * and h (the field h), and slip()'s evaluation on them with the friction directions of the field
+ * memo_direction), then the sign flag of that evaluation */
+enum { MEMO_POSITION = 16, MEMO_KINEMATICS = 1, MEMO_CONFIGURATION = 2, MEMO_FORCES = 4, MEMO_SLIP = 8 };
 enum { MEMO_FLAGS, MEMO_SIGN };
 
 static void memo_forget(const fj_args *a) { ifield(a, WI_MEMO)[MEMO_FLAGS] = 0; }
@@ -88,20 +89,29 @@ static void memo_keep(const fj_args *a, int64_t flag) { ifield(a, WI_MEMO)[MEMO_
 
 static int same_bits(const void *x, const void *y, size_t bytes) { return memcmp(x, y, bytes) == 0; }
 
-/* 1 if the workspace holds the kinematics of (q, u) and the mode's partition. */
-static int memo_has_kinematics(const fj_args *a, const double *q, const double *u) {
+/* 1 if the workspace holds the kinematics of q and the mode's partition. */
+static int memo_has_position(const fj_args *a, const double *q) {
     int64_t k1 = a->ipar[I_K1], k = a->ipar[I_K];
-    return memo_has(a, MEMO_KINEMATICS) && same_bits(q, field(a, W_MEMO_Q), (size_t)k1 * sizeof(double))
-           && same_bits(u, field(a, W_MEMO_U), (size_t)k * sizeof(double))
+    return memo_has(a, MEMO_POSITION) && same_bits(q, field(a, W_MEMO_Q), (size_t)k1 * sizeof(double))
            && same_bits(a->imode + IM_HEADER, ifield(a, WI_MEMO_PART), (size_t)k * sizeof(int64_t));
 }
 
-/* The kinematics in the workspace are those of (q, u) and the mode's partition. */
-static void memo_keep_kinematics(const fj_args *a, const double *q, const double *u) {
-    int64_t k1 = a->ipar[I_K1], k = a->ipar[I_K];
-    memcpy(field(a, W_MEMO_Q), q, (size_t)k1 * sizeof(double));
-    memcpy(field(a, W_MEMO_U), u, (size_t)k * sizeof(double));
-    memcpy(ifield(a, WI_MEMO_PART), a->imode + IM_HEADER, (size_t)k * sizeof(int64_t));
+/* 1 if the workspace holds the kinematics of (q, u) and the mode's partition. */
+static int memo_has_kinematics(const fj_args *a, const double *q, const double *u) {
+    return memo_has_position(a, q) && memo_has(a, MEMO_KINEMATICS)
+           && same_bits(u, field(a, W_MEMO_U), (size_t)a->ipar[I_K] * sizeof(double));
+}
+
+/* The kinematics of q in the workspace are those of q and the mode's partition. */
+static void memo_keep_position(const fj_args *a, const double *q) {
+    memcpy(field(a, W_MEMO_Q), q, (size_t)a->ipar[I_K1] * sizeof(double));
+    memcpy(ifield(a, WI_MEMO_PART), a->imode + IM_HEADER, (size_t)a->ipar[I_K] * sizeof(int64_t));
+    memo_keep(a, MEMO_POSITION);
+}
+
+/* The kinematics of u in the workspace are those of u (on those of memo_position). */
+static void memo_keep_velocity(const fj_args *a, const double *u) {
+    memcpy(field(a, W_MEMO_U), u, (size_t)a->ipar[I_K] * sizeof(double));
     memo_keep(a, MEMO_KINEMATICS);
 }
 
@@ -553,12 +563,12 @@ static int kappa_below_one(const fj_args *a, const double *B, double lip_scale) 
     return kappa < 1.0;
 }
 
-/* f = f0 + B f_mu(f) to machine precision (coupling.solve_coupled): Newton from f0 when the map is a
- * contraction (kappa < 1), else Newton from every sign pattern of the joint reactions, the root to be
- * unique. */
-int64_t fj_planar_solve_coupled(const fj_args *a, const double *f0, const double *B, const double *sd,
-                                const double *direction, int use_sign, const int64_t *stat, double *f,
-                                double *f_mu) {
+/* f = f0 + B f_mu(f) to machine precision (coupling.solve_coupled): Newton from f_start when the map is a
+ * contraction (kappa < 1: its root is unique; if that fails to converge, from f0), else Newton from every
+ * sign pattern of the joint reactions, the root to be unique. */
+static int64_t solve_coupled(const fj_args *a, const double *f_start, const double *f0, const double *B,
+                             const double *sd, const double *direction, int use_sign, const int64_t *stat, double *f,
+                             double *f_mu) {
     const int64_t *ip = a->ipar;
     /* a bristle contact's coefficient is mu_s |direction|: the Lipschitz constants scaled by the largest
      * |direction| above 1 (BristleSystem._contacts) */
@@ -566,7 +576,9 @@ int64_t fj_planar_solve_coupled(const fj_args *a, const double *f0, const double
     for (int64_t c = 0; c < ip[I_L]; c++)
         if (stat[c] == STAT_BRISTLE) lip_scale = py_max(lip_scale, fabs(direction[c]));
     if (kappa_below_one(a, B, lip_scale)) {
-        if (newton(a, f0, f0, B, sd, direction, use_sign, stat, f, f_mu) < 0) return ST_NO_CONVERGENCE;
+        if (newton(a, f_start, f0, B, sd, direction, use_sign, stat, f, f_mu) < 0
+            && (f_start == f0 || newton(a, f0, f0, B, sd, direction, use_sign, stat, f, f_mu) < 0))
+            return ST_NO_CONVERGENCE; /* from f_start, else from f0 */
         return FJ_OK;
     }
     int64_t m = ip[I_M], l = ip[I_L], nj = ip[I_NJ];
@@ -593,6 +605,12 @@ int64_t fj_planar_solve_coupled(const fj_args *a, const double *f0, const double
         if (sqrt(d) > 1e-8 * scale) return ST_INDETERMINATE; /* a second distinct root: indeterminate */
     }
     return n_roots == 1 ? FJ_OK : ST_INCONSISTENT;
+}
+
+int64_t fj_planar_solve_coupled(const fj_args *a, const double *f0, const double *B, const double *sd,
+                                const double *direction, int use_sign, const int64_t *stat, double *f,
+                                double *f_mu) {
+    return solve_coupled(a, f0, f0, B, sd, direction, use_sign, stat, f, f_mu);
 }
 
 /* ================================================================================================
@@ -731,17 +749,32 @@ static int64_t partition_map(const fj_args *a) {
     return FJ_OK;
 }
 
-/* kinematics() computed (closing_jacobian forgets the memo). */
-static int64_t computed_kinematics(const fj_args *a, const double *q, const double *u) {
+/* The kinematics of q: closing_jacobian (which forgets the memo), partition_map and D = D1 D2. */
+static int64_t position_terms(const fj_args *a, const double *q) {
+    const int64_t *ip = a->ipar;
+    int64_t n = ip[I_N], k1 = ip[I_K1], k = ip[I_K], ld = ip[I_WIDTH];
+    int64_t st = closing_jacobian(a, q);
+    if (st) return st;
+    st = partition_map(a);
+    if (st) return st;
+    const double *D1 = field(a, W_D1), *D2 = field(a, W_D2);
+    double *D = field(a, W_D);
+    for (int64_t i = 0; i < n; i++)
+        for (int64_t j = 0; j < k; j++) {
+            double s = 0.0;
+            for (int64_t b = 0; b < k1; b++) s += D1[i * ld + b] * D2[b * ld + j];
+            D[i * ld + j] = s;
+        }
+    return FJ_OK;
+}
+
+/* The kinematics of u on those of q in the workspace: qd, xd, xi, nu2, gamma and sd. */
+static void velocity_terms(const fj_args *a, const double *u) {
     const int64_t *ip = a->ipar;
     int64_t n = ip[I_N], k1 = ip[I_K1], k = ip[I_K], m2 = ip[I_M2], l = ip[I_L], ld = ip[I_WIDTH], n1 = n - k1;
     const int64_t *vidx = a->imode + IM_HEADER + k, *rows1 = ip + ip[I_ROWS1], *rows2 = ip + ip[I_ROWS2];
     const int64_t *xo = ip + ip[I_XO];
     const double *x = field(a, W_X), *C = field(a, W_C), *Cmu = field(a, W_CMU);
-    int64_t st = closing_jacobian(a, q);
-    if (st) return st;
-    st = partition_map(a);
-    if (st) return st;
     const double *D1 = field(a, W_D1), *D2 = field(a, W_D2), *A = field(a, W_A), *V = field(a, W_V);
     double *qd = field(a, W_QD), *xd = field(a, W_XD);
     for (int64_t i = 0; i < k1; i++) { /* qdot = D2 u */
@@ -775,13 +808,8 @@ static int64_t computed_kinematics(const fj_args *a, const double *q, const doub
         fj_lu_solve(V, m2, ld, ifield(a, WI_VPIV), xi2p);
         for (int64_t r = 0; r < m2; r++) nu2[vidx[r]] = xi2p[r];
     }
-    double *D = field(a, W_D), *gamma = field(a, W_GAMMA);
+    double *gamma = field(a, W_GAMMA);
     for (int64_t i = 0; i < n; i++) {
-        for (int64_t j = 0; j < k; j++) {
-            double s = 0.0;
-            for (int64_t b = 0; b < k1; b++) s += D1[i * ld + b] * D2[b * ld + j];
-            D[i * ld + j] = s;
-        }
         double s = 0.0;
         for (int64_t b = 0; b < k1; b++) s += D1[i * ld + b] * nu2[b];
         gamma[i] = s + D1dq[i];
@@ -793,17 +821,24 @@ static int64_t computed_kinematics(const fj_args *a, const double *q, const doub
         for (int64_t i = mu_lo[c]; i < mu_hi[c]; i++) s += Cmu[c * ld + i] * xd[i];
         sd[c] = s;
     }
-    return FJ_OK;
 }
 
 /* Velocity-level terms at (q, u) for the partition of the mode (MinimalForm.kinematics): x, xd, qd,
  * C, C_mu, xi, D1, D2, nu2, D = D1 D2, gamma = D1 nu2 + D1dot qdot, sd = C_mu xd (the memo's if it
- * has them). */
+ * has them: those of q alone, or all). */
 static int64_t kinematics(const fj_args *a, const double *q, const double *u) {
-    if (memo_has_kinematics(a, q, u)) return FJ_OK;
-    int64_t st = computed_kinematics(a, q, u);
-    if (st == FJ_OK) memo_keep_kinematics(a, q, u);
-    return st;
+    if (memo_has_position(a, q)) {
+        if (memo_has(a, MEMO_KINEMATICS) && same_bits(u, field(a, W_MEMO_U), (size_t)a->ipar[I_K] * sizeof(double)))
+            return FJ_OK;
+        memo_drop(a, MEMO_KINEMATICS | MEMO_FORCES | MEMO_SLIP);
+    } else {
+        int64_t st = position_terms(a, q);
+        if (st) return st;
+        memo_keep_position(a, q);
+    }
+    velocity_terms(a, u);
+    memo_keep_velocity(a, u);
+    return FJ_OK;
 }
 
 /* h = h_ext + H tau (seed 000 eq. 2.9) */
@@ -941,20 +976,21 @@ static void udot_of(const fj_args *a, const double *f_mu, double *udot) {
     cho_solve(field(a, W_L2), k, ld, udot);
 }
 
-/* MinimalForm.evaluate on the linear terms: the coupled solve, then udot (into the fields f, f_mu,
- * udot). */
-static int64_t evaluate(const fj_args *a, const double *direction, int use_sign, const int64_t *stat) {
-    double *f = field(a, W_F), *f_mu = field(a, W_FMU);
+/* MinimalForm.evaluate on the linear terms: the coupled solve (from f_start where its root is unique, NULL:
+ * from f0), then udot (into the fields f, f_mu, udot). */
+static int64_t evaluate(const fj_args *a, const double *direction, int use_sign, const int64_t *stat,
+                        const double *f_start) {
+    double *f = field(a, W_F), *f_mu = field(a, W_FMU), *f0 = field(a, W_F0);
     memo_drop(a, MEMO_SLIP);
-    int64_t st = fj_planar_solve_coupled(a, field(a, W_F0), field(a, W_B), field(a, W_SD), direction, use_sign,
-                                         stat, f, f_mu);
+    int64_t st = solve_coupled(a, f_start ? f_start : f0, f0, field(a, W_B), field(a, W_SD), direction, use_sign,
+                               stat, f, f_mu);
     if (st) return st;
     udot_of(a, f_mu, field(a, W_UDOT));
     return FJ_OK;
 }
 
-int64_t fj_planar_evaluate(const fj_args *a, const double *direction, const int64_t *stat) {
-    return evaluate(a, direction, 0, stat);
+int64_t fj_planar_evaluate(const fj_args *a, const double *direction, const int64_t *stat, const double *f_start) {
+    return evaluate(a, direction, 0, stat, f_start);
 }
 
 /* ================================================================================================
@@ -1075,7 +1111,7 @@ static int64_t holding_setup(const fj_args *a, double *a0) {
     for (int64_t j = 0; j < r; j++) base[stuck[j]] = 0.0;
     for (int64_t c = 0; c < l; c++) stat[c] = 0;
     *a0 = 0.0;
-    int64_t st = evaluate(a, base, 0, stat);
+    int64_t st = evaluate(a, base, 0, stat, NULL);
     if (st) return st;
     *a0 = dot(g, field(a, W_UDOT), k);
     double d = *a0 >= 0 ? 1.0 : -1.0;
@@ -1099,7 +1135,7 @@ static int64_t holding(const fj_args *a, double alpha, double *a_s) {
     double *scaled = field(a, W_SCALED), *trial = field(a, W_TRIAL);
     copy(scaled, field(a, W_BASE), l);
     for (int64_t j = 0; j < r; j++) scaled[stuck[j]] = alpha * trial[stuck[j]];
-    int64_t st = evaluate(a, scaled, 0, ifield(a, WI_STATIC));
+    int64_t st = evaluate(a, scaled, 0, ifield(a, WI_STATIC), NULL);
     *a_s = dot(a->fmode + l, field(a, W_UDOT), k);
     return st;
 }
@@ -1149,7 +1185,7 @@ static int64_t slip(const fj_args *a) {
     int use_sign = a->imode[IM_SIGN] != 0;
     if (memo_has(a, MEMO_SLIP) && memo[MEMO_SIGN] == use_sign && same_bits(kept, direction, (size_t)l * sizeof(double)))
         return FJ_OK;
-    int64_t st = evaluate(a, direction, use_sign, stat);
+    int64_t st = evaluate(a, direction, use_sign, stat, NULL);
     if (st) return st;
     copy(kept, direction, l);
     memo[MEMO_SIGN] = use_sign;
@@ -1619,7 +1655,7 @@ static int64_t direction_off_zero(const fj_args *b, const double *y, const doubl
         double *zeros = field(b, W_DIRF);
         int64_t *stat = ifield(b, WI_STATIC);
         for (int64_t i = 0; i < l; i++) zeros[i] = 0.0, stat[i] = STAT_KINETIC;
-        if ((st = evaluate(b, zeros, 0, stat))) return st;
+        if ((st = evaluate(b, zeros, 0, stat, NULL))) return st;
         copy(v, field(b, W_UDOT), k);
     }
     if (!any_nonzero(v, k)) return FJ_OK;
@@ -1915,4 +1951,4 @@ static const char *message(int64_t status) {
 }
 
 const fj_family fj_family_planar = {"planar", rhs, events, record, work_size, message, mode_layout, mode_events,
-                                   decide, NULL, NULL};
+                                   decide, NULL, NULL, NULL};

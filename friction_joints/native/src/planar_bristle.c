@@ -15,6 +15,8 @@
  * contact in the order of ipar's contacts], ipar = the planar family's. State y = [q (k1), u (k),
  * zeta = sigma0 z (n_c), W_drive, W_friction]; mode, workspace and statuses: the planar family's
  * (RegularisedSystem's mode). Record: planar/packing.py's record_layout, then z (n_c), zdot (n_c). */
+#include <string.h>
+
 #include "fj_bristle_laws.h"
 #include "fj_rodas.h"
 #include "planar_internal.h"
@@ -26,8 +28,9 @@ static const double *contact_law(const fj_args *a, int64_t j) {
 
 /* BristleSystem._contacts: the linear terms at (q, u, tau), then per contact j (free coordinate c) z_j =
  * zeta_j / sigma0 and zdot_j = zdot(z_j, sd_c) (into z, zdot: n_c each; z may be NULL), the coupled solve
- * with bristle friction, and udot (the fields f, f_mu, udot). */
-static int64_t contacts(const fj_args *a, const double *y, const double *tau, double *z, double *zdot) {
+ * with bristle friction from f_start (fj_planar_evaluate), and udot (the fields f, f_mu, udot). */
+static int64_t contacts(const fj_args *a, const double *y, const double *tau, double *z, double *zdot,
+                        const double *f_start) {
     const int64_t *ip = a->ipar;
     int64_t l = ip[I_L], k1 = ip[I_K1], k = ip[I_K];
     int64_t st = fj_planar_linear_terms(a, y, y + k1, tau);
@@ -47,16 +50,16 @@ static int64_t contacts(const fj_args *a, const double *y, const double *tau, do
         direction[c] = (fj_bristle_force(law, zj, sd[c], 1.0, zdot[j]) - viscous[c]) / mu_s;
         if (z) z[j] = zj;
     }
-    return fj_planar_evaluate(a, direction, stat);
+    return fj_planar_evaluate(a, direction, stat, f_start);
 }
 
-/* dy/dt = [qdot, udot, sigma0 zdot, drive power, friction power f_mu . sd] (BristleSystem.rhs). */
-static int64_t rhs(const fj_args *a, double t, const double *y, const double *tau, double *dy, int64_t n_out) {
-    (void)t, (void)n_out;
+/* dy/dt = [qdot, udot, sigma0 zdot, drive power, friction power f_mu . sd] (BristleSystem.rhs), the coupled
+ * solve from f_start (fj_planar_evaluate). */
+static int64_t slope(const fj_args *a, const double *y, const double *tau, double *dy, const double *f_start) {
     const int64_t *ip = a->ipar;
     int64_t l = ip[I_L], k1 = ip[I_K1], k = ip[I_K], nc = ip[I_NC];
     double *zdot = dy + k1 + k;
-    int64_t st = contacts(a, y, tau, NULL, zdot);
+    int64_t st = contacts(a, y, tau, NULL, zdot, f_start);
     if (st) return st;
     for (int64_t j = 0; j < nc; j++) zdot[j] *= contact_law(a, j)[FJ_LAW_SIGMA0];
     const double *qd = fj_planar_field(a, W_QD), *udot = fj_planar_field(a, W_UDOT);
@@ -70,11 +73,26 @@ static int64_t rhs(const fj_args *a, double t, const double *y, const double *ta
     return FJ_OK;
 }
 
+/* slope() from f0, its reactions kept (the field f_rhs) for rhs_near. */
+static int64_t rhs(const fj_args *a, double t, const double *y, const double *tau, double *dy, int64_t n_out) {
+    (void)t, (void)n_out;
+    int64_t st = slope(a, y, tau, dy, NULL);
+    if (st == FJ_OK) memcpy(fj_planar_field(a, W_F_RHS), fj_planar_field(a, W_F), (size_t)a->ipar[I_M] * sizeof(double));
+    return st;
+}
+
+/* slope() from the reactions of the last rhs (fj_family.rhs_near): next to its state, one Newton iteration
+ * of the coupled solve reaches its tolerance where the three from f0 did. */
+static int64_t rhs_near(const fj_args *a, double t, const double *y, const double *tau, double *dy, int64_t n_out) {
+    (void)t, (void)n_out;
+    return slope(a, y, tau, dy, fj_planar_field(a, W_F_RHS));
+}
+
 /* BristleSystem.record: MechanismSystem.record's quantities (stuck always false), then z and zdot. */
 static int64_t record(const fj_args *a, double t, const double *y, const double *tau, double *out, int64_t n_out) {
     (void)t;
     int64_t k1 = a->ipar[I_K1], k = a->ipar[I_K], nc = a->ipar[I_NC];
-    int64_t st = contacts(a, y, tau, out + n_out - 2 * nc, out + n_out - nc);
+    int64_t st = contacts(a, y, tau, out + n_out - 2 * nc, out + n_out - nc, NULL);
     if (st) return st;
     const double *udot = fj_planar_field(a, W_UDOT);
     for (int64_t i = 0; i < k; i++) out[3 * k1 + k + i] = udot[i]; /* udot's place (fj_planar_record_fields) */
@@ -111,4 +129,4 @@ static void integrals(const fj_args *a, int64_t *first, int64_t *count) {
 }
 
 const fj_family fj_family_planar_bristle = {"planar_bristle", rhs, fj_no_events, record, work_size, message,
-                                            mode_layout, mode_events, decide, &fj_rodas, integrals};
+                                            mode_layout, mode_events, decide, &fj_rodas, integrals, rhs_near};

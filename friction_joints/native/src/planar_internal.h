@@ -45,7 +45,7 @@ enum {
     W_J, W_J2, W_F2, W_FMU2, W_BF, W_BF2, W_R, W_R2, W_STEP, W_NA, W_JR, W_START, W_ROOT, W_ROOTMU,
     W_P, W_WR, W_B0, W_HOLD, W_F0S, W_BS, W_SV, W_SVALUES,
     W_ROW_SCALE, W_DIRF, W_QR, W_VN1, W_VN2, W_RDIAG, W_Q_OFF, W_U_OFF, W_GA, W_GB, W_LAM, W_LAM_NEW, W_ACCEL,
-    W_BOUND, W_FIXED, W_QP, W_MEMO_Q, W_MEMO_U, W_H_NEW, W_MEMO_DIRECTION, W_ROTATIONS, W_COEF
+    W_BOUND, W_FIXED, W_QP, W_MEMO_Q, W_MEMO_U, W_H_NEW, W_MEMO_DIRECTION, W_ROTATIONS, W_COEF, W_F_RHS
 };
 enum {
     WI_PIV, WI_VPIV, WI_NPIV, WI_WPIV, WI_LPIV, WI_STATIC, WI_ALL_STATIC,
@@ -153,8 +153,10 @@ int64_t fj_planar_solve_coupled(const fj_args *a, const double *f0, const double
  * (MinimalForm.linear_terms), into the workspace's fields (the memo's where it has them). */
 int64_t fj_planar_linear_terms(const fj_args *a, const double *q, const double *u, const double *tau);
 /* MinimalForm.evaluate on the linear terms with the friction directions direction (l) and the flags stat (l):
- * the coupled solve, then udot (into the fields f, f_mu, udot). */
-int64_t fj_planar_evaluate(const fj_args *a, const double *direction, const int64_t *stat);
+ * the coupled solve, then udot (into the fields f, f_mu, udot). The solve's Newton iteration starts from
+ * f_start (m) where the root is unique (the coupling a contraction), NULL: from f0 (coupling.solve_coupled);
+ * either way it ends within the solve's tolerance. */
+int64_t fj_planar_evaluate(const fj_args *a, const double *direction, const int64_t *stat, const double *f_start);
 /* (H tau) . xdot (W) at the kinematics in the workspace. */
 double fj_planar_drive_power(const fj_args *a, const double *tau);
 /* The record of record_layout (planar/packing.py) into out from y, tau and the workspace's fields after an

@@ -50,8 +50,9 @@ static const signed char WORK_FIELDS[][2] = {
     /* the memo of the minimal form's terms (planar.c's memo_*): the q and u of the terms in the workspace,
      * the applied forces h of a new evaluation, the friction directions of its slip evaluation; the
      * (cos, sin) of the bodies' angles at x (planar.c's rotations_of); the friction coefficients of a coupled
-     * solve (planar.c's friction_coefficients) */
-    {ONE, D_K1}, {ONE, D_K}, {ONE, D_N}, {ONE, D_L}, {ONE, D_N}, {ONE, D_L},
+     * solve (planar.c's friction_coefficients); the reactions of planar_bristle.c's last rhs (where its
+     * rhs_near starts the coupled solve) */
+    {ONE, D_K1}, {ONE, D_K}, {ONE, D_N}, {ONE, D_L}, {ONE, D_N}, {ONE, D_L}, {ONE, D_M},
 };
 
 /* The fields of the int workspace, in the order of the WI_* enum: pivots of A, V, the Newton matrix, W, the

@@ -18,6 +18,9 @@
  * once per step (rejections reuse them: the point is the same), as in rodas.f; what is exactly zero is
  * taken so without a difference: the columns of the states the family declares integrals
  * (fj_family.integrals), and f_t under inputs held over the call (fj_inputs_held).
+ * The right-hand sides of a step but its first, f(t0, y0), are the family's rhs_near (fj_kernel.h): those
+ * of J, f_t and the stages, each about the point of f(t0, y0), whose iterative solves (a coupled
+ * reaction-friction solve) start from its solution, so that the step remains a function of (t0, y0).
  */
 #include <math.h>
 #include <string.h>
@@ -72,6 +75,13 @@ static int64_t dense_at(void *self, double t, double *out) {
     return FJ_OK;
 }
 
+/* The family's rhs_near (fj_kernel.h; its rhs if it has none) at (t, y): next to the last rhs call's state. */
+static int64_t eval_rhs_near(const fj_eval *e, double t, const double *y, double *dy) {
+    if (e->fam->rhs_near == NULL) return fj_eval_rhs(e, t, y, dy);
+    fj_eval_inputs(e, t);
+    return e->fam->rhs_near(e->a, t, y, e->tau, dy, e->n);
+}
+
 /* J (n x n, row-major: J[i n + j] = df_i/dy_j) and f_t at (t, y), where f0 = f(t, y), by forward
  * differences (rodas.f) but what is exactly zero: the columns of the integrals y[skip .. skip + n_skip),
  * which no right-hand side reads (fj_family.integrals), and f_t if the inputs are held (a kernel reads t
@@ -87,7 +97,7 @@ static int64_t derivatives(const fj_eval *e, double t, const double *y, const do
         }
         double delta = sqrt(UROUND * py_max(1e-5, fabs(y[j])));
         ys[j] = y[j] + delta;
-        st = fj_eval_rhs(e, t, ys, dy);
+        st = eval_rhs_near(e, t, ys, dy);
         ys[j] = y[j];
         for (int64_t i = 0; i < n; i++) J[i * n + j] = (dy[i] - f0[i]) / delta;
     }
@@ -96,7 +106,7 @@ static int64_t derivatives(const fj_eval *e, double t, const double *y, const do
         return st;
     }
     double delta = sqrt(UROUND * py_max(1e-5, fabs(t)));
-    st = fj_eval_rhs(e, t + delta, y, dy);
+    st = eval_rhs_near(e, t + delta, y, dy);
     for (int64_t i = 0; i < n; i++) f_t[i] = (dy[i] - f0[i]) / delta;
     return st;
 }
@@ -115,7 +125,7 @@ static int64_t stages(const fj_eval *e, double t, const double *y, double h, con
                 for (int j = 0; j < i; j++) acc += A[i][j] * K[j * n + m];
                 ys[m] = acc;
             }
-            int64_t st = fj_eval_rhs(e, t + TIMES[i] * h, ys, dy);
+            int64_t st = eval_rhs_near(e, t + TIMES[i] * h, ys, dy);
             if (st != FJ_OK) return st;
             f = dy;
         }

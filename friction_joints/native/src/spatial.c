@@ -1439,7 +1439,7 @@ static int64_t decide(const fj_args *a, double t, double *y, const double *tau, 
 }
 
 const fj_family fj_family_spatial = {"spatial", rhs, events, record, work_size, message, mode_layout, mode_events,
-                                     decide, NULL, NULL};
+                                     decide, NULL, NULL, NULL};
 
 /* ==================================================================================================
  * The chain functions for other families (spatial_internal.h)

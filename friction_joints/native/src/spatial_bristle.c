@@ -201,4 +201,4 @@ static void integrals(const fj_args *a, int64_t *first, int64_t *count) {
 }
 
 const fj_family fj_family_spatial_bristle = {"spatial_bristle", rhs, fj_no_events, record, work_size, message,
-                                             mode_layout, mode_events, decide, &fj_rodas, integrals};
+                                             mode_layout, mode_events, decide, &fj_rodas, integrals, NULL};

@@ -571,4 +571,4 @@ static void integrals(const fj_args *a, int64_t *first, int64_t *count) {
 }
 
 const fj_family fj_family_spatial_clearance = {"spatial_clearance", rhs, events, record, work_size, message,
-                                               mode_layout, mode_events, decide, &fj_rodas, integrals};
+                                               mode_layout, mode_events, decide, &fj_rodas, integrals, NULL};

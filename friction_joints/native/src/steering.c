@@ -360,4 +360,4 @@ static int64_t decide(const fj_args *a, double t, double *y, const double *tau, 
 
 /* No scratch; the kernels cannot fail, decide fails where the Python raises. */
 const fj_family fj_family_steering = {"steering", rhs, events, record, fj_no_scratch, message, mode_layout,
-                                      mode_events, decide, NULL, NULL};
+                                      mode_events, decide, NULL, NULL, NULL};

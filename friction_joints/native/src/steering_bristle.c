@@ -71,4 +71,4 @@ static void integrals(const fj_args *a, int64_t *first, int64_t *count) {
 
 const fj_family fj_family_steering_bristle = {"steering_bristle", rhs, fj_no_events, record, fj_no_scratch,
                                               fj_no_failure, fj_single_mode_layout, fj_single_mode_events,
-                                              fj_single_mode_decide, &fj_rodas, integrals};
+                                              fj_single_mode_decide, &fj_rodas, integrals, NULL};

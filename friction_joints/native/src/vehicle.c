@@ -96,4 +96,4 @@ static void mode_layout(const double *fpar, int64_t n_fpar, const int64_t *ipar,
 }
 
 const fj_family fj_family_vehicle = {"vehicle", rhs, fj_no_events, record, fj_no_scratch, fj_no_failure, mode_layout,
-                                     fj_single_mode_events, fj_single_mode_decide, NULL, NULL};
+                                     fj_single_mode_events, fj_single_mode_decide, NULL, NULL, NULL};
