@@ -20,10 +20,12 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fj_assembly.h"
 #include "fj_kernel.h"
+#include "fj_linalg.h"
 #include "spatial_internal.h"
 
 #define PI 3.14159265358979323846
@@ -54,10 +56,11 @@ enum { CF_WIDTH = 11 };
 static const char *const NAMES[] = {
     "friction", "stiction", "mu_scale", "mu_s_factor", "load_t0", "load_psid0", "load_c", "y0", "z0", "psi1_start",
     "psid1_start", "baumgarte", "friction_model", "clearance", "n_rfe", "clearance_joint", "clearance_model",
-    "k_contact", "E_joint", "nu_joint", "e_restitution", "flexible_link", "rfem", "E", "G"};
+    "k_contact", "E_joint", "nu_joint", "e_restitution", "flexible_link", "rfem", "E", "G", "tau", "tau_res"};
 enum { P_FRICTION, P_STICTION, P_MODEL_OF_FRICTION = 12, P_CLEARANCE, P_N_RFE, P_JOINT, P_MODEL, P_K_CONTACT,
-       P_E_JOINT, P_NU_JOINT, P_E_RESTITUTION, P_FLEXIBLE, P_RFEM, P_E, P_G, N_PARAM };
-#define N_LINKAGE P_JOINT /* RSRRRLinkage's parameters come first */
+       P_E_JOINT, P_NU_JOINT, P_E_RESTITUTION, P_FLEXIBLE, P_RFEM, P_E, P_G, P_TAU, P_TAU_RES, N_PARAM };
+#define N_LINKAGE P_JOINT
+#define PSID1_START 10 /* RSRRRLinkage's parameters come first */
 
 /* A link of a chain (chain.Link): m, c, I_c (3x3), B, A (4x4 row-major), joint kind (0 R, 1 P), spring k, damper d. */
 typedef struct link {
@@ -394,14 +397,180 @@ static void pack(const double *p, const clearance_model *c, const double *rf, co
     cb[CI_MODEL] = c->model, cb[CI_BEARING] = joints[c->joint], cb[CI_F] = offsets[5];
 }
 
-/* y0 of ClearanceRSRRRSystem.initial_state(psi1_start, psid1_start), not seated: the rigid linkage's q4 at the
- * joints, every other coordinate zero (ClearanceRSRRR.initial_position), qd4 the rigid's dependent rates (the
- * closure's at zero deflection: the same joint axes and points), no work. */
-static void initial_state(const clearance_model *c, const int64_t *ipar, const double *rigid_y, double *y) {
-    int64_t n = n_of(c);
-    const int64_t *J = ipar + HEADER + n + CI_JOINTS;
-    for (int64_t i = 0; i < 2 * n + 4; i++) y[i] = 0.0;
-    for (int j = 0; j < N_JOINTS; j++) y[J[j]] = rigid_y[j], y[n + J[j]] = rigid_y[N_JOINTS + j];
+/* ==================================================================================================
+ * The initial state (ClearanceRSRRRSystem.initial_state, seated)
+ * ================================================================================================== */
+
+#define CLOSE_TOL 1e-13   /* m: CutJointLoop.assemble */
+#define CLOSE_ITER 50
+#define BALANCE_TOL 1e-9  /* m/s^2, rad/s^2: ClearanceRSRRRSystem._balanced */
+#define BALANCE_ITER 20
+#define DEP_SINGULAR 1e-12 /* CutJointLoop._dependent_inverse */
+
+/* The scratch of the initial state: the spatial work of the clearance loop (G, Phi), the kernels' work. */
+typedef struct start_work {
+    fj_spatial_work s;
+    double *sf, *kf;
+    int64_t *si, *ki;
+    fj_args args; /* the clearance family's kernels, in Contact(deltad0_min) */
+    double fmode[2];
+    int64_t imode[1];
+} start_work;
+
+/* G_d (3x3, the closure's Jacobian in the dependent coordinates dep) at q, LU-factored into Gd, Phi into phi;
+ * 1 where it is singular (CutJointLoop._dependent_inverse's test). */
+static int dependent_jacobian(const double *q, const double *fpar, const int64_t *ipar, const int64_t *dep,
+                              start_work *w, double *Gd, int64_t *piv, double *phi) {
+    int64_t n = ipar[I_N1] + ipar[I_N2];
+    if (fj_spatial_mechanics(q, w->s.zero, fpar, ipar, &w->s)) return 1;
+    double big = 0.0;
+    for (int a = 0; a < 3; a++) {
+        phi[a] = w->s.Phi[a];
+        for (int b = 0; b < 3; b++) Gd[3 * a + b] = w->s.G[a * n + dep[b]], big = fmax(big, fabs(Gd[3 * a + b]));
+    }
+    double LU[9];
+    memcpy(LU, Gd, sizeof LU);
+    if (fj_lu_factor(LU, 3, 3, piv) || !(fabs(fj_lu_det(LU, 3, 3, piv)) >= DEP_SINGULAR * fmax(1.0, big * big * big)))
+        return 1;
+    memcpy(Gd, LU, sizeof LU);
+    return 0;
+}
+
+/* CutJointLoop.assemble: q closed by Newton on the dependent coordinates dep (chain 2's joints) in place. */
+static int close_loop(double *q, const double *fpar, const int64_t *ipar, const int64_t *dep, start_work *w) {
+    double Gd[9], phi[3];
+    int64_t piv[3];
+    for (int it = 0; it < CLOSE_ITER; it++) {
+        if (fj_spatial_mechanics(q, w->s.zero, fpar, ipar, &w->s)) return 1;
+        if (fmax(fmax(fabs(w->s.Phi[0]), fabs(w->s.Phi[1])), fabs(w->s.Phi[2])) <= CLOSE_TOL) return 0;
+        if (dependent_jacobian(q, fpar, ipar, dep, w, Gd, piv, phi)) return 1;
+        fj_lu_solve(Gd, 3, 3, piv, phi);
+        for (int b = 0; b < 3; b++) q[dep[b]] -= phi[b];
+    }
+    return 1;
+}
+
+/* qd (n) at the closed q: psid11 on the first independent coordinate, 0 on the others, the dependent ones from
+ * G qd = 0 (CutJointLoop.dependent_velocities with qd_i = [psid11, 0, ...]). */
+static int dependent_rates(const double *q, double psid11, const double *fpar, const int64_t *ipar,
+                           const int64_t *dep, start_work *w, double *qd) {
+    int64_t n = ipar[I_N1] + ipar[I_N2], first = -1;
+    double Gd[9], phi[3], rhs[3] = {0.0, 0.0, 0.0};
+    int64_t piv[3];
+    for (int64_t i = 0; i < n; i++) qd[i] = 0.0;
+    for (int64_t i = 0; i < n && first < 0; i++)
+        if (i != dep[0] && i != dep[1] && i != dep[2]) first = i;
+    qd[first] = psid11;
+    if (dependent_jacobian(q, fpar, ipar, dep, w, Gd, piv, phi)) return 1;
+    for (int a = 0; a < 3; a++) rhs[a] = -w->s.G[a * n + first] * psid11;
+    fj_lu_solve(Gd, 3, 3, piv, rhs);
+    for (int b = 0; b < 3; b++) qd[dep[b]] = rhs[b];
+    return 0;
+}
+
+/* The accelerations of the clearance coordinates gap (n_gap) with them at z, the loop closed from q and moving at
+ * the dependent rates of psid11, in contact (ClearanceRSRRRSystem._balanced's gap_accelerations); x the closed q. */
+static int64_t gap_accelerations(const double *z, const double *q, double psid11, const double *tau, const double *fpar,
+                             const int64_t *ipar, const int64_t *dep, const int64_t *gap, int n_gap, start_work *w,
+                             double *y, double *dy, double *r) {
+    int64_t n = ipar[I_N1] + ipar[I_N2];
+    for (int64_t i = 0; i < 2 * n + 4; i++) y[i] = i < n ? q[i] : 0.0;
+    for (int g = 0; g < n_gap; g++) y[gap[g]] = z[g];
+    if (close_loop(y, fpar, ipar, dep, w)) return ST_NOT_CLOSED;
+    if (dependent_rates(y, psid11, fpar, ipar, dep, w, y + n)) return ST_J2_SINGULAR;
+    int64_t status = fj_family_spatial_clearance.rhs(&w->args, 0.0, y, tau, dy, 2 * n + 4);
+    for (int g = 0; g < n_gap; g++) r[g] = dy[n + gap[g]];
+    return status;
+}
+
+/* ClearanceRSRRRSystem.initial_state(psi11, psid11), seated, into y (2n + 4): the rigid linkage's q4 at the joints
+ * (rigid_y: its state; ClearanceRSRRR.initial_position), every other coordinate zero; with a clearance the bearing
+ * pressed against the journal where the rigid joint's reaction pushes it (rf: the rigid model, the joint's journal
+ * surfaces A, B without friction as ClearanceRSRRR.rigid), by the depth whose contact force balances it, the loop
+ * closed, then the bearing moved (Newton, forward-difference Jacobian) to where its coordinates start without
+ * acceleration; the rates: psid11 and the closure's. tau: the inputs at the start. A problem if that fails. */
+static void initial_state(const clearance_model *c, const double *fpar, const int64_t *ipar, double *rf,
+                          const int64_t *ri, const double *rigid_y, double psi11, double psid11, const double *tau, double *y,
+                          fj_problems *pr) {
+    int64_t n = n_of(c), nw, niw, n_rigid_w, n_rigid_iw, n_fpar, n_ipar, n_y, n_record;
+    const int64_t *cb = ipar + HEADER + n, *J = cb + CI_JOINTS, *gap = cb + CI_GAP;
+    const int64_t dep[3] = {J[1], J[2], J[3]};
+    int n_gap = c->model == MODEL_NONE ? 0 : c->model == MODEL_PLANAR ? 2 : 4;
+    double *q = NULL;
+    start_work w;
+    memset(&w, 0, sizeof w);
+    fj_spatial_layout(&w.s, NULL, NULL, n, ipar[I_N1], &nw, &niw);
+    n_fpar = ipar[HEADER + n + CI_F] + CF_WIDTH, n_ipar = HEADER + n + CI_WIDTH, n_y = 2 * n + 4;
+    (void)n_record;
+    int64_t kw, kiw;
+    fj_family_spatial_clearance.work_size(fpar, n_fpar, ipar, n_ipar, &kw, &kiw);
+    fj_family_spatial.work_size(rf, RIGID_FPAR, ri, RIGID_IPAR, &n_rigid_w, &n_rigid_iw);
+    w.sf = calloc((size_t)(nw + kw + n_rigid_w + 4 * n_y + 2 * RECORD_MAX + 1), sizeof(double));
+    w.si = calloc((size_t)(niw + kiw + n_rigid_iw + 1), sizeof(int64_t));
+    int failed = w.sf == NULL || w.si == NULL;
+    int64_t status = 0;
+    if (!failed) {
+        fj_spatial_layout(&w.s, w.sf, w.si, n, ipar[I_N1], &nw, &niw);
+        fj_spatial_clear(&w.s, n);
+        w.kf = w.sf + nw, w.ki = w.si + niw;
+        w.fmode[0] = DELTAD0_MIN, w.fmode[1] = 0.0, w.imode[0] = 1; /* Contact(deltad0_min) */
+        fj_args args = {fpar, ipar, w.fmode, w.imode, n_fpar, n_ipar, 2, 1, n_y, 2, w.kf, w.ki};
+        w.args = args;
+        q = w.kf + kw + n_rigid_w;
+        for (int64_t i = 0; i < n_y; i++) y[i] = 0.0;
+        for (int j = 0; j < N_JOINTS; j++) y[J[j]] = rigid_y[j];
+        if (n_gap) {
+            /* the reaction of the rigid joint on the bearing's link (its record's f_O[j]), into the journal frame */
+            double rigid_state[RIGID_Y], *rec = q + 4 * n_y, fmode = 1.0;
+            int64_t imode = 1;
+            for (int i = 0; i < RIGID_Y; i++) rigid_state[i] = i < 2 * N_JOINTS ? rigid_y[i] : 0.0;
+            fj_args ra = {rf, ri, &fmode, &imode, RIGID_FPAR, RIGID_IPAR, 1, 1, RIGID_Y, 2, w.kf + kw, w.si + niw + kiw};
+            rf[ri[I_F_JOURNALS] + c->joint * JOURNAL_WIDTH + J_MU_A] = 0.0;
+            rf[ri[I_F_JOURNALS] + c->joint * JOURNAL_WIDTH + J_MU_B] = 0.0;
+            status = fj_family_spatial.record(&ra, 0.0, rigid_state, tau, rec, fj_assembly_RSRRRLinkage.n_record);
+            const double *f_O = rec + 15 + 3 * c->joint; /* record: q, qd, qdd (4 each), f_S (3), f_O (4, 3) */
+            double psi = rigid_y[c->joint], cs = cos(psi), sn = sin(psi);
+            double f[2] = {cs * f_O[0] - sn * f_O[1], sn * f_O[0] + cs * f_O[1]}, load = hypot(f[0], f[1]);
+            const double *cf = fpar + cb[CI_F];
+            double depth = pow(load / cf[2], 1.0 / cf[3]), clear = cf[1] - cf[0];
+            for (int g = 0; g < 2; g++) y[gap[g]] = -(clear + depth) * f[g] / load; /* F_B = F_n (r_J - r_B) / |e| */
+            if (!status && close_loop(y, fpar, ipar, dep, &w)) status = ST_NOT_CLOSED;
+            /* _balanced: Newton on the clearance coordinates z; a failure of its evaluations ends the start (in
+             * Python an exception), a Newton that does not converge keeps the closed q */
+            double z[4], r[4], r2[4], h[4], Jm[16], *x = q, *dy = q + n_y, *trial = q + 2 * n_y;
+            int64_t piv[4];
+            int converged = 0;
+            for (int g = 0; g < n_gap; g++) z[g] = y[gap[g]], h[g] = g < 2 ? 1e-3 * clear : 1e-3 * clear / 0.01;
+            for (int it = 0; it < BALANCE_ITER && !status && !converged; it++) {
+                status = gap_accelerations(z, y, psid11, tau, fpar, ipar, dep, gap, n_gap, &w, x, dy, r);
+                double worst = 0.0;
+                for (int g = 0; g < n_gap; g++) worst = fmax(worst, fabs(r[g]));
+                converged = !status && worst <= BALANCE_TOL;
+                for (int k = 0; k < n_gap && !status && !converged; k++) {
+                    double zk[4];
+                    for (int g = 0; g < n_gap; g++) zk[g] = z[g] + (g == k ? h[k] : 0.0);
+                    status = gap_accelerations(zk, y, psid11, tau, fpar, ipar, dep, gap, n_gap, &w, trial, dy, r2);
+                    for (int g = 0; g < n_gap; g++) Jm[n_gap * g + k] = (r2[g] - r[g]) / h[k];
+                }
+                if (status || converged) break;
+                if (fj_lu_factor(Jm, n_gap, n_gap, piv)) status = ST_K_SINGULAR;
+                fj_lu_solve(Jm, n_gap, n_gap, piv, r);
+                for (int g = 0; g < n_gap; g++) z[g] -= r[g];
+            }
+            if (converged) memcpy(y, x, (size_t)n * sizeof(double)); /* else the closed, unbalanced q */
+        }
+        if (!status && dependent_rates(y, psid11, fpar, ipar, dep, &w, y + n)) status = ST_J2_SINGULAR;
+        for (int i = 0; i < 4; i++) y[2 * n + i] = 0.0;
+    }
+    free(w.sf), free(w.si);
+    if (failed) fj_problem(pr, "no initial state: out of memory");
+    if (status) {
+        char shown[40];
+        fj_repr(psi11, shown, sizeof shown);
+        fj_problem(pr, "psi1_start=%s: no initial state with the clearance joint seated, %s", shown,
+                   status == ST_NOT_CLOSED || status == ST_J2_SINGULAR ? fj_family_spatial.message(status)
+                                                                       : fj_family_spatial_clearance.message(status));
+    }
 }
 
 static int64_t assemble(const double *p, double *fpar, int64_t *ipar, double *y0, char *error, size_t n_error) {
@@ -419,8 +588,8 @@ static int64_t assemble(const double *p, double *fpar, int64_t *ipar, double *y0
         fj_problem(&pr, "clearance=0.0 and n_rfe=0: the ideal rigid linkage is the assembly RSRRRLinkage's");
     if (pr.count) return pr.count;
     pack(p, &c, rf, ri, fpar, ipar);
-    initial_state(&c, ipar, rigid_y, y0);
-    return 0;
+    initial_state(&c, fpar, ipar, rf, ri, rigid_y, p[PSID1_START - 1], p[PSID1_START], p + P_TAU, y0, &pr);
+    return pr.count;
 }
 
 void fj_clearance_sizes(const double *p, int64_t *n_fpar, int64_t *n_ipar, int64_t *n_y, int64_t *n_record) {
