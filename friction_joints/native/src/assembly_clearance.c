@@ -51,16 +51,18 @@ enum { CF_WIDTH = 11 };
 #define BETA 1e-4
 #define KAPPA 0.9
 
-/* the parameters: RSRRRLinkage's (assembly_spatial.c's LINKAGE_NAMES), then the clearance and flexible link's
- * (fmu_src/RSRRRLinkage.py CLEARANCE_VARIABLES) */
+/* the parameters: RSRRRBristle's (assembly_spatial.c: RSRRRLinkage's, then the bristle laws', unused here), then
+ * the clearance's and the flexible link's (fmu_src/RSRRRLinkage.py CLEARANCE_VARIABLES), then the inputs at the
+ * start (the seated bearing carries the joint's reaction under them) */
 static const char *const NAMES[] = {
     "friction", "stiction", "mu_scale", "mu_s_factor", "load_t0", "load_psid0", "load_c", "y0", "z0", "psi1_start",
-    "psid1_start", "baumgarte", "friction_model", "clearance", "n_rfe", "clearance_joint", "clearance_model",
-    "k_contact", "E_joint", "nu_joint", "e_restitution", "flexible_link", "rfem", "E", "G", "tau", "tau_res"};
-enum { P_FRICTION, P_STICTION, P_MODEL_OF_FRICTION = 12, P_CLEARANCE, P_N_RFE, P_JOINT, P_MODEL, P_K_CONTACT,
+    "psid1_start", "baumgarte", "friction_model", "clearance", "n_rfe", "sigma0", "sigma1", "sigma2", "v_s", "delta",
+    "z_ba_ratio", "clearance_joint", "clearance_model", "k_contact", "E_joint", "nu_joint", "e_restitution",
+    "flexible_link", "rfem", "E", "G", "tau", "tau_res"};
+enum { P_FRICTION, P_STICTION, P_MODEL_OF_FRICTION = 12, P_CLEARANCE, P_N_RFE, P_JOINT = 21, P_MODEL, P_K_CONTACT,
        P_E_JOINT, P_NU_JOINT, P_E_RESTITUTION, P_FLEXIBLE, P_RFEM, P_E, P_G, P_TAU, P_TAU_RES, N_PARAM };
-#define N_LINKAGE P_JOINT
-#define PSID1_START 10 /* RSRRRLinkage's parameters come first */
+#define N_LINKAGE (P_N_RFE + 1) /* RSRRRLinkage's parameters come first */
+#define PSI1_START 9 /* psi1_start, then psid1_start */
 
 /* A link of a chain (chain.Link): m, c, I_c (3x3), B, A (4x4 row-major), joint kind (0 R, 1 P), spring k, damper d. */
 typedef struct link {
@@ -588,7 +590,7 @@ static int64_t assemble(const double *p, double *fpar, int64_t *ipar, double *y0
         fj_problem(&pr, "clearance=0.0 and n_rfe=0: the ideal rigid linkage is the assembly RSRRRLinkage's");
     if (pr.count) return pr.count;
     pack(p, &c, rf, ri, fpar, ipar);
-    initial_state(&c, fpar, ipar, rf, ri, rigid_y, p[PSID1_START - 1], p[PSID1_START], p + P_TAU, y0, &pr);
+    initial_state(&c, fpar, ipar, rf, ri, rigid_y, p[PSI1_START], p[PSI1_START + 1], p + P_TAU, y0, &pr);
     return pr.count;
 }
 
