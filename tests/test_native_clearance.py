@@ -162,7 +162,7 @@ def test_the_native_fmu_steps_as_its_twins_engine(fmu_folder, run):
 
 def test_a_clearance_runs_state_restores_bit_identically_and_bad_parameters_fail_as_in_the_twin(fmu_folder):
     """A serialized state of the spatial clearance run (after its first separation) restored into a fresh instance and
-    into one that ran the rigid linkage continues bit-identically; E_joint = 0 and stiction with a clearance fail
+    into one that ran the rigid linkage continues bit-identically; E_joint = 0 and a bristle law with a clearance fail
     the initialisation with the twin's messages."""
     from fmpy.fmi1 import FMICallException
     from test_native_fmus import Instance, drive, outputs_of
@@ -185,7 +185,7 @@ def test_a_clearance_runs_state_restores_bit_identically_and_bad_parameters_fail
         assert inst.errors() == []
         inst.free()
     for bad, message in (({"clearance": 1e-4, "E_joint": 0.0}, "E_joint=0.0 is outside the allowed range (0, inf)"),
-                         ({"clearance": 1e-4, "stiction": True}, "stiction = True and friction_model = 0 must be false "
+                         ({"clearance": 1e-4, "friction_model": 2}, "stiction = False and friction_model = 2 must be false "
                           "and 0 with a clearance or a flexible link (one smooth mode, the journal friction of eqs "
                           "4-7)")):
         inst = Instance(fmu_folder, "bad")
