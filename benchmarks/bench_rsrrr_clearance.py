@@ -10,15 +10,17 @@ one right-hand side evaluation (best of ``--calls`` calls, in contact for the cl
 linkage. Cases are timed round-robin (best of ``--rounds``) so that load changes touch every case alike.
 
 With ``--fmu RSRRRLinkage.fmu`` (built by build_fmu.py) it measures instead the FMU stepped by FMPy at 1 ms
-(pythonfmu binary, the engine the FMU chooses: compiled for the planar clearance and the flexible link, Python for
-the spatial clearance): the drive of its experiment (tau ramped to 10 N.m over 2 s, tau_res 0, the governed load
+(pythonfmu binary on the compiled engine), and with ``--native native/RSRRRLinkage.fmu`` (build_fmu.py --native)
+the native FMU beside it: the drive of its experiment (tau ramped to 10 N.m over 2 s, tau_res 0, the governed load
 of its defaults), from rest; cases: a planar clearance of 0.1 mm in (2,2) with its default contact (the Hertz
-stiffness of steel), the spatial one, a flexible coupler (2,3) of four steel sdes (modified RFEM), the ideal rigid
-linkage. Reported: the real-time factor (simulated / wall seconds) over ``--fmu-t-end`` seconds (a tenth of it for
-the spatial model), or up to a step that failed.
+stiffness of steel), the spatial one, a flexible coupler (2,3) of four steel sdes (modified and classical RFEM),
+the ideal rigid linkage. Reported: the real-time factors (simulated / wall seconds) over ``--fmu-t-end`` seconds (a
+tenth of it for the spatial model), or up to a step that failed, their ratio, and the right-hand sides and
+integrator steps per communication step (the native FMU's; its twin's engine takes the same).
 
 Usage: OPENBLAS_NUM_THREADS=1 python benchmarks/bench_rsrrr_clearance.py [--calls 200] [--t-end 0.005] [--rounds 2]
-       python benchmarks/bench_rsrrr_clearance.py --fmu dist/RSRRRLinkage.fmu [--fmu-t-end 1.0]
+       python benchmarks/bench_rsrrr_clearance.py --fmu dist/RSRRRLinkage.fmu [--native dist/native/RSRRRLinkage.fmu]
+           [--fmu-t-end 1.0]
 """
 
 from __future__ import annotations
@@ -63,34 +65,70 @@ FMU_CASES = {
     "planar clearance": dict(clearance=1e-4),
     "spatial clearance": dict(clearance=1e-4, clearance_model=2),
     "flexible link, 4 sdes": dict(n_rfe=4),
+    "flexible link, 4 classical": dict(n_rfe=4, rfem=2),
 }
+H = 1e-3  # s: the communication step
 
 
-def fmu_rtf(path, start, t_end, h=1e-3):
+def drive(t):
+    """The drive of the experiment (N.m): tau ramped to 10 N.m over 2 s."""
+    return 10.0 * min(t / 2.0, 1.0)
+
+
+def fmu_rtf(path, start, t_end, h=H):
     """(real-time factor, the time reached (s): t_end, or where a step failed) of the FMU at path with the start
     values, stepped by FMPy at h (s) to t_end (s)."""
     from fmpy.fmi1 import FMICallException
     from fmpy_slave import initialised
 
-    with initialised(path, start) as (fmu, vr):
-        begin, reached = time.perf_counter(), 0.0
-        try:
+    begin, reached = time.perf_counter(), 0.0
+    try:
+        with initialised(path, start) as (fmu, vr):
+            begin = time.perf_counter()
             for k in range(round(t_end / h)):
-                fmu.setReal([vr["tau"]], [10.0 * min(k * h / 2.0, 1.0)])
+                fmu.setReal([vr["tau"]], [drive(k * h)])
                 fmu.doStep(k * h, h)
                 reached = (k + 1) * h
-        except FMICallException:
-            pass  # FMPy has logged the error
+            wall = time.perf_counter() - begin
+    except FMICallException:  # FMPy has logged the error; the FMU is freed without fmi2Terminate
         wall = time.perf_counter() - begin
     return reached / wall, reached
 
 
-def main_fmu(path, t_end):
-    print("RSRRRLinkage FMU in FMPy, 1 ms steps, from rest, drive ramped to 10 N.m over 2 s")
-    print(f"  {'case':24s} {'simulated (s)':>13s} {'RTF':>8s}")
+def per_step(start, t_end, h=H):
+    """(right-hand sides, accepted integrator steps) per communication step of the case: stepping.Stepper on the
+    compiled engine (the pythonfmu FMU's doStep) from the C assembly's initial state, the native FMU's steps (its
+    twin starts from its own, the same to rounding, and takes the same steps to within a few)."""
+    import build_fmu
+    from friction_joints import native
+    from friction_joints.fmi.native import _system
+    from friction_joints.spatial import clearance_packing
+    from friction_joints.stepping import Stepper
+
+    cls = build_fmu.slave_class(build_fmu.SOURCES / "RSRRRLinkage.py")
+    values = {v.name: v.start if v.start is not None else 0.0 for v in cls.variables} | start
+    system, y0 = _system(cls, object.__new__(cls), values, tuple(cls.inputs))
+    if start:
+        _, _, y0 = clearance_packing.trim(*native.Assembly("RSRRRClearance")(values))
+    stepper = Stepper(lambda inputs: system, lambda _: y0, [0.0, 0.0], values["rtol"], engine="compiled")
+    n = round(t_end / h)
+    for k in range(n):
+        stepper.step_record(k * h, h, [drive(k * h), 0.0])
+    rhs, steps, _ = stepper.integrator.instance.counters
+    return rhs / n, steps / n
+
+
+def main_fmu(twin, native_fmu, t_end):
+    print(f"RSRRRLinkage FMUs in FMPy, {H * 1e3:g} ms steps, from rest, drive ramped to 10 N.m over 2 s")
+    print(f"  {'case':28s} {'simulated (s)':>13s} {'RTF pythonfmu':>14s} {'RTF native':>11s} {'x':>6s} "
+          f"{'rhs/step':>9s} {'steps/step':>10s}")
     for name, start in FMU_CASES.items():
-        rtf, reached = fmu_rtf(path, start, t_end / 10 if name == "spatial clearance" else t_end)
-        print(f"  {name:24s} {reached:13.3f} {rtf:8.3f}")
+        span = t_end / 10 if name == "spatial clearance" else t_end
+        rtf_twin, reached = fmu_rtf(twin, start, span)
+        rtf_native, reached_native = fmu_rtf(native_fmu, start, span) if native_fmu else (float("nan"), reached)
+        rhs, steps = per_step(start, min(reached, reached_native))
+        print(f"  {name:28s} {min(reached, reached_native):13.3f} {rtf_twin:14.3f} {rtf_native:11.2f} "
+              f"{rtf_native / rtf_twin:6.0f} {rhs:9.1f} {steps:10.2f}")
 
 
 def main(calls, t_end, rounds):
@@ -113,9 +151,10 @@ if __name__ == "__main__":
     parser.add_argument("--t-end", type=float, default=0.005)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--fmu", help="an RSRRRLinkage.fmu: measure its real-time factor instead")
+    parser.add_argument("--native", help="with --fmu: the native RSRRRLinkage.fmu (build_fmu.py --native), beside it")
     parser.add_argument("--fmu-t-end", type=float, default=1.0)
     args = parser.parse_args()
     if args.fmu:
-        main_fmu(args.fmu, args.fmu_t_end)
+        main_fmu(args.fmu, args.native, args.fmu_t_end)
     else:
         main(args.calls, args.t_end, args.rounds)

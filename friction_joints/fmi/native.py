@@ -9,10 +9,15 @@ and ``fmi2Functions.c`` or ``fmi3Functions.c`` over one model interface (``nativ
 whose table (``model.c``) is written here from the slave's ``Var`` rows:
 
     parameters -> the C assembly's parameters (native/src/assembly*.c, by name; rtol the tolerance;
-                  unused: those of a feature the assembly refuses, the bristle laws, a clearance joint)
+                  unused: the bristle laws' of a model whose assembly refuses them); a model may have two more
+                  assemblies, each taking the parameters of the one before and its own: that of its bristle
+                  friction (BRISTLE_ASSEMBLIES, where friction_model > 0) and that of its clearance joint and
+                  flexible link (CLEARANCE_ASSEMBLIES, where clearance > 0 or n_rfe > 0; also the inputs at the
+                  start), which model.c names (fj_fmu_model.h)
     inputs     -> tau (in the order of the slave's ``inputs``)
     record     -> outputs (found by running the slave's ``publish`` on a record of distinct values;
-                  unused, always 0: those of a feature the assembly refuses)
+                  unused, always 0: those of a feature the assemblies refuse; the clearance assembly's own,
+                  0 with the others)
 
 A model is native when the engine has an assembly of its parameters and its family decides its modes
 in C; ``model_table`` raises ``NotNative`` saying why another is not. A model the engine does not run
