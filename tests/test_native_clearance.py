@@ -185,9 +185,9 @@ def test_a_clearance_runs_state_restores_bit_identically_and_bad_parameters_fail
         assert inst.errors() == []
         inst.free()
     for bad, message in (({"clearance": 1e-4, "E_joint": 0.0}, "E_joint=0.0 is outside the allowed range (0, inf)"),
-                         ({"clearance": 1e-4, "friction_model": 2}, "stiction = False and friction_model = 2 must be false "
-                          "and 0 with a clearance or a flexible link (one smooth mode, the journal friction of eqs "
-                          "4-7)")):
+                         ({"clearance": 1e-4, "friction_model": 2}, "stiction = False and friction_model = 2 must be "
+                          "false and 0 with a clearance or a flexible link (one smooth mode, the journal friction of "
+                          "eqs 4-7)")):
         inst = Instance(fmu_folder, "bad")
         with pytest.raises(FMICallException):
             inst.start(**bad)

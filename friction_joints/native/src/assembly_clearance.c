@@ -368,7 +368,7 @@ static void pack(const double *p, const clearance_model *c, const double *rf, co
     for (int i = 0; i < N_JOINTS * JOURNAL_WIDTH; i++) fpar[o++] = rf[ri[I_F_JOURNALS] + i];
     const double *journal = rf + ri[I_F_JOURNALS] + c->joint * JOURNAL_WIDTH; /* the rigid's: mu_A as given */
     if (c->model != MODEL_NONE) /* the contact replaces the journal surfaces A and B of the joint */
-        fpar[offsets[3] + c->joint * JOURNAL_WIDTH + J_MU_A] = fpar[offsets[3] + c->joint * JOURNAL_WIDTH + J_MU_B] = 0.0;
+        for (int a = J_MU_A; a <= J_MU_B; a++) fpar[offsets[3] + c->joint * JOURNAL_WIDTH + a] = 0.0;
     offsets[4] = o;
     for (int i = 0; i < 3; i++) fpar[o++] = rf[ri[I_F_LOAD] + i];
     offsets[5] = o;
@@ -492,9 +492,9 @@ static int64_t gap_accelerations(const double *z, const double *q, double psid11
  * closed, then the bearing moved (Newton, forward-difference Jacobian) to where its coordinates start without
  * acceleration; the rates: psid11 and the closure's. tau: the inputs at the start. A problem if that fails. */
 static void initial_state(const clearance_model *c, const double *fpar, const int64_t *ipar, double *rf,
-                          const int64_t *ri, const double *rigid_y, double psi11, double psid11, const double *tau, double *y,
-                          fj_problems *pr) {
-    int64_t n = n_of(c), nw, niw, n_rigid_w, n_rigid_iw, n_fpar, n_ipar, n_y, n_record;
+                          const int64_t *ri, const double *rigid_y, double psi11, double psid11, const double *tau,
+                          double *y, fj_problems *pr) {
+    int64_t n = n_of(c), nw, niw, n_rigid_w, n_rigid_iw, n_fpar, n_ipar, n_y;
     const int64_t *cb = ipar + HEADER + n, *J = cb + CI_JOINTS, *gap = cb + CI_GAP;
     const int64_t dep[3] = {J[1], J[2], J[3]};
     int n_gap = c->model == MODEL_NONE ? 0 : c->model == MODEL_PLANAR ? 2 : 4;
@@ -503,7 +503,6 @@ static void initial_state(const clearance_model *c, const double *fpar, const in
     memset(&w, 0, sizeof w);
     fj_spatial_layout(&w.s, NULL, NULL, n, ipar[I_N1], &nw, &niw);
     n_fpar = ipar[HEADER + n + CI_F] + CF_WIDTH, n_ipar = HEADER + n + CI_WIDTH, n_y = 2 * n + 4;
-    (void)n_record;
     int64_t kw, kiw;
     fj_family_spatial_clearance.work_size(fpar, n_fpar, ipar, n_ipar, &kw, &kiw);
     fj_family_spatial.work_size(rf, RIGID_FPAR, ri, RIGID_IPAR, &n_rigid_w, &n_rigid_iw);
@@ -526,7 +525,8 @@ static void initial_state(const clearance_model *c, const double *fpar, const in
             double rigid_state[RIGID_Y], *rec = q + 4 * n_y, fmode = 1.0;
             int64_t imode = 1;
             for (int i = 0; i < RIGID_Y; i++) rigid_state[i] = i < 2 * N_JOINTS ? rigid_y[i] : 0.0;
-            fj_args ra = {rf, ri, &fmode, &imode, RIGID_FPAR, RIGID_IPAR, 1, 1, RIGID_Y, 2, w.kf + kw, w.si + niw + kiw};
+            fj_args ra = {rf,      ri, &fmode,    &imode,           RIGID_FPAR, RIGID_IPAR,
+                          1,       1,  RIGID_Y,   2,                w.kf + kw,  w.si + niw + kiw};
             rf[ri[I_F_JOURNALS] + c->joint * JOURNAL_WIDTH + J_MU_A] = 0.0;
             rf[ri[I_F_JOURNALS] + c->joint * JOURNAL_WIDTH + J_MU_B] = 0.0;
             status = fj_family_spatial.record(&ra, 0.0, rigid_state, tau, rec, fj_assembly_RSRRRLinkage.n_record);
