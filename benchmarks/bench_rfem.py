@@ -9,6 +9,9 @@ Two settings, each with the rigid link (n = 0) and flexible links of n = 2, 5, 1
 Reported: coordinates, microseconds per right-hand side (best of rounds timed round-robin) and the
 ratio to the rigid link, in one run.
 
+The RSRRRLinkage FMUs with a flexible link (four sdes, modified and classical), pythonfmu and native side by side in
+FMPy at 1 ms, are timed by ``bench_rsrrr_clearance.py --fmu ... --native ...``.
+
 Usage: python benchmarks/bench_rfem.py
 """
 

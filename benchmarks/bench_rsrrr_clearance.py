@@ -10,11 +10,12 @@ one right-hand side evaluation (best of ``--calls`` calls, in contact for the cl
 linkage. Cases are timed round-robin (best of ``--rounds``) so that load changes touch every case alike.
 
 With ``--fmu RSRRRLinkage.fmu`` (built by build_fmu.py) it measures instead the FMU stepped by FMPy at 1 ms
-(pythonfmu binary on the compiled engine, the family spatial_clearance for the clearance and flexible-link cases): the
+(pythonfmu binary on the compiled engine, the family spatial_clearance for the clearance and flexible-link cases),
+and with ``--native native/RSRRRLinkage.fmu`` (build_fmu.py --native) the native FMU beside it: the
 drive of its experiment (tau ramped to 10 N.m over 2 s, tau_res 0, the governed load
 of its defaults), from rest; cases: a planar clearance of 0.1 mm in (2,2) with its default contact (the Hertz
-stiffness of steel), the spatial one, a flexible coupler (2,3) of four steel sdes (modified RFEM), the ideal rigid
-linkage. Reported: the real-time factor (simulated / wall seconds) over ``--fmu-t-end`` seconds (a tenth of it for
+stiffness of steel), the spatial one, a flexible coupler (2,3) of four steel sdes (modified and classical RFEM), the
+ideal rigid linkage. Reported: the real-time factor (simulated / wall seconds) over ``--fmu-t-end`` seconds (a tenth of it for
 the spatial model), or up to a step that failed, by wall and by CPU time, with the drive held over each step (a host that sets
 values only) and interpolated (its rate set by fmi2SetRealInputDerivatives before each step: the
 FMU declares canInterpolateInputs).
@@ -27,7 +28,8 @@ per integrator step, and how close the FMU's outputs come to the reference: the 
 each output relative to its range over the run (the worst output named; closure and iteration counts left out).
 
 Usage: OPENBLAS_NUM_THREADS=1 python benchmarks/bench_rsrrr_clearance.py [--calls 200] [--t-end 0.005] [--rounds 2]
-       python benchmarks/bench_rsrrr_clearance.py --fmu dist/RSRRRLinkage.fmu [--fmu-t-end 1.0]
+       python benchmarks/bench_rsrrr_clearance.py --fmu dist/RSRRRLinkage.fmu [--native dist/native/RSRRRLinkage.fmu]
+           [--fmu-t-end 1.0]
        python benchmarks/bench_rsrrr_clearance.py --counts [--fmu-t-end 1.0] [--rtols 1e-6 1e-5]
 """
 
@@ -76,6 +78,7 @@ FMU_CASES = {
     "planar clearance": dict(clearance=1e-4),
     "spatial clearance": dict(clearance=1e-4, clearance_model=2),
     "flexible link, 4 sdes": dict(n_rfe=4),
+    "flexible link, 4 classical": dict(n_rfe=4, rfem=2),
 }
 
 
@@ -91,9 +94,10 @@ def fmu_rtf(path, start, t_end, interpolated, h=1e-3):
     from fmpy.fmi1 import FMICallException
     from fmpy_slave import initialised
 
-    with initialised(path, start) as (fmu, vr):
-        begin, cpu, reached = time.perf_counter(), time.process_time(), 0.0
-        try:
+    begin, cpu, reached = time.perf_counter(), time.process_time(), 0.0
+    try:
+        with initialised(path, start) as (fmu, vr):
+            begin, cpu = time.perf_counter(), time.process_time()
             for k in range(round(t_end / h)):
                 tau, rate = drive(k * h)
                 fmu.setReal([vr["tau"]], [tau])
@@ -101,8 +105,8 @@ def fmu_rtf(path, start, t_end, interpolated, h=1e-3):
                     fmu.setRealInputDerivatives([vr["tau"]], [1], [rate])
                 fmu.doStep(k * h, h)
                 reached = (k + 1) * h
-        except FMICallException:
-            pass  # FMPy has logged the error
+            wall, cpu = time.perf_counter() - begin, time.process_time() - cpu
+    except FMICallException:  # FMPy has logged the error; the FMU is freed without fmi2Terminate
         wall, cpu = time.perf_counter() - begin, time.process_time() - cpu
     return reached / wall, reached / cpu, reached
 
@@ -171,16 +175,19 @@ def main_counts(t_end, rtols):
                       f"{cpu / reached:8.2f} {steps / reached / 1e3:9.2f} {rhs / steps:9.1f} {error:8.1e} {worst}")
 
 
-def main_fmu(path, t_end):
-    print("RSRRRLinkage FMU in FMPy, 1 ms steps, from rest, drive ramped to 10 N.m over 2 s, held over each step or")
-    print("interpolated (fmi2SetRealInputDerivatives); real-time factor by wall and by CPU time")
-    print(f"  {'case':24s} {'drive':>12s} {'simulated (s)':>13s} {'RTF wall':>9s} {'RTF CPU':>8s}")
+def main_fmu(path, native_fmu, t_end):
+    print("RSRRRLinkage FMUs in FMPy, 1 ms steps, from rest, drive ramped to 10 N.m over 2 s, held over each step or")
+    print("interpolated (fmi2SetRealInputDerivatives); real-time factor by wall and by CPU time, the pythonfmu FMU and")
+    print("the native one (if given) one after the other")
+    print(f"  {'case':28s} {'drive':>12s} {'FMU':>9s} {'simulated (s)':>13s} {'RTF wall':>9s} {'RTF CPU':>8s}")
+    fmus = {"pythonfmu": path, "native": native_fmu} if native_fmu else {"pythonfmu": path}
     for name, start in FMU_CASES.items():
         for interpolated in (False, True):
-            rtf, rtf_cpu, reached = fmu_rtf(path, start, t_end / 10 if name == "spatial clearance" else t_end,
-                                            interpolated)
-            print(f"  {name:24s} {'interpolated' if interpolated else 'held':>12s} {reached:13.3f} {rtf:9.3f} "
-                  f"{rtf_cpu:8.3f}")
+            for kind, fmu in fmus.items():
+                rtf, rtf_cpu, reached = fmu_rtf(fmu, start, t_end / 10 if name == "spatial clearance" else t_end,
+                                                interpolated)
+                print(f"  {name:28s} {'interpolated' if interpolated else 'held':>12s} {kind:>9s} {reached:13.3f} "
+                      f"{rtf:9.3f} {rtf_cpu:8.3f}")
 
 
 def main(calls, t_end, rounds):
@@ -203,6 +210,7 @@ if __name__ == "__main__":
     parser.add_argument("--t-end", type=float, default=0.005)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--fmu", help="an RSRRRLinkage.fmu: measure its real-time factor instead")
+    parser.add_argument("--native", help="with --fmu: the native RSRRRLinkage.fmu (build_fmu.py --native), beside it")
     parser.add_argument("--fmu-t-end", type=float, default=1.0)
     parser.add_argument("--counts", action="store_true", help="counts and accuracy of the FMU's cases (no FMU)")
     parser.add_argument("--rtols", type=float, nargs="+", default=[1e-6, 1e-5])
@@ -210,6 +218,6 @@ if __name__ == "__main__":
     if args.counts:
         main_counts(args.fmu_t_end, args.rtols)
     elif args.fmu:
-        main_fmu(args.fmu, args.fmu_t_end)
+        main_fmu(args.fmu, args.native, args.fmu_t_end)
     else:
         main(args.calls, args.t_end, args.rounds)

@@ -9,11 +9,15 @@ and ``fmi2Functions.c`` or ``fmi3Functions.c`` over one model interface (``nativ
 whose table (``model.c``) is written here from the slave's ``Var`` rows:
 
     parameters -> the C assembly's parameters (native/src/assembly*.c, by name; rtol the tolerance;
-                  unused: those of a feature the assembly refuses: the bristle laws where the model has no
-                  bristle assembly, a clearance joint)
+                  unused: the bristle laws' of a model whose assembly refuses them); a model may have two more
+                  assemblies, each taking the parameters of the one before and its own: that of its bristle
+                  friction (BRISTLE_ASSEMBLIES, where friction_model > 0; a mechanism file's written into its
+                  model.c) and that of its clearance joint and flexible link (CLEARANCE_ASSEMBLIES, where
+                  clearance > 0 or n_rfe > 0; also the inputs at the start), which model.c names (fj_fmu_model.h)
     inputs     -> tau (in the order of the slave's ``inputs``)
     record     -> outputs (found by running the slave's ``publish`` on a record of distinct values;
-                  unused, always 0: those of a feature the assembly refuses)
+                  unused, always 0: those of a feature the assemblies refuse; the clearance assembly's own,
+                  0 with the others)
 
 A model is native when the engine has an assembly of its parameters and its family decides its modes
 in C; ``model_table`` raises ``NotNative`` saying why another is not. A model the engine does not run
@@ -69,10 +73,13 @@ BRISTLE = ("sigma0", "sigma1", "sigma2", "v_s", "delta", "z_ba_ratio")
 #: parameters are the model's, then the bristle laws' (fj_fmu_model.h)
 BRISTLE_ASSEMBLIES = {"SteeringSystem": "SteeringBristle", "SliderCrank": "SliderCrankBristle",
                       "OffsetSliderCrank": "OffsetSliderCrankBristle", "RSRRRLinkage": "RSRRRBristle"}
-#: the parameters of seed 003's clearance joint and flexible link (fmu_src/RSRRRLinkage.py), used only with
-#: clearance > 0 or n_rfe > 0, which no C assembly takes
-CLEARANCE = ("clearance_joint", "clearance_model", "k_contact", "e_restitution", "flexible_link", "rfem", "E", "G",
-             "E_joint", "nu_joint")
+#: the C assembly of a model's system with a clearance joint or a flexible link (seed 003; clearance > 0 or n_rfe >
+#: 0), by the model's assembly: its parameters are the bristle assembly's, then its own, then the inputs at the start
+#: (fj_fmu_model.h); its record begins with the model's (clearance_packing.record_layout)
+CLEARANCE_ASSEMBLIES = {"RSRRRLinkage": "RSRRRClearance"}
+#: the parameter values of a system with a clearance joint and a flexible link, by which the clearance assembly is
+#: checked against its twin's compiled system (defaults elsewhere)
+CLEARANCE_CHECK = {"clearance": 1e-4}
 
 
 @dataclass(frozen=True)
@@ -135,6 +142,7 @@ class ModelTable:
     assembly: native.Assembly
     variables: tuple  # ((Var, index, count), ...): count, of an output, the record's entries it joins
     bristle: native.Assembly | None = None
+    clearance: native.Assembly | None = None
 
 
 @dataclass(frozen=True)
@@ -189,7 +197,8 @@ def model_table(cls) -> ModelTable:
         raise NotNative(f"its system's compiled form is not its C assembly's ({assembly.family})")
     outputs = _record_indices(cls, slave, system, assembly.n_record)
     bristle = _bristle_assembly(cls, slave, defaults, inputs, assembly, outputs)
-    names = (bristle or assembly).names
+    clearance = _clearance_assembly(cls, slave, defaults, inputs, assembly, bristle or assembly, outputs)
+    names = (clearance or bristle or assembly).names
     spec = getattr(cls, "spec", None)
     joint_laws = set(spec.law_values()) if isinstance(spec, MechanismFile) else set()  # (a file's joints' own)
     rows = []
@@ -201,8 +210,6 @@ def model_table(cls) -> ModelTable:
                 index = names.index(v.name)
             elif (v.name in BRISTLE or v.name in joint_laws) and "friction_model" in assembly.names:
                 index = UNUSED  # the assembly refuses a bristle law: these never act
-            elif v.name in CLEARANCE and {"clearance", "n_rfe"} <= set(assembly.names):
-                index = UNUSED  # the assembly refuses a clearance and a flexible link: these never act
             else:
                 raise NotNative(f"its parameter {v.name} is not one of the C assembly's ({', '.join(assembly.names)})")
         elif v.causality == "input":
@@ -213,7 +220,7 @@ def model_table(cls) -> ModelTable:
     missing = set(names) - {v.name for v in cls.variables}
     if missing:
         raise NotNative(f"the C assembly's parameters {sorted(missing)} are not its variables")
-    return ModelTable(name, assembly, tuple(rows), bristle)
+    return ModelTable(name, assembly, tuple(rows), bristle, clearance)
 
 
 def _bristle_assembly(cls, slave, defaults, inputs, assembly, outputs):
@@ -235,6 +242,33 @@ def _bristle_assembly(cls, slave, defaults, inputs, assembly, outputs):
         raise NotNative(f"its bristle system's compiled form is not its C assembly's ({bristle.family}) or does not "
                         f"extend {assembly.model}'s")
     return bristle
+
+
+def _clearance_assembly(cls, slave, defaults, inputs, assembly, before, outputs):
+    """The C assembly of the model's clearance joint and flexible link (CLEARANCE_ASSEMBLIES), None if it has none;
+    NotNative where it does not fit fj_fmu_model.h: its parameters must begin with those of ``before`` (the bristle
+    assembly's, else the model's) and end with the inputs, its inputs be the same, the system the slave builds with
+    CLEARANCE_CHECK be its compiled form, and every output of the model's record read the same entries. ``outputs``
+    gets the indices of the outputs only its record has (0 with the other assemblies, as in the twin)."""
+    if getattr(assembly, "source", "") or assembly.model not in CLEARANCE_ASSEMBLIES:
+        return None
+    from ..spatial import clearance_packing
+
+    clearance = native.Assembly(CLEARANCE_ASSEMBLIES[assembly.model])
+    values = dict(defaults, **CLEARANCE_CHECK)
+    system, y0_python = _system(cls, slave, values, inputs)
+    compiled = system.compiled()
+    found = _record_indices(cls, slave, system, compiled.n_record)
+    fpar, ipar, y0 = clearance_packing.trim(*clearance(values))
+    if not (clearance.names[:len(before.names)] == before.names and clearance.names[-len(inputs):] == inputs
+            and clearance.n_tau == assembly.n_tau and compiled.family_name == clearance.family
+            and np.array_equal(compiled.fpar, fpar) and np.array_equal(compiled.ipar, ipar)
+            and np.allclose(y0_python, y0, rtol=1e-12, atol=1e-12)
+            and all(found[name] == index for name, index in outputs.items() if index[0] != UNUSED)):
+        raise NotNative(f"its clearance system's compiled form is not its C assembly's ({clearance.family}) or does "
+                        f"not extend {assembly.model}'s")
+    outputs.update({name: index for name, index in found.items() if outputs[name][0] == UNUSED})
+    return clearance
 
 
 def _assembled_as_compiled(assembly, values, system, y0_python) -> bool:
@@ -287,9 +321,14 @@ def model_source(table: ModelTable, token: str, script: str) -> str:
     bristle = table.bristle
     friction_model_vr = [v.name for v, _, _ in table.variables].index("friction_model") if bristle else -1
     families, assemblies = ({family: f"&fj_family_{family}"} if family else {}), {model: found}
-    if bristle:
-        families[bristle.family] = f"&fj_family_{bristle.family}"
-        assemblies[bristle.model] = "&" + (FILE_BRISTLE_ASSEMBLY if written else f"fj_assembly_{bristle.model}")
+    for extra in (bristle, table.clearance):
+        if extra:
+            families[extra.family] = f"&fj_family_{extra.family}"
+            assemblies[extra.model] = "&" + (FILE_BRISTLE_ASSEMBLY if written and extra is bristle
+                                             else f"fj_assembly_{extra.model}")
+    names = [v.name for v, _, _ in table.variables]
+    clearance = (f"{json.dumps(table.clearance.model)}, {names.index('clearance')}, {names.index('n_rfe')}, "
+                 "fj_clearance_sizes" if table.clearance else "NULL, -1, -1, NULL")
 
     def lookup(table_of):  # the body of a lookup by name
         if not table_of:  # (none: the engine does not run this model)
@@ -317,7 +356,7 @@ def model_source(table: ModelTable, token: str, script: str) -> str:
             + "\n".join(lines) + "\n};\n\n"
             f"const fj_fmu_model fj_fmu_the_model = {{{json.dumps(table.name)}, {json.dumps(token)}, "
             f"{json.dumps(table.assembly.model)}, {len(table.variables)}, VARIABLES, "
-            f"{json.dumps(bristle.model) if bristle else 'NULL'}, {friction_model_vr}, {update}}};\n\n"
+            f"{json.dumps(bristle.model) if bristle else 'NULL'}, {friction_model_vr}, {update}, {clearance}}};\n\n"
             f"/* The engine's family by name (families.c's, for this FMU's families: the binary holds no other). */\n"
             f"const fj_family *fj_family_find(const char *name) {{\n{lookup(families)}}}\n\n"
             f"/* The assembly by name (assemblies.c's, for this FMU's assemblies). */\n"
@@ -543,10 +582,12 @@ def build_native(cls, twin: Path, out: Path, script: str = "", targets=None) -> 
     notes = [f"{cls.__name__}: no {name} binary: {why}" for name, why in missing.items() if name in targets or
              targets == list(found)]
     uses = assembly_symbols(table.assembly)
+    written = getattr(table.assembly, "source", "")
     if table.bristle:  # its family and assembly too (a file's: written into model.c)
-        written = getattr(table.assembly, "source", "")
         uses += (f"fj_family_{table.bristle.family}",
                  *(FILE_BRISTLE_SYMBOLS if written else (f"fj_assembly_{table.bristle.model}",)))
+    if table.clearance:
+        uses += (f"fj_family_{table.clearance.family}", f"fj_assembly_{table.clearance.model}")
     files = source_files(fmi_version, table.assembly.family, uses, getattr(table.assembly, "file", None))
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "sources"

@@ -21,7 +21,10 @@ Model arrays (``pack``):
         model's bearing length L (m) and slices (0 in the planar model).
 Mode arrays (``encode_mode``): fmode = [deltad0 (0 in FREE), level], imode = [1 in Contact, else 0].
 Change report (one entry): KIND_NONE, KIND_IMPACT, KIND_SEPARATION, the kind ``update`` names.
-Record (``record_layout``): the keys of ``ClearanceRSRRRSystem.record`` in order, flat.
+Record (``record_layout``): the keys of ``ClearanceRSRRRSystem.record``, flat: the spatial family's record
+(``spatial.packing.record_layout``, so that the native FMU RSRRRLinkage reads its outputs at the same places with
+either family), then W_dissipated, e_clearance, delta, F_contact, in_contact, E_contact, E_strain, E_elastic, and
+q_all, qd_all (n each) last.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from .load import SpeedLoad
 # --- the clearance block ----------------------------------------------------------------------------
 CI_JOINTS, CI_GAP, CI_MODEL, CI_BEARING, CI_F = 0, 4, 8, 9, 10
 MODEL_NONE, MODEL_PLANAR, MODEL_SPATIAL = 0, 1, 2
+CLEARANCE_WIDTH = 11  # the fpar clearance block
 KINDS = {0: None, 1: "impact", 2: "separation"}  # the change report's KIND_*
 # the kernels' statuses beyond the spatial family's (spatial_clearance.c's message() has their texts)
 ST_NEWTON, ST_NEWTON_SINGULAR, ST_SKEW, ST_NO_SOLUTION = 9, 10, 11, 12
@@ -61,7 +65,7 @@ def pack(system):
               [load.t_0, load.psid_0, load.c] if load else np.zeros(3)]
     offsets = np.cumsum([0] + [len(b) for b in blocks])
     if joint is None:
-        gap, model, clearance = (-1,) * 4, MODEL_NONE, np.zeros(11)
+        gap, model, clearance = (-1,) * 4, MODEL_NONE, np.zeros(CLEARANCE_WIDTH)
     else:
         law, friction = joint.law, joint.friction
         planar = type(joint) is PlanarClearance
@@ -77,15 +81,20 @@ def pack(system):
     return fpar, np.array(ipar, dtype=np.int64)
 
 
+def trim(fpar, ipar, y0):
+    """(fpar, ipar, y0) of the C assembly "RSRRRClearance" (whose arrays are sized for its largest model) cut to the
+    sizes of the model they hold (n = n1 + n2 loop coordinates, its clearance block last)."""
+    n = int(ipar[packing.I_N1] + ipar[packing.I_N2])
+    block = packing.HEADER + n
+    return fpar[:ipar[block + CI_F] + CLEARANCE_WIDTH], ipar[:block + CI_F + 1], y0[:2 * n + 4]
+
+
 def record_layout(n):
     """[(key, shape, kind)] of the flat record of a loop of n coordinates (kinds as ``spatial.packing``)."""
-    return ([("q", (4,), "array"), ("qd", (4,), "array"), ("qdd", (4,), "array"), ("q_all", (n,), "array"),
-             ("qd_all", (n,), "array"), ("f_S", (3,), "array"), ("f_O", (4, 3), "array"), ("n_O", (4, 3), "array"),
-             ("t_f", (4,), "array"), ("iterations", (), "int"), ("stuck", (), "bool"), ("tau", (), "float64"),
-             ("tau_res", (), "float64"), ("E_kin", (), "float"), ("E_pot", (), "float")]
-            + [(key, (), "float64") for key in ("W_drive", "W_res", "W_friction", "W_dissipated")]
-            + [(key, (), "float") for key in ("closure", "e_clearance", "delta", "F_contact")]
-            + [("in_contact", (), "bool")] + [(key, (), "float") for key in ("E_contact", "E_strain", "E_elastic")])
+    return (packing.record_layout() + [("W_dissipated", (), "float64")]
+            + [(key, (), "float") for key in ("e_clearance", "delta", "F_contact")]
+            + [("in_contact", (), "bool")] + [(key, (), "float") for key in ("E_contact", "E_strain", "E_elastic")]
+            + [("q_all", (n,), "array"), ("qd_all", (n,), "array")])
 
 
 def decode_record(out, n):

@@ -31,7 +31,7 @@ static const fj_fmu_variable VARIABLES[] = {
 };
 
 const fj_fmu_model fj_fmu_the_model = {"Singular", "{singular-rosenbrock-matrix}", "Singular", 2, VARIABLES, NULL,
-                                       -1, NULL};
+                                       -1, NULL, NULL, -1, -1, NULL};
 
 const fj_family *fj_family_find(const char *name) {
     return name != NULL && strcmp(name, "rodas_linear_stiff") == 0 ? &fj_family_rodas_linear_stiff : NULL;

@@ -24,12 +24,13 @@ enum { /* the header of a saved state (doubles) */
 struct fj_fmu {
     const fj_fmu_model *model;
     const fj_assembly *assembly, *bristle; /* bristle: that of friction_model > 0, or NULL */
+    const fj_assembly *clearance;          /* that of a clearance joint or a flexible link, or NULL */
     const fj_assembly *built;              /* the assembly of the engine */
     fj_fmu_logger *logger;
     void *env;
     int n_tau, n_record, rtol_vr; /* n_record: the record's entries the variables read; rtol_vr: the value
                                      reference of rtol, or -1 */
-    int64_t n_param;      /* the parameters: the bristle assembly's where there is one (the others' then) */
+    int64_t n_param;      /* the parameters: those of the assembly with the most (each one's begin the next's) */
     double *values;       /* n_variables: the current values (Booleans 0 or 1) */
     double *explicit_set; /* n_variables: 1 where the host has set the variable */
     double *rates;        /* n_tau: the inputs' first derivatives for the next doStep */
@@ -176,6 +177,18 @@ fj_fmu *fj_fmu_new(const fj_fmu_model *model, fj_fmu_logger *logger, void *env) 
             return NULL;
         }
     }
+    const fj_assembly *c = NULL;
+    if (model->clearance_assembly != NULL) {
+        c = fj_assembly_find(model->clearance_assembly);
+        const fj_assembly *before = b != NULL ? b : a;
+        if (c == NULL || c->n_tau != a->n_tau || c->n_param < before->n_param + c->n_tau ||
+            c->n_record < a->n_record || model->clearance_sizes == NULL || model->clearance_vr < 0 ||
+            model->clearance_vr >= model->n_variables || model->n_rfe_vr < 0 || model->n_rfe_vr >= model->n_variables) {
+            fj_fmu_fail(&probe, "instantiate", "the C engine has no clearance assembly %s that fits the model's %s",
+                        model->clearance_assembly, model->assembly);
+            return NULL;
+        }
+    }
     if ((model->update == NULL) != (a->family != NULL) || (model->update != NULL && a->n_record != a->n_y)) {
         fj_fmu_fail(&probe, "instantiate", "the model %s has %s update, its assembly %s %s", model->name,
                     model->update ? "an" : "no", a->model, a->family ? "a family" : "no family (or a record that is "
@@ -188,20 +201,28 @@ fj_fmu *fj_fmu_new(const fj_fmu_model *model, fj_fmu_logger *logger, void *env) 
         return NULL;
     }
     *f = probe;
-    f->model = model, f->assembly = a, f->bristle = b;
-    f->n_tau = (int)a->n_tau, f->n_record = (int)a->n_record, f->rtol_vr = -1;
-    const fj_assembly *most = b != NULL ? b : a; /* the sizes: the larger of the two */
+    f->model = model, f->assembly = a, f->bristle = b, f->clearance = c;
+    const fj_assembly *most = c != NULL ? c : b != NULL ? b : a; /* the most parameters */
+    f->n_tau = (int)a->n_tau, f->n_record = (int)(c != NULL ? c->n_record : a->n_record), f->rtol_vr = -1;
     f->n_param = most->n_param;
+    const fj_assembly *all[3] = {a, b, c};
+    int64_t n_fpar = 0, n_ipar = 0, n_y = 0, n_record = 0; /* the largest of each */
+    for (int i = 0; i < 3; i++)
+        if (all[i] != NULL) {
+            if (all[i]->n_fpar > n_fpar) n_fpar = all[i]->n_fpar;
+            if (all[i]->n_ipar > n_ipar) n_ipar = all[i]->n_ipar;
+            if (all[i]->n_y > n_y) n_y = all[i]->n_y;
+            if (all[i]->n_record > n_record) n_record = all[i]->n_record;
+        }
     int ok = 1;
     size_t nv = (size_t)model->n_variables, nt = (size_t)a->n_tau, d = sizeof(double);
     f->values = block(nv, d, &ok), f->explicit_set = block(nv, d, &ok);
     f->rates = block(nt, d, &ok), f->held_value = block(nt, d, &ok), f->held_rate = block(nt, d, &ok);
     f->input_vr = block(nt, sizeof(int), &ok);
     f->p = block((size_t)f->n_param, d, &ok), f->built_with = block((size_t)f->n_param + 1, d, &ok);
-    f->fpar = block((size_t)(b && b->n_fpar > a->n_fpar ? b->n_fpar : a->n_fpar), d, &ok);
-    f->ipar = block((size_t)(b && b->n_ipar > a->n_ipar ? b->n_ipar : a->n_ipar), sizeof(int64_t), &ok);
-    f->y0 = block((size_t)(b && b->n_y > a->n_y ? b->n_y : a->n_y), d, &ok), f->forms = block(5 * nt, d, &ok);
-    f->record = block((size_t)most->n_record, d, &ok);
+    f->fpar = block((size_t)n_fpar, d, &ok), f->ipar = block((size_t)n_ipar, sizeof(int64_t), &ok);
+    f->y0 = block((size_t)n_y, d, &ok), f->forms = block(5 * nt, d, &ok);
+    f->record = block((size_t)n_record, d, &ok);
     if (!ok) {
         fj_fmu_free(f);
         fj_fmu_fail(&probe, "instantiate", "out of memory");
@@ -343,7 +364,8 @@ fj_fmu_status fj_fmu_setup(fj_fmu *f, const char *where, int tolerance_defined, 
     return FJ_FMU_OK;
 }
 
-/* The parameters of the assembly from the values; rtol into *rtol. */
+/* The parameters of the assembly from the values (the clearance assembly's inputs at the start: the inputs'
+ * values); rtol into *rtol. */
 static void parameters(fj_fmu *f, const double *values, double *p, double *rtol) {
     *rtol = 1e-8;
     for (int vr = 0; vr < f->model->n_variables; vr++) {
@@ -354,21 +376,29 @@ static void parameters(fj_fmu *f, const double *values, double *p, double *rtol)
         else if (v->index >= 0)
             p[v->index] = values[vr];
     }
+    if (f->clearance != NULL) /* its last parameters: the inputs at the start */
+        for (int i = 0; i < f->n_tau; i++) p[f->clearance->n_param - f->n_tau + i] = values[f->input_vr[i]];
 }
 
 /* The engine of the parameters in values, not started (f->engine replaced; a model with an update: only
  * assembled); f->y0 its initial state. */
 static fj_fmu_status build_engine(fj_fmu *f, const char *where, const double *values) {
-    const fj_assembly *a = f->bristle != NULL && values[f->model->friction_model_vr] > 0.0 ? f->bristle : f->assembly;
+    const fj_fmu_model *m = f->model;
+    const fj_assembly *a = f->clearance != NULL && (values[m->clearance_vr] > 0.0 || values[m->n_rfe_vr] > 0.0)
+                               ? f->clearance
+                           : f->bristle != NULL && values[m->friction_model_vr] > 0.0 ? f->bristle
+                                                                                       : f->assembly;
     double rtol;
     parameters(f, values, f->p, &rtol);
     char error[MESSAGE_SIZE];
     if (a->assemble(f->p, f->fpar, f->ipar, f->y0, error, sizeof error))
         return fj_fmu_fail(f, where, "initialization failed: %s", error);
+    int64_t n_fpar = a->n_fpar, n_ipar = a->n_ipar, n_y = a->n_y, n_record = a->n_record;
+    if (a == f->clearance) m->clearance_sizes(f->p, &n_fpar, &n_ipar, &n_y, &n_record);
     if (f->model->update == NULL) {
         fj_options options = {rtol, rtol * 1e-2, INFINITY, INFINITY}; /* stepping.Stepper: atol = rtol / 100 */
-        fj_instance *engine = fj_instance_new(a->family, f->fpar, a->n_fpar, f->ipar, a->n_ipar, a->n_y, a->n_tau,
-                                              a->n_record, &options, error, sizeof error);
+        fj_instance *engine = fj_instance_new(a->family, f->fpar, n_fpar, f->ipar, n_ipar, n_y, a->n_tau, n_record,
+                                              &options, error, sizeof error);
         if (engine == NULL) return fj_fmu_fail(f, where, "initialization failed: %s", error);
         fj_instance_free(f->engine);
         f->engine = engine;
@@ -386,7 +416,8 @@ static fj_fmu_status publish(fj_fmu *f, const char *where) {
     for (int vr = 0; vr < f->model->n_variables; vr++) {
         const fj_fmu_variable *v = &f->model->variables[vr];
         if (v->causality != FJ_FMU_OUTPUT) continue;
-        double x = v->index == FJ_FMU_UNUSED ? 0.0 : f->record[v->index];
+        int absent = v->index == FJ_FMU_UNUSED || (v->index >= f->assembly->n_record && f->built != f->clearance);
+        double x = absent ? 0.0 : f->record[v->index]; /* (beyond the assembly's record: the clearance's only) */
         for (int i = 1; i < v->count && x == 0.0; i++) x = f->record[v->index + i]; /* a Boolean of several */
         f->values[vr] = v->type == FJ_FMU_BOOLEAN ? (x != 0.0) : x;
     }

@@ -23,6 +23,8 @@
 #ifndef FJ_FMU_MODEL_H
 #define FJ_FMU_MODEL_H
 
+#include <stdint.h>
+
 enum { FJ_FMU_PARAMETER, FJ_FMU_INPUT, FJ_FMU_OUTPUT };   /* causality */
 enum { FJ_FMU_REAL, FJ_FMU_INTEGER, FJ_FMU_BOOLEAN, FJ_FMU_STRING }; /* type (FMI 3.0: Float64, Int32, Boolean,
                                                                 String); no model has String variables */
@@ -52,6 +54,9 @@ typedef struct fj_fmu_variable {
 /* A discrete-time model's step: y (n_y) advanced over h (s) with the inputs tau held; fpar its assembly's. */
 typedef void fj_fmu_update(const double *fpar, const double *tau, double h, double *y);
 
+/* The sizes of an assembly's packed model, state and record for the parameters p (its names' order). */
+typedef void fj_fmu_sizes(const double *p, int64_t *n_fpar, int64_t *n_ipar, int64_t *n_y, int64_t *n_record);
+
 typedef struct fj_fmu_model {
     const char *name;     /* the model identifier */
     const char *token;    /* the GUID (FMI 2.0) and instantiation token (FMI 3.0) of the modelDescription */
@@ -65,6 +70,15 @@ typedef struct fj_fmu_model {
     const char *bristle_assembly;
     int friction_model_vr;
     fj_fmu_update *update; /* NULL: the engine runs the assembly's family */
+    /* the assembly of its clearance joint and flexible link, which runs where the Real parameter clearance (value
+     * reference clearance_vr) or the Integer n_rfe (n_rfe_vr) is > 0, NULL if none: its parameters are those of
+     * `bristle_assembly` (or of `assembly`), in their order, then its own, then the inputs at the start (its last
+     * n_tau: they load the seated joint); its inputs are the same; its record begins with the record of `assembly`
+     * (the variables' indices hold in both; an output beyond that record reads 0 from the others); its sizes
+     * (the struct's are its largest) are those clearance_sizes gives for its parameters */
+    const char *clearance_assembly;
+    int clearance_vr, n_rfe_vr;
+    fj_fmu_sizes *clearance_sizes;
 } fj_fmu_model;
 
 /* The model of this FMU (model.c, written by build_fmu.py --native). */

@@ -10,7 +10,7 @@ static const fj_assembly *const ASSEMBLIES[] = {
     &fj_assembly_SingleMassFriction, &fj_assembly_TwoMassFriction, &fj_assembly_SingleTrackVehicle,
     &fj_assembly_SteeringSystem,     &fj_assembly_SliderCrank,     &fj_assembly_OffsetSliderCrank,
     &fj_assembly_DupontTwoMass,      &fj_assembly_RSRRRSystem,     &fj_assembly_RSRRRLinkage,
-    &fj_assembly_RSRRRBristle,
+    &fj_assembly_RSRRRBristle,       &fj_assembly_RSRRRClearance,
     &fj_assembly_BristleOscillator,  &fj_assembly_SteeringBristle, &fj_assembly_SliderCrankBristle,
     &fj_assembly_OffsetSliderCrankBristle,
 };

@@ -315,6 +315,8 @@ static void bristle_deflections(const rsrrr *r, const double *rows, double *y0) 
         }
 }
 
+const double fj_rsrrr_geometry[FJ_RSRRR_GEOMETRY] = {0.2, 0.2, 0.1, 0.3, 0.028, 7850.0, 9.81};
+
 /* The assembly self (RSRRRLinkage or RSRRRBristle) of the parameters p (LINKAGE_NAMES, BRISTLE_NAMES). */
 static int64_t linkage_of(const fj_assembly *self, const double *p, double *fpar, int64_t *ipar, double *y0,
                           char *error, size_t n_error) {
@@ -323,7 +325,9 @@ static int64_t linkage_of(const fj_assembly *self, const double *p, double *fpar
     /* the defaults of RSRRRParameters, the journals of Table 1 (rsrrr.table1_journals) with mu = 0.2 mu_scale,
      * alpha = beta = baumgarte, a SpeedLoad if load_c > 0 */
     double mu = 0.2 * p[LK_MU_SCALE], mu_s = p[LK_MU_S];
-    rsrrr r = {{0.2, 0.2, 0.1, 0.3}, 0.028, 7850.0, p[LK_Y0], p[LK_Z0], 9.81, p[LK_BAUMGARTE], p[LK_BAUMGARTE],
+    const double *g = fj_rsrrr_geometry;
+    rsrrr r = {{g[0], g[1], g[2], g[3]}, g[FJ_RSRRR_D], g[FJ_RSRRR_DENSITY], p[LK_Y0], p[LK_Z0], g[FJ_RSRRR_G],
+               p[LK_BAUMGARTE], p[LK_BAUMGARTE],
                p[LK_FRICTION] != 0.0, 0,
                {{0.03, 0.01, 0.01, 0.015, mu, mu, 0.0, 3.0, 0.01, mu_s},
                 {0.03, 0.028, 0.028, 0.028, mu, mu, mu, 3.0, 0.01, mu_s},

@@ -45,6 +45,16 @@ extern const fj_assembly fj_assembly_SliderCrank, fj_assembly_OffsetSliderCrank,
 extern const fj_assembly fj_assembly_SliderCrankBristle, fj_assembly_OffsetSliderCrankBristle;
 extern const fj_assembly fj_assembly_RSRRRSystem, fj_assembly_RSRRRLinkage, fj_assembly_RSRRRBristle;
 extern const fj_assembly fj_assembly_BristleOscillator;
+/* assembly_clearance.c: the RSRRR linkage with a clearance joint and/or a flexible link (RSRRRLinkage's parameters,
+ * then the clearance's and the flexible link's), family "spatial_clearance". Its sizes above are its largest; those
+ * of the parameters p (its names' order) by fj_clearance_sizes. */
+extern const fj_assembly fj_assembly_RSRRRClearance;
+void fj_clearance_sizes(const double *p, int64_t *n_fpar, int64_t *n_ipar, int64_t *n_y, int64_t *n_record);
+
+/* The fixed geometry of the FMU RSRRRLinkage (RSRRRParameters' defaults, seed 002 Table 1): the lengths l (m) of
+ * the links (1,1), (2,1), (2,2), (2,3), then the rods' diameter d (m), density (kg/m^3) and gravity g (m/s^2). */
+enum { FJ_RSRRR_D = 4, FJ_RSRRR_DENSITY, FJ_RSRRR_G, FJ_RSRRR_GEOMETRY };
+extern const double fj_rsrrr_geometry[FJ_RSRRR_GEOMETRY];
 
 /* The row (FJ_BRISTLE_LAW_SIZE, fj_bristle_laws.h) of the bristle law of parameters p in the row's order (model,
  * sigma0, sigma1, sigma2, mu_c, mu_s, v_s, delta, z_ba_ratio), checked as friction.bristle.make_law checks them

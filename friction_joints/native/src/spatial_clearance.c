@@ -465,8 +465,6 @@ static int64_t record(const fj_args *a, double t, const double *y, const double 
     for (int64_t j = 0; j < JOURNALS; j++) out[o++] = q[J[j]];
     for (int64_t j = 0; j < JOURNALS; j++) out[o++] = qd[J[j]];
     for (int64_t j = 0; j < JOURNALS; j++) out[o++] = w.s.qdd[J[j]];
-    for (int64_t i = 0; i < n; i++) out[o++] = q[i];
-    for (int64_t i = 0; i < n; i++) out[o++] = qd[i];
     for (int a3 = 0; a3 < 3; a3++) out[o++] = w.s.fS[a3];
     for (int64_t i = 0; i < 3 * JOURNALS; i++) out[o++] = w.fO[i];
     for (int64_t i = 0; i < 3 * JOURNALS; i++) out[o++] = w.nO[i];
@@ -477,14 +475,18 @@ static int64_t record(const fj_args *a, double t, const double *y, const double 
     out[o++] = fj_spatial_resistance(tau, fpar, ipar, y[n]);
     fj_spatial_energy(q, qd, fpar, ipar, &w.s, &e_kin, &e_pot);
     out[o++] = e_kin, out[o++] = e_pot;
-    for (int i = 0; i < 4; i++) out[o++] = y[2 * n + i]; /* W_drive, W_res, W_friction, W_dissipated */
+    for (int i = 0; i < 3; i++) out[o++] = y[2 * n + i]; /* W_drive, W_res, W_friction */
     out[o++] = fj_spatial_closure(q, fpar, ipar, &w.s);
+    /* the spatial family's record ends here (spatial.packing.record_layout), this family's entries follow */
+    out[o++] = y[2 * n + 3]; /* W_dissipated */
     double E_contact = touching ? k.E_el : 0.0, E_strain = strain_energy(q, fpar, ipar);
     out[o++] = clearance ? k.e : 0.0;
     out[o++] = clearance ? k.delta : 0.0;
     out[o++] = touching ? k.F : 0.0;
     out[o++] = touching ? 1.0 : 0.0;
     out[o++] = E_contact, out[o++] = E_strain, out[o++] = E_contact + E_strain;
+    for (int64_t i = 0; i < n; i++) out[o++] = q[i];
+    for (int64_t i = 0; i < n; i++) out[o++] = qd[i];
     return FJ_OK;
 }
 
