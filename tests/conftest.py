@@ -13,6 +13,11 @@ import build_fmu
 
 from friction_joints.mechanisms import dupont_two_mass, offset_slider_crank, slider_crank
 
+# one OpenBLAS thread a process (pytest-xdist's workers and the tests' subprocesses start with it): the
+# workers already take every core, and a second thread on the small matrices here only spins (the Python
+# engine's Yoke run of test_decide_planar: 31 s CPU with two threads, 13 s with one)
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 MECHANISMS = {
     "DupontTwoMass": dupont_two_mass,
     "OffsetSliderCrank": offset_slider_crank,
