@@ -25,6 +25,14 @@ MECHANISMS = {
 }
 
 
+@pytest.hookimpl(tryfirst=True)  # before the orders asked for on the command line (--ff, --nf)
+def pytest_collection_modifyitems(items):
+    """The tests marked slow first (in their order), then the others: with pytest-xdist's --dist worksteal
+    (make test) the workers start with the long tests and even out at the end with short ones, where a
+    long test started last would keep one worker busy while the others wait."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 @pytest.fixture(params=list(MECHANISMS))
 def mechanism_factory(request):
     return MECHANISMS[request.param]

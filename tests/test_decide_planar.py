@@ -385,6 +385,7 @@ def seed_runs():
     return [(label, sys_, sys_.initial_state(q0, np.zeros(sys_.k)), t_end) for label, sys_, q0, t_end in out]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", range(6))
 def test_decisions_along_seed_runs(case):
     """Every update a run of a seed scenario makes (the states at its located events, the time events and
@@ -558,6 +559,7 @@ tests.test_regularised_system_keeps_its_single_mode()
 """
 
 
+@pytest.mark.slow
 def test_decide_under_sanitizers(sanitized_engine):
     """decide and mode_events with the engine built with the sanitizers (conftest's ``sanitized_engine``):
     the comparisons above on a few mechanisms (every branch of update), and run_kernels's calls of every

@@ -364,6 +364,7 @@ def compiled_times(library_path) -> list:
     return times + [t for dip, B in RETURNS for t in return_times(CompiledIntegrator, dip, B, library_path)]
 
 
+@pytest.mark.slow
 def test_the_inner_crossings_under_sanitizers(tmp_path, dip_library):
     """stepping.c's search inside a step (the samples, the brackets split at a turn; rk_driver.c's and
     rodas.c's) on a build with
