@@ -14,8 +14,8 @@ import build_fmu
 from friction_joints.mechanisms import dupont_two_mass, offset_slider_crank, slider_crank
 
 # one OpenBLAS thread a process (pytest-xdist's workers and the tests' subprocesses start with it): the
-# workers already take every core, and a second thread on the small matrices here only spins (the Python
-# engine's Yoke run of test_decide_planar: 31 s CPU with two threads, 13 s with one)
+# workers already take every core, and OpenBLAS's threads slow the small solves here down (the Python
+# engine's Yoke run of test_decide_planar: 37 s with two threads, 12 s with one, on an idle machine)
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 MECHANISMS = {
