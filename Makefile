@@ -21,9 +21,10 @@ demo: $(VENV)/.installed-demo
 	$(BIN)/python build_fmu.py --out dist
 	$(BIN)/python examples/cosim_speed_control.py --dist dist --out out
 
-# the tests, in one process per core (pip install compiled the C engine)
+# the tests, in one process per core (pip install compiled the C engine); the idle workers take tests
+# from the busy ones (worksteal), the tests marked slow start first (tests/conftest.py)
 test: $(VENV)/.installed-test
-	$(BIN)/python -m pytest -q -n auto
+	$(BIN)/python -m pytest -q -n auto --dist worksteal
 
 clean:
 	rm -rf $(VENV) dist build *.egg-info out

@@ -13,11 +13,24 @@ import build_fmu
 
 from friction_joints.mechanisms import dupont_two_mass, offset_slider_crank, slider_crank
 
+# one OpenBLAS thread a process (pytest-xdist's workers and the tests' subprocesses start with it): the
+# workers already take every core, and OpenBLAS's threads slow the small solves here down (the Python
+# engine's Yoke run of test_decide_planar: 37 s with two threads, 12 s with one, on an idle machine)
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 MECHANISMS = {
     "DupontTwoMass": dupont_two_mass,
     "OffsetSliderCrank": offset_slider_crank,
     "SliderCrank": slider_crank,
 }
+
+
+@pytest.hookimpl(tryfirst=True)  # before the orders asked for on the command line (--ff, --nf)
+def pytest_collection_modifyitems(items):
+    """The tests marked slow first (in their order), then the others: with pytest-xdist's --dist worksteal
+    (make test) the workers start with the long tests and even out at the end with short ones, where a
+    long test started last would keep one worker busy while the others wait."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 @pytest.fixture(params=list(MECHANISMS))

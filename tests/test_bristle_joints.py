@@ -75,6 +75,7 @@ def assert_energy_balance(res, tolerance):
     assert np.abs(balance).max() < tolerance * scale
 
 
+@pytest.mark.slow
 def test_stick_slip_of_example_2_converges_to_the_exact_model_as_sigma0_grows():
     """Seed 000 Example 2 held at th1 = 0.5 rad by the torque balancing gravity there, plus 2 sin 5t
     N.m: the exact model sticks on [0, 0.24] s, slips, sticks at 0.59 s and breaks away at 0.72 s.

@@ -254,6 +254,7 @@ decide.test_failures_return_their_statuses(systems)
 """
 
 
+@pytest.mark.slow
 def test_kernels_under_sanitizers(sanitized_engine):
     """The comparisons in every configuration and mode, a stuck and a turning state, the failures and the
     kept state of motion along a sequence of calls, with the kernels of the engine built with the

@@ -379,10 +379,13 @@ def seed_runs():
         out.append((f"stacked blocks ramp {c}", system(mech, [PiecewiseLinear([0.0, 10.0], [0.0, 10 * c]), 0.0]),
                     [0.0, 0.0], 3.5))
     yoke = cp.yoke()
-    out.append(("Yoke", system(yoke, [Sine(0.5, 3.0), ramp]), yoke.assemble([0.4, 0.0]), 2.0))
+    # the Yoke sticks until its breakaway at 0.284 s, its last update: it slips to 2 s without another (and
+    # its stuck phase costs the Python engine 0.1 s a right-hand side)
+    out.append(("Yoke", system(yoke, [Sine(0.5, 3.0), ramp]), yoke.assemble([0.4, 0.0]), 0.3))
     return [(label, sys_, sys_.initial_state(q0, np.zeros(sys_.k)), t_end) for label, sys_, q0, t_end in out]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", range(6))
 def test_decisions_along_seed_runs(case):
     """Every update a run of a seed scenario makes (the states at its located events, the time events and
@@ -556,6 +559,7 @@ tests.test_regularised_system_keeps_its_single_mode()
 """
 
 
+@pytest.mark.slow
 def test_decide_under_sanitizers(sanitized_engine):
     """decide and mode_events with the engine built with the sanitizers (conftest's ``sanitized_engine``):
     the comparisons above on a few mechanisms (every branch of update), and run_kernels's calls of every

@@ -170,6 +170,7 @@ def compare_decisions(systems, turning=TURNING, at_rest=AT_REST):
     return compared, seen, kinds
 
 
+@pytest.mark.slow
 def test_decisions_agree_with_python(systems):
     """Every configuration, mode and event on random turning and resting states: the same decisions,
     and together they take every branch of update (BRANCHES) and give every kind."""

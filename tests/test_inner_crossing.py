@@ -364,9 +364,11 @@ def compiled_times(library_path) -> list:
     return times + [t for dip, B in RETURNS for t in return_times(CompiledIntegrator, dip, B, library_path)]
 
 
+@pytest.mark.slow
 def test_the_inner_crossings_under_sanitizers(tmp_path, dip_library):
     """stepping.c's search inside a step (the samples, the brackets split at a turn; rk_driver.c's and
     rodas.c's) on a build with
-    sanitizers() (tests/native_build.py): the same times as the build without them."""
-    library = families_library(tmp_path, sanitizers())
+    sanitizers() (tests/native_build.py) at -O0 (as conftest's sanitized_engine: it compiles in a quarter of
+    -O2's time and checks the same): the same times as the -O2 build without them."""
+    library = families_library(tmp_path, (*sanitizers(), "-O0"))
     assert json.loads(run_against(library, SANITIZED)) == compiled_times(dip_library)

@@ -402,6 +402,7 @@ BRISTLE_OF = {"SteeringSystem": ("steering_bristle", "T_f_kingpin_left", 1.0, "s
               "RSRRRLinkage": ("spatial_bristle", "t_f[2]", 0.01, "stuck")}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("version", [2, 3])
 @pytest.mark.parametrize("name", list(BRISTLE_RUNS))
 def test_bristle_friction_is_its_twins_and_restores_its_state(native_folder, tmp_path, name, version):
