@@ -1,7 +1,7 @@
 /* assembly_planar.c: the assemblies (fj_assembly.h) of the planar mechanisms of the FMUs SliderCrank,
- * OffsetSliderCrank (seed 000 Sect. 6, Examples 2 and 1) and DupontTwoMass (seed 000 Sect. 3): the FMU's
- * parameters checked as mechanisms/slider_crank.py and dupont.py check them (their messages), the mechanism
- * described as fj_planar_model's arrays as those files build its PlanarModel and MinimalForm, packed by the
+ * OffsetSliderCrank (seed 000 Sect. 6, Examples 2 and 1; DupontTwoMass's is assembly_dupont.c): the FMU's
+ * parameters checked as mechanisms/slider_crank.py checks them (its messages), the mechanism described as
+ * fj_planar_model's arrays (planar_mechanism.h) as that file builds its PlanarModel and MinimalForm, packed by the
  * family's one packer (fj_planar_pack), and the initial state y0 = [q, u, W_drive, W_friction]
  * (planar.system.MechanismSystem) with q the mechanism's guess projected onto the closing constraints
  * (Mechanism.assemble: fj_planar_project).
@@ -14,82 +14,15 @@
  * mu_s the joint's kinetic and static coefficients); y0 = [q, u, zeta = 0 (4), W_drive, W_friction].
  */
 #include <math.h>
-#include <stdio.h>
-#include <string.h>
 
 #include "fj_assembly.h"
 #include "fj_bristle_laws.h"
 #include "fj_kernel.h"
-#include "planar_internal.h"
 #include "planar_joints.h"
+#include "planar_mechanism.h"
 
 #define PI 3.14159265358979323846
-enum { MAX_BODIES = 3, MAX_JOINTS = 4, MAX_DRIVES = 2 }; /* each joint here has one free coordinate */
 enum { N_BRISTLE = 6, N_CONTACTS = 4 }; /* a crank's bristle parameters (after friction_model); its contacts */
-
-/* A mechanism as fj_planar_model's arrays (planar_internal.h), filled by the functions below. */
-typedef struct mechanism {
-    double bodies[MAX_BODIES][5];
-    int64_t joint_types[MAX_JOINTS][3];
-    double joints[MAX_JOINTS][JF_WIDTH];
-    int64_t law_kinds[MAX_JOINTS];
-    double laws[MAX_JOINTS][LAW_WIDTH];
-    int64_t drive_bodies[MAX_DRIVES];
-    double drives[MAX_DRIVES][3];
-    double gravity[2];
-    int64_t tree[MAX_BODIES][2];
-    int64_t partition[MAX_BODIES];
-    int64_t n_bodies, n_joints, n_drives, n_tree, regularised; /* regularised: packed as a single mode */
-} mechanism;
-
-/* Body i (0-based; planar.Body(name, m, J), no applied load). */
-static void body(mechanism *mech, int i, double m, double J) {
-    const double row[5] = {m, J, 0.0, 0.0, 0.0};
-    memcpy(mech->bodies[i], row, sizeof row);
-    mech->n_bodies = i + 1 > mech->n_bodies ? i + 1 : mech->n_bodies;
-}
-
-/* The next joint: type, bodies, p_i, p_j, e_j, theta_0, friction arm r, and a Coulomb law (mu_s, mu_k), or none
- * (frictional 0). */
-static void joint(mechanism *mech, int64_t type, int64_t body_i, int64_t body_j, const double p_i[2],
-                  const double p_j[2], const double e_j[2], double theta_0, double r, int frictional, double mu_s,
-                  double mu_k) {
-    int64_t j = mech->n_joints++;
-    const int64_t kinds[3] = {type, body_i, body_j};
-    const double row[JF_WIDTH] = {p_i[0], p_i[1], p_j[0], p_j[1], e_j[0], e_j[1], theta_0, r, 0.0};
-    const double law[LAW_WIDTH] = {frictional ? mu_s : 0.0, frictional ? mu_k : 0.0, 0.0, 0.0};
-    memcpy(mech->joint_types[j], kinds, sizeof kinds);
-    memcpy(mech->joints[j], row, sizeof row);
-    memcpy(mech->laws[j], law, sizeof law);
-    mech->law_kinds[j] = frictional ? COULOMB : NO_LAW;
-}
-
-/* The next drive: generalized force (Fx, Fy, M) per unit input on body (planar.BodyLoad). */
-static void drive(mechanism *mech, int64_t on, double fx, double fy, double moment) {
-    int64_t i = mech->n_drives++;
-    mech->drive_bodies[i] = on;
-    mech->drives[i][0] = fx, mech->drives[i][1] = fy, mech->drives[i][2] = moment;
-}
-
-/* The next tree joint and its coordinate's axis (0 x, 1 y, 2 theta: planar.MinimalForm's tree). */
-static void tree(mechanism *mech, int64_t j, int64_t axis) {
-    int64_t t = mech->n_tree++;
-    mech->tree[t][0] = j, mech->tree[t][1] = axis;
-}
-
-static const double ORIGIN[2] = {0.0, 0.0}, E_X[2] = {1.0, 0.0}, E_Y[2] = {0.0, 1.0};
-
-/* fpar, ipar of the mechanism and y0 (fj_planar_assemble), the failure of its projection named after the model. */
-static void pack_and_project(const fj_assembly *self, const mechanism *mech, const double *q_guess, const double *u,
-                             double *fpar, int64_t *ipar, double *y0, fj_problems *pr) {
-    const fj_planar_model d = {mech->n_bodies, mech->n_joints, mech->n_drives, mech->n_tree, mech->regularised,
-                               &mech->bodies[0][0], &mech->joint_types[0][0], &mech->joints[0][0], mech->law_kinds,
-                               &mech->laws[0][0], mech->drive_bodies, &mech->drives[0][0], mech->gravity,
-                               &mech->tree[0][0], mech->partition};
-    char where[64];
-    snprintf(where, sizeof where, "%s: ", self->model);
-    fj_planar_assemble(self, &d, q_guess, u, where, NULL, fpar, ipar, y0, pr);
-}
 
 /* ==================================================================================================
  * The slider-cranks of seed 000 Sect. 6 (mechanisms/slider_crank.py)
@@ -125,16 +58,16 @@ static void check_crank(fj_problems *pr, const double *p, const fj_assembly *bri
  * body 3 with (mu_ts, mu_tk) (seed 000 Figs. 5, 7): link i of half length a_i has its joints at (-a_i, 0)
  * and (a_i, 0); B is at (b3, 0) of body 3, the guide's point at (g3, 0) with theta_3 = theta_0. Drive: tau on
  * link 1 (eq. 6.1). Tree O, A, guide: q = [theta_1, theta_2, x_3], u = q_1 (eq. 6.4). */
-static void crank(mechanism *mech, const double a[2], double b3, double g3, double theta_0, const double *f) {
+static void crank(fj_mechanism *mech, const double a[2], double b3, double g3, double theta_0, const double *f) {
     const double pa1[2] = {-a[0], 0.0}, pb1[2] = {a[0], 0.0}, pa2[2] = {-a[1], 0.0}, pb2[2] = {a[1], 0.0};
     const double p3[2] = {b3, 0.0}, guide[2] = {g3, 0.0};
     double r = f[0], mu_rs = f[1], mu_rk = f[2], mu_ts = f[3], mu_tk = f[4];
-    joint(mech, REVOLUTE, 1, 0, pa1, ORIGIN, E_X, 0.0, r, 1, mu_rs, mu_rk); /* O */
-    joint(mech, REVOLUTE, 2, 1, pa2, pb1, E_X, 0.0, r, 1, mu_rs, mu_rk);    /* A */
-    joint(mech, REVOLUTE, 3, 2, p3, pb2, E_X, 0.0, r, 1, mu_rs, mu_rk);     /* B */
-    joint(mech, PRISMATIC, 3, 0, guide, ORIGIN, E_X, theta_0, 0.0, 1, mu_ts, mu_tk);
-    drive(mech, 1, 0.0, 0.0, 1.0);
-    tree(mech, 0, 2), tree(mech, 1, 2), tree(mech, 3, 0);
+    fj_mechanism_joint(mech, REVOLUTE, 1, 0, pa1, FJ_ORIGIN, FJ_E_X, 0.0, r, 1, mu_rs, mu_rk); /* O */
+    fj_mechanism_joint(mech, REVOLUTE, 2, 1, pa2, pb1, FJ_E_X, 0.0, r, 1, mu_rs, mu_rk);    /* A */
+    fj_mechanism_joint(mech, REVOLUTE, 3, 2, p3, pb2, FJ_E_X, 0.0, r, 1, mu_rs, mu_rk);     /* B */
+    fj_mechanism_joint(mech, PRISMATIC, 3, 0, guide, FJ_ORIGIN, FJ_E_X, theta_0, 0.0, 1, mu_ts, mu_tk);
+    fj_mechanism_drive(mech, 1, 0.0, 0.0, 1.0);
+    fj_mechanism_tree(mech, 0, 2), fj_mechanism_tree(mech, 1, 2), fj_mechanism_tree(mech, 3, 0);
     mech->partition[0] = 0;
 }
 
@@ -170,12 +103,12 @@ static void crank_laws(fj_problems *pr, const double *f, const double *b, double
  * packed and projected as the exact assembly `exact` does it (its sizes and messages: the same build), and for
  * the bristle assembly packed as a single mode (planar/bristle_packing.py), then the law rows of f (check_crank's
  * p) and b (crank_laws) after the mechanism's fpar and y0's zeta 0 before the works. */
-static int64_t crank_end(const fj_assembly *self, const fj_assembly *exact, mechanism *mech, const double *q,
+static int64_t crank_end(const fj_assembly *self, const fj_assembly *exact, fj_mechanism *mech, const double *q,
                          const double *u, const double *f, const double *b, double *fpar, int64_t *ipar, double *y0,
                          fj_problems *pr) {
     int bristle = self != exact;
     mech->regularised = bristle;
-    pack_and_project(exact, mech, q, u, fpar, ipar, y0, pr);
+    fj_mechanism_assemble(exact, mech, q, u, fpar, ipar, y0, pr);
     if (!bristle || pr->count) return pr->count;
     crank_laws(pr, f, b, fpar + exact->n_fpar);
     for (int64_t i = exact->n_y - 2; i < self->n_y; i++) y0[i] = 0.0; /* zeta, W_drive, W_friction */
@@ -200,8 +133,8 @@ static int64_t slider_crank_of(const fj_assembly *self, const double *p, double 
     check_crank(&pr, p + 7, self == exact ? &fj_assembly_SliderCrankBristle : NULL);
     double q[3];
     if (pr.count || !crank_guess(exact, p[1], p[4], 0.0, p[13], q, &pr)) return pr.count;
-    mechanism mech = {0};
-    body(&mech, 0, p[0], p[2]), body(&mech, 1, p[3], p[5]), body(&mech, 2, p[6], 0.0);
+    fj_mechanism mech = {0};
+    fj_mechanism_body(&mech, 0, p[0], p[2]), fj_mechanism_body(&mech, 1, p[3], p[5]), fj_mechanism_body(&mech, 2, p[6], 0.0);
     mech.gravity[0] = p[12], mech.gravity[1] = 0.0;
     crank(&mech, (const double[2]){p[1], p[4]}, 0.0, 0.0, 0.0, p + 7);
     return crank_end(self, exact, &mech, q, p + 14, p + 7, p + 16, fpar, ipar, y0, &pr);
@@ -234,8 +167,8 @@ static int64_t offset_crank_of(const fj_assembly *self, const double *p, double 
     check_crank(&pr, p + 9, self == exact ? &fj_assembly_OffsetSliderCrankBristle : NULL);
     double q[3];
     if (pr.count || !crank_guess(exact, p[1], p[4], p[7], p[15], q, &pr)) return pr.count;
-    mechanism mech = {0};
-    body(&mech, 0, p[0], p[2]), body(&mech, 1, p[3], p[5]), body(&mech, 2, p[6], p[8]);
+    fj_mechanism mech = {0};
+    fj_mechanism_body(&mech, 0, p[0], p[2]), fj_mechanism_body(&mech, 1, p[3], p[5]), fj_mechanism_body(&mech, 2, p[6], p[8]);
     mech.gravity[0] = 0.0, mech.gravity[1] = -p[14];
     crank(&mech, (const double[2]){p[1], p[4]}, -p[7], p[7], -PI / 2, p + 9);
     return crank_end(self, exact, &mech, q, p + 16, p + 9, p + 18, fpar, ipar, y0, &pr);
@@ -249,38 +182,6 @@ static int64_t offset_assemble(const double *p, double *fpar, int64_t *ipar, dou
 static int64_t offset_bristle_assemble(const double *p, double *fpar, int64_t *ipar, double *y0, char *error,
                                        size_t n_error) {
     return offset_crank_of(&fj_assembly_OffsetSliderCrankBristle, p, fpar, ipar, y0, error, n_error);
-}
-
-/* ==================================================================================================
- * Dupont's two-mass system (seed 000 Sect. 3, Fig. 4; mechanisms/dupont.py)
- * ================================================================================================== */
-
-/* dupont_two_mass(m1, m2, mu_s, mu_k): m1 slides in a slot of m2 along x with Coulomb friction, m2 on a
- * frictionless guide along y; F1 on m1 along x, F2 on m2 along y; no gravity. Tree: the guide (y2), the
- * slot (x1): q = u = [y2, x1], y0 from x_start, xd_start (fmu_src/DupontTwoMass.py). */
-static const char *const DUPONT_NAMES[] = {"m1", "m2", "mu_s", "mu_k", "x_start", "xd_start"};
-
-static int64_t dupont_assemble(const double *p, double *fpar, int64_t *ipar, double *y0, char *error,
-                               size_t n_error) {
-    fj_problems pr = fj_no_problems(error, n_error);
-    fj_require(&pr, "m1", p[0], FJ_OPEN, 0.0, FJ_NO_BOUND, 0.0);
-    fj_require(&pr, "m2", p[1], FJ_OPEN, 0.0, FJ_NO_BOUND, 0.0);
-    if (pr.count) return pr.count; /* dupont_two_mass checks the masses before the law */
-    fj_require(&pr, "mu_s", p[2], FJ_CLOSED, 0.0, FJ_NO_BOUND, 0.0); /* Coulomb.__post_init__ */
-    fj_require(&pr, "mu_k", p[3], FJ_CLOSED, 0.0, p[2] >= 0.0 ? FJ_CLOSED : FJ_NO_BOUND, p[2]);
-    fj_require_finite(&pr, "x_start", p[4]);
-    fj_require_finite(&pr, "xd_start", p[5]);
-    if (pr.count) return pr.count;
-    mechanism mech = {0};
-    body(&mech, 0, p[0], 0.0), body(&mech, 1, p[1], 0.0);
-    joint(&mech, PRISMATIC, 1, 2, ORIGIN, ORIGIN, E_X, 0.0, 0.0, 1, p[2], p[3]); /* the slot */
-    joint(&mech, PRISMATIC, 2, 0, ORIGIN, ORIGIN, E_Y, 0.0, 0.0, 0, 0.0, 0.0);   /* the guide */
-    drive(&mech, 1, 1.0, 0.0, 0.0), drive(&mech, 2, 0.0, 1.0, 0.0);
-    tree(&mech, 1, 1), tree(&mech, 0, 0);
-    mech.partition[0] = 0, mech.partition[1] = 1;
-    const double q[2] = {0.0, p[4]}, u[2] = {0.0, p[5]};
-    pack_and_project(&fj_assembly_DupontTwoMass, &mech, q, u, fpar, ipar, y0, &pr);
-    return pr.count;
 }
 
 /* ==================================================================================================
@@ -307,5 +208,3 @@ const fj_assembly fj_assembly_OffsetSliderCrank = {"OffsetSliderCrank", "planar"
 const fj_assembly fj_assembly_OffsetSliderCrankBristle = {
     "OffsetSliderCrankBristle", "planar_bristle", FJ_COUNT(OFFSET_NAMES), OFFSET_NAMES, CRANK_BRISTLE_FPAR,
     CRANK_IPAR,                 CRANK_BRISTLE_Y,  1,                      CRANK_BRISTLE_RECORD, offset_bristle_assemble};
-const fj_assembly fj_assembly_DupontTwoMass = {"DupontTwoMass", "planar", FJ_COUNT(DUPONT_NAMES), DUPONT_NAMES, 56, 389,
-                                               6, 2, 27, dupont_assemble};

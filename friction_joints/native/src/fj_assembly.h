@@ -37,7 +37,7 @@ typedef struct fj_assembly {
 const fj_assembly *fj_assembly_find(const char *model);
 
 /* The assemblies: assembly_lumped.c, assembly_vehicle.c, assembly_steering.c (the steering with either friction),
- * assembly_planar.c (the planar mechanisms, the slider-cranks with either friction), assembly_spatial.c (the RSRRR
+ * assembly_planar.c and assembly_dupont.c (the planar mechanisms, the slider-cranks with either friction), assembly_spatial.c (the RSRRR
  * linkage with either friction), assembly_bristle.c (the oscillator with bristle friction). */
 extern const fj_assembly fj_assembly_SingleMassFriction, fj_assembly_TwoMassFriction, fj_assembly_SingleTrackVehicle,
     fj_assembly_SteeringSystem, fj_assembly_SteeringBristle;

@@ -1,5 +1,5 @@
 /* planar_assemble.c: the packed model and initial state of a planar mechanism described as fj_planar_model's
- * arrays, for the mechanism assemblies (fj_assembly.h): those of the shipped mechanism FMUs (assembly_planar.c)
+ * arrays, for the mechanism assemblies (fj_assembly.h): those of the shipped mechanism FMUs (assembly_planar.c, assembly_dupont.c)
  * and those of mechanism files (the model.c of their native FMUs, friction_joints/fmi/native_file.py).
  */
 #include <stdio.h>

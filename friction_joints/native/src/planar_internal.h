@@ -1,6 +1,6 @@
 /* planar_internal.h: the packed layout of the planar family (friction_joints/planar/packing.py's module
  * docstring describes it; planar_pack.c packs it), the few planar helpers the absolute family (absolute.c)
- * reuses and the projection the mechanism assemblies (assembly_planar.c) use. The header offsets and status
+ * reuses and the projection the mechanism assemblies (planar_mechanism.h) use. The header offsets and status
  * codes have the names and values of the constants of planar/packing.py; the workspace fields are in the
  * order of planar_pack.c's WORK_FIELDS and IWORK_FIELDS. */
 #ifndef FJ_PLANAR_INTERNAL_H
@@ -63,7 +63,7 @@ enum { JI_TYPE, JI_BODY_I, JI_BODY_J, JI_Z, JI_NZ, JI_S, JI_NS, JI_EDGE, JI_WIDT
 
 /* A planar model as flat arrays (row-major): what fj_planar_pack packs, the one packer of the family's model
  * arrays (planar/packing.py describes a PlanarModel and its MinimalForm so; the assemblies of the
- * mechanism FMUs, assembly_planar.c, describe theirs from the FMU parameters). Free coordinates (laws) in
+ * mechanism FMUs, planar_mechanism.h, describe theirs from the FMU parameters). Free coordinates (laws) in
  * joint order, n_s of them per joint (Revolute, Prismatic 1, PinInSlot 2). Validated by the caller
  * (planar.model, planar.tree); fj_planar_pack checks only what it indexes. */
 typedef struct fj_planar_model {

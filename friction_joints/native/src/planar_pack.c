@@ -1,7 +1,7 @@
 /* planar_pack.c: the one packer of the planar family's model arrays (fpar, ipar; their layout in the docstring
  * of friction_joints/planar/packing.py) from a flat description of the model (fj_planar_model,
  * planar_internal.h). planar/packing.py calls it through the binding for every PlanarModel and MinimalForm;
- * the native FMUs' assemblies (assembly_planar.c) call it at initialisation. The blocks are those of
+ * the native FMUs' assemblies (assembly_planar.c, assembly_dupont.c) call it at initialisation. The blocks are those of
  * planar.model.PlanarModel (M, h_ext, H, the Lipschitz constants of the joints), planar.tree.JointCoordinates
  * (rows1, rows2, q_index) and the workspace tables below.
  */
