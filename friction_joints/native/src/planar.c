@@ -827,9 +827,8 @@ static void velocity_terms(const fj_args *a, const double *u) {
  * C, C_mu, xi, D1, D2, nu2, D = D1 D2, gamma = D1 nu2 + D1dot qdot, sd = C_mu xd (the memo's if it
  * has them: those of q alone, or all). */
 static int64_t kinematics(const fj_args *a, const double *q, const double *u) {
+    if (memo_has_kinematics(a, q, u)) return FJ_OK;
     if (memo_has_position(a, q)) {
-        if (memo_has(a, MEMO_KINEMATICS) && same_bits(u, field(a, W_MEMO_U), (size_t)a->ipar[I_K] * sizeof(double)))
-            return FJ_OK;
         memo_drop(a, MEMO_KINEMATICS | MEMO_FORCES | MEMO_SLIP);
     } else {
         int64_t st = position_terms(a, q);
