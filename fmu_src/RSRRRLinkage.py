@@ -55,7 +55,7 @@ CLEARANCE_VARIABLES = (
     Var("e_restitution", "parameter", "1", "coefficient of restitution of the Flores et al. (2011) contact law", 0.9,
         0.0, 1.0),
     Var("n_rfe", "parameter", "", "spring-damper elements of the flexible link flexible_link (0: rigid)", 0, 0,
-        kind="Integer"),
+        10, kind="Integer"),
     Var("flexible_link", "parameter", "", "the flexible link: 1 (1,1), 2 (2,1), 3 (2,2), 4 (2,3)", 4, 1, 4,
         kind="Integer"),
     Var("rfem", "parameter", "", "RFEM approach: 1 modified (bending, torsion), 2 classical (also stretching, "

@@ -166,7 +166,7 @@ def test_the_native_fmu_steps_as_its_twins_engine(fmu_folder, run):
 def test_a_clearance_runs_state_restores_bit_identically_and_bad_parameters_fail_as_in_the_twin(fmu_folder):
     """A serialized state of the spatial clearance run (after its first separation) restored into a fresh instance and
     into one that ran the rigid linkage continues bit-identically; E_joint = 0 and a bristle law with a clearance fail
-    the initialisation with the twin's messages."""
+    the initialisation with the twin's messages; n_rfe = 11, above the maximum both FMUs declare, is refused when set."""
     from fmpy.fmi1 import FMICallException
     from test_native_fmus import Instance, drive, outputs_of
 
@@ -196,6 +196,11 @@ def test_a_clearance_runs_state_restores_bit_identically_and_bad_parameters_fail
             inst.start(**bad)
         assert inst.errors()[-1].endswith(f"initialization failed: {message}"), inst.errors()
         inst.free()
+    inst = Instance(fmu_folder, "many elements")  # the modelDescription's maximum, the twin's too
+    with pytest.raises(FMICallException):
+        inst.start(n_rfe=11)
+    assert inst.errors()[-1].endswith("n_rfe = 11 is outside its allowed range [0, 10]"), inst.errors()
+    inst.free()
 
 
 #: the runs under wine64: the FMU's parameters, steps and their size (s), the first input held at its experiment's

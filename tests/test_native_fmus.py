@@ -537,6 +537,35 @@ BAD_PARAMETER = {"SingleMassFriction": ("FT0S", 1.0, "FT0S=1.0 is outside the al
 
 
 @pytest.mark.parametrize("version", [2, 3])
+def test_a_refused_value_has_the_twins_message(native_folder, tmp_path, version):
+    """RSRRRLinkage's Real, Integer and Boolean parameters set outside their range before initialisation, and again
+    after it: the native FMU logs the twin's message (the text after the setter's name), Integers without a
+    decimal point, Booleans as True and False."""
+    folder = extracted(native_folder, "RSRRRLinkage", version, tmp_path)
+    with zipfile.ZipFile(fmu_path(native_folder, "RSRRRLinkage", version, twin=True)) as z:
+        z.extractall(tmp_path / "twin")
+    logged = []
+    for path in (folder, tmp_path / "twin"):
+        logged.append([])
+        for initialized, name, value in ((False, "z0", -1.0), (False, "n_rfe", 11), (True, "z0", 0.3),
+                                         (True, "n_rfe", 2), (True, "friction", False)):
+            inst = Instance(path, path.name)  # a fresh one: an error ends an instance's use
+            if initialized:
+                inst.start()
+            with pytest.raises(FMICallException):
+                if name == "friction":
+                    inst.fmu.setBoolean([inst.vr[name]], [value])
+                else:
+                    inst.set(name, value)
+            logged[-1] += [m.split(": ", 1)[1] for m in inst.errors()]
+            inst.free()
+    assert len(logged[0]) == 5 and logged[0] == logged[1], logged
+    assert logged[0][1] == "n_rfe = 11 is outside its allowed range [0, 10]"
+    assert logged[0][4].startswith("friction = False refused after exitInitializationMode: friction is a parameter "
+                                   "(variability fixed), settable only before; it stays True")
+
+
+@pytest.mark.parametrize("version", [2, 3])
 @pytest.mark.parametrize("name", MODELS)
 def test_failures_are_errors_with_a_message_and_a_saved_state_recovers(native_folder, tmp_path, name, version):
     folder = extracted(native_folder, name, version, tmp_path)

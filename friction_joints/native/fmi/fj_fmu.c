@@ -63,6 +63,18 @@ static shown show(double x) {
     return s;
 }
 
+/* x, a value of variable v, as the twin writes it: an Integer's without a decimal point, a Boolean's True or False */
+static shown show_value(const fj_fmu_variable *v, double x) {
+    shown s;
+    if (v->type == FJ_FMU_BOOLEAN)
+        snprintf(s.text, sizeof s.text, "%s", x != 0.0 ? "True" : "False");
+    else if (v->type == FJ_FMU_INTEGER)
+        snprintf(s.text, sizeof s.text, "%.0f", x);
+    else
+        fj_repr(x, s.text, sizeof s.text);
+    return s;
+}
+
 static void emit(fj_fmu *f, fj_fmu_status status, const char *message) {
     if (f->logger == NULL) return;
     const char *category = status == FJ_FMU_ERROR ? "logStatusError" : status == FJ_FMU_WARNING ? "logStatusWarning"
@@ -111,18 +123,14 @@ static const char *causality_name(int causality) {
 /* "[low, high]" of a variable as the twin writes it (VarSlave._range) into out */
 static const char *range_text(const fj_fmu_variable *v, char *out, size_t n) {
     char low[48], high[48];
-    if (!v->has_min)
+    if (v->has_min)
+        snprintf(low, sizeof low, "[%s", show_value(v, v->min).text);
+    else
         snprintf(low, sizeof low, "(-inf");
-    else if (v->type == FJ_FMU_INTEGER)
-        snprintf(low, sizeof low, "[%.0f", v->min);
+    if (v->has_max)
+        snprintf(high, sizeof high, "%s]", show_value(v, v->max).text);
     else
-        snprintf(low, sizeof low, "[%s", show(v->min).text);
-    if (!v->has_max)
         snprintf(high, sizeof high, "inf)");
-    else if (v->type == FJ_FMU_INTEGER)
-        snprintf(high, sizeof high, "%.0f]", v->max);
-    else
-        snprintf(high, sizeof high, "%s]", show(v->max).text);
     snprintf(out, n, "%s, %s", low, high);
     return out;
 }
@@ -288,16 +296,18 @@ fj_fmu_status fj_fmu_set(fj_fmu *f, const char *where, unsigned int vr, int type
     char range[120];
     if (v->causality == FJ_FMU_OUTPUT)
         return fj_fmu_fail(f, where, "%s (value reference %u) is an output: it cannot be set", v->name, vr);
-    if (v->causality == FJ_FMU_PARAMETER && f->initialized)
+    if (v->causality == FJ_FMU_PARAMETER && f->initialized) {
+        char fixed[160] = "";
+        if (type != FJ_FMU_BOOLEAN) snprintf(fixed, sizeof fixed, ", allowed range %s", range_text(v, range, sizeof range));
         return fj_fmu_fail(f, where,
-                           "%s = %s refused after exitInitializationMode: %s is a parameter (variability fixed, allowed "
-                           "range %s), settable only before; it stays %s",
-                           v->name, show(value).text, v->name, range_text(v, range, sizeof range),
-                           show(f->values[vr]).text);
+                           "%s = %s refused after exitInitializationMode: %s is a parameter (variability fixed%s), "
+                           "settable only before; it stays %s",
+                           v->name, show_value(v, value).text, v->name, fixed, show_value(v, f->values[vr]).text);
+    }
     if (type != FJ_FMU_BOOLEAN) {
         double low = v->has_min ? v->min : -DBL_MAX, high = v->has_max ? v->max : DBL_MAX;
         if (!(low <= value && value <= high)) /* NaN and infinities too */
-            return fj_fmu_fail(f, where, "%s = %s is outside its allowed range %s", v->name, show(value).text,
+            return fj_fmu_fail(f, where, "%s = %s is outside its allowed range %s", v->name, show_value(v, value).text,
                                range_text(v, range, sizeof range));
     }
     f->values[vr] = value;

@@ -30,7 +30,7 @@
 
 #define PI 3.14159265358979323846
 #define N_JOINTS 4
-#define RFE_MAX 10        /* the native FMU's largest n_rfe (its arrays are sized for it) */
+#define RFE_MAX 10        /* the largest n_rfe (the modelDescription's maximum; the arrays are sized for it) */
 #define N_MAX (N_JOINTS + 4 + 6 * RFE_MAX)
 #define RIGID_FPAR (N_JOINTS * LINK_WIDTH + 2 * CHAIN_WIDTH + 4 + N_JOINTS * JOURNAL_WIDTH + 3)
 #define RIGID_IPAR (HEADER + N_JOINTS)
@@ -282,8 +282,8 @@ static void check(const double *p, fj_problems *pr) {
     fj_require(pr, "clearance", p[P_CLEARANCE], FJ_CLOSED, 0.0, FJ_NO_BOUND, 0.0);
     if (!(p[P_N_RFE] >= 0.0 && p[P_N_RFE] == floor(p[P_N_RFE])))
         fj_problem(pr, "n_rfe must be an integer >= 0, got %g", p[P_N_RFE]);
-    else if (p[P_N_RFE] > RFE_MAX) /* not a Python check: the native FMU's arrays are sized for RFE_MAX */
-        fj_problem(pr, "n_rfe=%g is outside the allowed range [0, %d] of the native FMU", p[P_N_RFE], RFE_MAX);
+    else if (p[P_N_RFE] > RFE_MAX) /* the FMUs' declared maximum; the arrays are sized for it */
+        fj_problem(pr, "n_rfe=%g is outside the allowed range [0, %d]", p[P_N_RFE], RFE_MAX);
     static const char *const integers[] = {"clearance_joint", "clearance_model", "flexible_link", "rfem"};
     static const int index[] = {P_JOINT, P_MODEL, P_FLEXIBLE, P_RFEM}, high[] = {4, 2, 4, 2};
     for (int i = 0; i < 4; i++) {
