@@ -70,7 +70,8 @@ class FjFamily(ctypes.Structure):
                 ("integrals", INTEGRALS), ("rhs_near", KERNEL)]
 
 
-_libraries = {}  # resolved path -> loaded library; None -> the default library's path, once found
+_libraries = {}  # resolved path -> loaded library
+_resolved = {}  # the path asked for (None: the default one) -> its resolved path, found once
 _libraries_lock = threading.Lock()
 
 
@@ -102,10 +103,9 @@ def library(path=None) -> ctypes.CDLL:
     (``default_library_path()``), found and loaded once per process: an FMU's bundled package keeps
     it after the host deletes the folder it was loaded from."""
     with _libraries_lock:
-        if path is None:
-            path = _libraries.get(None) or str(default_library_path())
-            _libraries[None] = path
-        key = str(Path(path).resolve())
+        key = _resolved.get(path)
+        if key is None:
+            key = _resolved[path] = str(Path(default_library_path() if path is None else path).resolve())
         lib = _libraries.get(key)
         if lib is None:
             lib = _libraries[key] = _load(key)

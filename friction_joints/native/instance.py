@@ -11,6 +11,7 @@ call runs a segment between breakpoints up to its first event.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import repeat
 
 import numpy as np
 
@@ -129,7 +130,7 @@ class CompiledIntegrator:
                 rows = np.empty((seg_grid.size, self.model.n_record)) if seg_grid.size else self._no_rows
                 status, n_rows = instance.advance(seg_end, seg_grid, rows)
                 if n_rows:
-                    self.results.rows.extend(self.decoded(row, t_row) for row, t_row in zip(rows[:n_rows], seg_grid))
+                    self.results.rows.extend(map(RecordRow, rows[:n_rows], seg_grid.tolist(), repeat(system)))
                 if status == native.ADVANCED_TO_EVENT:
                     self._log_event(instance.report())
                 elif seg_end < t_end:
