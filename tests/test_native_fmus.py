@@ -190,8 +190,8 @@ def test_without_comments_keeps_the_first_comment_the_lines_and_the_literals():
 @pytest.mark.parametrize("version", [2, 3])
 def test_the_sources_are_the_packages_without_comments_and_compile_to_its_objects(native_folder, tmp_path, version):
     """A native FMU's sources (RSRRRLinkage's: the most files) but model.c: the package's files without their
-    comments but the first (without_comments: on the same lines), no FMI header (the importer's: FMI 3.0 section
-    2.5.1.4); each C file compiles to the object of the package's file, byte for byte."""
+    comments but the first (without_comments: on the same lines), no FMI header (the importer's, as the standard
+    has it); each C file compiles to the object of the package's file, byte for byte."""
     folder = extracted(native_folder, "RSRRRLinkage", version, tmp_path)
     shipped = sorted(p for p in (folder / "sources").iterdir() if p.suffix in (".c", ".h") and p.name != "model.c")
     assert not any(p.name.startswith(f"fmi{version}") and p.suffix == ".h" for p in shipped)

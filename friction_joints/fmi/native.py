@@ -445,8 +445,8 @@ def assembly_symbols(assembly) -> tuple:
 
 def fmi_headers(fmi_version: int) -> list[Path]:
     """The FMI version's headers (native/fmi, copied from FMPy, BSD-licensed, their licence headers kept), which the
-    binaries are compiled with and the FMU does not carry: the importer compiles its sources with its own (FMI 3.0
-    section 2.5.1.4, FMI 2.0 section 2.3: "not included in the FMU")."""
+    binaries are compiled with and the FMU does not carry: the importer compiles its sources with its own (the
+    standards' FMU distribution: the sources directory holds all that is needed but these three headers)."""
     names = ("Functions", "FunctionTypes", "TypesPlatform") if fmi_version == 2 else ("Functions", "FunctionTypes",
                                                                                         "PlatformTypes")
     return [FMI_DIR / f"fmi{fmi_version}{n}.h" for n in names]
