@@ -85,6 +85,17 @@ def fmus3(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
+def mechanism_fmu(tmp_path_factory):
+    """mechanism_fmu(path) -> the FMI 2.0 FMU of the mechanism file at path with its loader
+    (build_fmu.build_mechanism, as build_fmu.py --mechanism makes it), built once per session."""
+    def fmu(path):
+        folder = built_once(tmp_path_factory, f"mechanism_{Path(path).stem}",
+                            lambda folder: build_fmu.build_mechanism(Path(path), folder))
+        return next(folder.glob("*.fmu"))
+    return fmu
+
+
+@pytest.fixture(scope="session")
 def slider_crank_without_loader(tmp_path_factory):
     """The SliderCrank FMU as pythonfmu makes it (build_fmu.py --no-loader): pythonfmu's own binary."""
     folder = built_once(tmp_path_factory, "no_loader", build_fmu_main("--only", "SliderCrank", "--no-loader",
