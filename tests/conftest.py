@@ -38,13 +38,17 @@ def mechanism_factory(request):
     return MECHANISMS[request.param]
 
 
+def session_folder(tmp_path_factory) -> Path:
+    """The base folder of the test session, which its pytest-xdist workers share."""
+    root = tmp_path_factory.getbasetemp()
+    return root.parent if os.environ.get("PYTEST_XDIST_WORKER") else root  # the workers' base folders are in it
+
+
 def built_once(tmp_path_factory, name, build) -> Path:
     """The folder that build(folder) fills with FMUs, built once per test session: the pytest-xdist
     workers of a session share it (the first one builds under a file lock, the others wait for it and
     use the same files; a failed build is not kept, so each fails alike). Tests must not change it."""
-    root = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):  # the workers' base folders share the session's parent
-        root = root.parent
+    root = session_folder(tmp_path_factory)
     folder, done = root / name, root / f"{name}.done"
     with open(root / f"{name}.lock", "w") as lock, contextlib.ExitStack() as unlock:
         fcntl.flock(lock, fcntl.LOCK_EX)
@@ -81,11 +85,39 @@ def fmus3(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
+def mechanism_fmu(tmp_path_factory):
+    """mechanism_fmu(path) -> the FMI 2.0 FMU of the mechanism file at path with its loader
+    (build_fmu.build_mechanism, as build_fmu.py --mechanism makes it), built once per session."""
+    def fmu(path):
+        folder = built_once(tmp_path_factory, f"mechanism_{Path(path).stem}",
+                            lambda folder: build_fmu.build_mechanism(Path(path), folder))
+        return next(folder.glob("*.fmu"))
+    return fmu
+
+
+@pytest.fixture(scope="session")
 def slider_crank_without_loader(tmp_path_factory):
     """The SliderCrank FMU as pythonfmu makes it (build_fmu.py --no-loader): pythonfmu's own binary."""
     folder = built_once(tmp_path_factory, "no_loader", build_fmu_main("--only", "SliderCrank", "--no-loader",
                                                                        "--fmi", "2"))
     return folder / "SliderCrank.fmu"
+
+
+@pytest.fixture(scope="session")
+def frictionless_reference(tmp_path_factory):
+    """reference(h) -> the monolithic run (friction_joints.vehicle.monolithic.run_monolithic) of the
+    steering system and the vehicle without friction, under the study torque held over steps of h (s), to
+    the study's end: computed once per session (``built_once``) for the co-simulations compared with it."""
+    import numpy as np
+
+    from friction_joints.fmi.steering_vehicle import STUDY_T_END, study_torque
+    from friction_joints.vehicle.monolithic import run_monolithic
+
+    def reference(h):
+        def build(folder):
+            np.save(folder / "run.npy", run_monolithic(study_torque(), STUDY_T_END, h, steering={"friction_scale": 0.0}))
+        return np.load(built_once(tmp_path_factory, f"frictionless_reference_{h}", build) / "run.npy")
+    return reference
 
 
 @pytest.fixture(scope="session")
@@ -163,12 +195,21 @@ def browser():
 
 
 @pytest.fixture(scope="session")
-def sanitized_engine(tmp_path_factory):
+def object_cache(tmp_path_factory):
+    """The folder of the session's compiled C objects (tests/native_build.py's ``cached_library``): the
+    builds of the engine with the same flags, in any worker, compile each source once."""
+    folder = session_folder(tmp_path_factory) / "objects"
+    folder.mkdir(exist_ok=True)
+    return folder
+
+
+@pytest.fixture(scope="session")
+def sanitized_engine(tmp_path_factory, object_cache):
     """The whole C engine built once per session with ``native_build.sanitizers()`` (the address and
     undefined-behaviour sanitizers where this toolchain runs them in Python) at -O0, which compiles in
     a quarter of -O2's time and checks the same; the workers share it. Skips where it cannot be built."""
     from native_build import sanitized_library, sanitizers
 
     folder = built_once(tmp_path_factory, "sanitized_engine",
-                        lambda folder: sanitized_library(folder, (*sanitizers(), "-O0")))
+                        lambda folder: sanitized_library(folder, (*sanitizers(), "-O0"), objects=object_cache))
     return folder / "engine.so"

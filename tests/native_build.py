@@ -3,6 +3,8 @@
 
     path = sanitized_library(tmp_path)                         # every engine source, UNDEFINED
     path = sanitized_library(tmp_path, sanitizers(), [SOURCE_DIR / "box_qp.c"])
+    path = sanitized_library(tmp_path, flags, objects=object_cache)   # its objects shared in the session
+    path = cached_library(out, srcs, flags, object_cache)      # compile_library through the objects' cache
     stdout = run_against(path, CODE, stdin=json.dumps(data))   # CODE gets the path as sys.argv[1]
     run_kernels(path, [(system, t, y, mode), ...])             # each kernel of each case once
 
@@ -18,9 +20,12 @@ must come first in the process) and without leak detection (it would report the 
 
 from __future__ import annotations
 
+import concurrent.futures
 import functools
+import hashlib
 import json
 import os
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -29,7 +34,7 @@ from pathlib import Path
 import pytest
 
 from friction_joints.native import LIBRARY_VARIABLE
-from friction_joints.native.build import c_compiler, compile_library, sources
+from friction_joints.native.build import CFLAGS, SOURCE_DIR, c_compiler, compile_library, sources
 
 UNDEFINED = ("-fsanitize=undefined", "-fno-sanitize-recover=all")  # abort at the first report
 ADDRESS = ("-fsanitize=address", "-fno-omit-frame-pointer")
@@ -44,10 +49,10 @@ def sanitizers() -> tuple[str, ...]:
     return ADDRESS + UNDEFINED if _why_not(ADDRESS + UNDEFINED) is None else UNDEFINED
 
 
-def sanitized_library(tmp_path, flags=UNDEFINED, srcs=None, name=None) -> Path:
+def sanitized_library(tmp_path, flags=UNDEFINED, srcs=None, name=None, objects=None) -> Path:
     """srcs (default: every source of the engine) compiled with the extra ``flags`` into a library in
-    the folder tmp_path (named ``name``, default after its sources); its path. Skips the test where the
-    toolchain cannot build or run it."""
+    the folder tmp_path (named ``name``, default after its sources), through the objects' cache ``objects``
+    if given (``cached_library``); its path. Skips the test where the toolchain cannot build or run it."""
     reason = _why_not(flags)
     if reason is not None:
         pytest.skip(reason)
@@ -56,7 +61,46 @@ def sanitized_library(tmp_path, flags=UNDEFINED, srcs=None, name=None) -> Path:
     whole = srcs is None or engine <= set(srcs)
     name = name or "-".join([*(["engine"] if whole else []),
                              *(s.stem for s in srcs or () if not (whole and s in engine))])
-    return compile_library(Path(tmp_path) / f"{name}.so", srcs, extra_flags=flags)
+    return cached_library(Path(tmp_path) / f"{name}.so", srcs, flags, objects)
+
+
+def cached_library(out, srcs=None, flags=(), objects=None) -> Path:
+    """compile_library(out, srcs, extra_flags=flags), with each source compiled on its own into the folder
+    ``objects`` (conftest's ``object_cache``: the builds of a session, in any pytest-xdist worker, share the
+    object of a source compiled with the same compiler and flags), then linked; without ``objects``,
+    compile_library itself. RuntimeError with the compiler's output if it fails."""
+    if objects is None:
+        return compile_library(out, srcs, extra_flags=flags)
+    compiler, flags = tuple(c_compiler()), tuple(flags)
+    srcs = sources() if srcs is None else [Path(s) for s in srcs]
+    with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 1) as pool:  # the compilers run in processes
+        paths = list(pool.map(lambda src: _cached_object(src, compiler, flags, Path(objects)), srcs))
+    command = [*compiler, *CFLAGS, "-fPIC", "-shared", *flags, *map(str, paths), "-o", str(out), "-lm"]
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"linking {Path(out).name} failed ({shlex.join(command)}):\n{done.stderr}")
+    return Path(out)
+
+
+def _cached_object(src: Path, compiler: tuple, flags: tuple, objects: Path) -> Path:
+    """The object of the C file src in the folder objects, compiled first if it is not there: named after a
+    digest of the compiler, the flags, the file and the headers it may include (the engine's and those of its
+    folder); written under a name of its own and renamed, so that workers compiling it at once do no harm."""
+    digest = hashlib.sha256(repr((compiler, CFLAGS, flags)).encode())
+    for path in [src, *sorted({*SOURCE_DIR.glob("*.h"), *src.parent.glob("*.h")})]:
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    target = objects / f"{src.stem}-{digest.hexdigest()[:24]}.o"
+    if not target.exists():
+        fd, part = tempfile.mkstemp(suffix=".o", dir=objects)
+        os.close(fd)
+        command = [*compiler, *CFLAGS, "-fPIC", *flags, "-I", str(SOURCE_DIR), "-c", str(src), "-o", part]
+        done = subprocess.run(command, capture_output=True, text=True)
+        if done.returncode != 0:
+            os.unlink(part)
+            raise RuntimeError(f"compiling the C engine failed ({shlex.join(command)}):\n{done.stderr}")
+        os.replace(part, target)
+    return target
 
 
 def run_against(library_path, code, stdin="", args=(), timeout=300) -> str:

@@ -208,17 +208,17 @@ class DipSystem(DrivenSystem):
         return {"x": float(out[0]), "v": float(out[1])}
 
 
-def families_library(folder, flags):
-    """A library of the engine and the families "dip" and "return" built in folder with the extra flags (the
-    test is skipped without a C compiler)."""
+def families_library(folder, flags, objects):
+    """A library of the engine and the families "dip" and "return" built in folder with the extra flags through
+    the objects' cache ``objects`` (the test is skipped without a C compiler)."""
     (folder / "dip.c").write_text(DIP_FAMILY + RETURN_FAMILY)
-    return sanitized_library(folder, flags, [*sources(), folder / "dip.c"])
+    return sanitized_library(folder, flags, [*sources(), folder / "dip.c"], objects=objects)
 
 
 @pytest.fixture(scope="module")
-def dip_library(tmp_path_factory):
+def dip_library(tmp_path_factory, object_cache):
     """families_library without sanitizers (it runs in this process)."""
-    return families_library(tmp_path_factory.mktemp("dip"), ())
+    return families_library(tmp_path_factory.mktemp("dip"), (), object_cache)
 
 
 @pytest.mark.parametrize("dip", DIPS)
@@ -365,10 +365,10 @@ def compiled_times(library_path) -> list:
 
 
 @pytest.mark.slow
-def test_the_inner_crossings_under_sanitizers(tmp_path, dip_library):
+def test_the_inner_crossings_under_sanitizers(tmp_path, dip_library, object_cache):
     """stepping.c's search inside a step (the samples, the brackets split at a turn; rk_driver.c's and
     rodas.c's) on a build with
     sanitizers() (tests/native_build.py) at -O0 (as conftest's sanitized_engine: it compiles in a quarter of
     -O2's time and checks the same): the same times as the -O2 build without them."""
-    library = families_library(tmp_path, (*sanitizers(), "-O0"))
+    library = families_library(tmp_path, (*sanitizers(), "-O0"), object_cache)
     assert json.loads(run_against(library, SANITIZED)) == compiled_times(dip_library)

@@ -117,9 +117,9 @@ tau_sw = study_torque()
 
 
 @pytest.fixture(scope="module")
-def references():
-    """{h: the monolithic run with tau_sw held over steps of h}."""
-    return {h: run_monolithic(tau_sw, T_END, h, steering=FRICTIONLESS) for h in (0.005, 0.01, 0.02)}
+def references(frictionless_reference):
+    """{h: the monolithic run with tau_sw held over steps of h} (conftest's ``frictionless_reference``)."""
+    return {h: frictionless_reference(h) for h in (0.005, 0.01, 0.02)}
 
 
 IMPLICIT = Coupling("implicit", rtol=1e-5, atol=1e-8, interpolation="hold")  # held inputs: first order
@@ -130,25 +130,38 @@ def cosim(fmus, h, coupling, stats=None):
                     stats=stats)
 
 
-def test_jacobi_runs_away_at_10_ms_where_implicit_stays_within_2_percent(fmus, references):
+@pytest.fixture(scope="module")
+def implicit(fmus):
+    """implicit(h) -> (run, stats): the co-simulation with IMPLICIT at the step h, run once in this module
+    (several tests compare with it)."""
+    runs = {}
+
+    def run_at(h):
+        if h not in runs:
+            stats = CouplingStats()
+            runs[h] = cosim(fmus, h, IMPLICIT, stats), stats
+        return runs[h]
+    return run_at
+
+
+def test_jacobi_runs_away_at_10_ms_where_implicit_stays_within_2_percent(fmus, references, implicit):
     """Issue 14: the explicit coupling at 10 ms diverges silently; the implicit one (IQN-ILS)
     follows the monolithic integration, with a few iterations per step."""
     jacobi = cosim(fmus, 0.01, Coupling())
     assert deviation(jacobi, references[0.01]) > 1.0  # the steering wheel has run away
-    stats = CouplingStats()
-    implicit = cosim(fmus, 0.01, IMPLICIT, stats)
+    implicit_run, stats = implicit(0.01)
     for column in ("delta_sw", "r"):
-        assert deviation(implicit, references[0.01], column) < 0.02, column
+        assert deviation(implicit_run, references[0.01], column) < 0.02, column
     assert len(stats.iterations) == round(T_END / 0.01)
     assert stats.rollbacks == sum(stats.iterations) - len(stats.iterations)
     assert max(stats.iterations) < IMPLICIT.max_iterations
 
 
-def test_implicit_at_20_ms_stays_bounded_with_a_first_order_coupling_error(fmus, references):
+def test_implicit_at_20_ms_stays_bounded_with_a_first_order_coupling_error(references, implicit):
     """The FMUs hold their inputs over a step, so the converged coupled values (those at t + h held
     over [t, t + h]) carry an error of order h: doubling h doubles it (about 3 % at 20 ms), and
     nothing runs away. Interpolated inputs: tests/test_input_interpolation.py."""
-    errors = {h: deviation(cosim(fmus, h, IMPLICIT), references[h]) for h in (0.01, 0.02)}
+    errors = {h: deviation(implicit(h)[0], references[h]) for h in (0.01, 0.02)}
     assert 1.5 < errors[0.02] / errors[0.01] < 2.5, errors
 
 
@@ -159,30 +172,33 @@ def test_gauss_seidel_and_linear_extrapolation_beat_jacobi_at_equal_step(fmus, r
         assert deviation(cosim(fmus, 0.005, coupling), references[0.005]) < 0.6 * jacobi, coupling
 
 
-def test_aitken_and_iqn_ils_reach_the_same_coupled_solution(fmus, references):
+def test_aitken_and_iqn_ils_reach_the_same_coupled_solution(fmus, references, implicit):
     """The accelerator changes the iterations, not the result: the two runs differ by less than a
     tenth of their error from the monolithic reference (Aitken needs about 3 times the iterations)."""
-    runs, stats = {}, {}
-    for acceleration in ("aitken", "iqn-ils"):
-        stats[acceleration] = CouplingStats()
-        runs[acceleration] = cosim(fmus, 0.005, Coupling("implicit", acceleration=acceleration, rtol=1e-5, atol=1e-8,
-                                                         interpolation="hold"), stats[acceleration])
+    runs, stats = {}, {"aitken": CouplingStats()}
+    runs["aitken"] = cosim(fmus, 0.005, Coupling("implicit", acceleration="aitken", rtol=1e-5, atol=1e-8,
+                                                 interpolation="hold"), stats["aitken"])
+    assert IMPLICIT == Coupling("implicit", acceleration="iqn-ils", rtol=1e-5, atol=1e-8, interpolation="hold")
+    runs["iqn-ils"], stats["iqn-ils"] = implicit(0.005)
     assert deviation(runs["aitken"], runs["iqn-ils"]) < 0.1 * deviation(runs["iqn-ils"], references[0.005])
     assert np.mean(stats["iqn-ils"].iterations) < np.mean(stats["aitken"].iterations)
 
 
-def test_a_linear_first_guess_saves_iterations_not_accuracy(fmus, references):
-    stats = {"constant": CouplingStats(), "linear": CouplingStats()}
-    runs = {kind: cosim(fmus, 0.02, Coupling("implicit", extrapolation=kind, rtol=1e-5, atol=1e-8,
-                                             interpolation="hold"), stats[kind]) for kind in stats}
+def test_a_linear_first_guess_saves_iterations_not_accuracy(fmus, references, implicit):
+    stats = {"linear": CouplingStats()}
+    runs = {"linear": cosim(fmus, 0.02, Coupling("implicit", extrapolation="linear", rtol=1e-5, atol=1e-8,
+                                                 interpolation="hold"), stats["linear"])}
+    assert IMPLICIT == Coupling("implicit", extrapolation="constant", rtol=1e-5, atol=1e-8, interpolation="hold")
+    runs["constant"], stats["constant"] = implicit(0.02)
     assert np.mean(stats["linear"].iterations) < np.mean(stats["constant"].iterations)
     assert deviation(runs["linear"], runs["constant"]) < 0.1 * deviation(runs["constant"], references[0.02])
 
 
-def test_iqn_ils_reuse_halves_the_iterations_with_the_same_solution(fmus, references):
-    stats = {0: CouplingStats(), 2: CouplingStats()}
-    runs = {reuse: cosim(fmus, 0.01, Coupling("implicit", rtol=1e-5, atol=1e-8, reuse=reuse, interpolation="hold"),
-                         stats[reuse]) for reuse in stats}
+def test_iqn_ils_reuse_halves_the_iterations_with_the_same_solution(fmus, references, implicit):
+    stats = {2: CouplingStats()}
+    runs = {2: cosim(fmus, 0.01, Coupling("implicit", rtol=1e-5, atol=1e-8, reuse=2, interpolation="hold"), stats[2])}
+    assert IMPLICIT == Coupling("implicit", rtol=1e-5, atol=1e-8, reuse=0, interpolation="hold")
+    runs[0], stats[0] = implicit(0.01)
     assert np.mean(stats[2].iterations) < 0.6 * np.mean(stats[0].iterations)
     assert deviation(runs[2], runs[0]) < 0.1 * deviation(runs[0], references[0.01])
 

@@ -12,7 +12,6 @@ import pytest
 from fmpy import read_model_description, simulate_fmu
 from fmpy.fmi1 import FMICallException
 
-import build_fmu
 from friction_joints import mechanism as command
 from friction_joints.fmi.regression import input_table
 from friction_joints.mechanisms.files import read_file
@@ -30,14 +29,10 @@ DUPONT = {"x": "q[2]", "xd": "qd[2]", "xdd": "qdd[2]", "y": "q[1]", "yd": "qd[1]
 
 
 @pytest.fixture(scope="module")
-def built(build_once, fmus):
+def built(mechanism_fmu, fmus):
     """{'files': {name: FMU of the catalogue file}, 'shipped': {name: FMU of fmu_src}}, built once."""
-    def build(folder):
-        for name in FILES:
-            build_fmu.build_mechanism(CATALOGUE / f"{name}.toml", folder)
-
-    folder = build_once("mechanism_fmus", build)
-    files = {name: folder / f"{read_file(CATALOGUE / f'{name}.toml').name}.fmu" for name in FILES}
+    files = {name: mechanism_fmu(CATALOGUE / f"{name}.toml") for name in FILES}
+    assert all(path.stem == read_file(CATALOGUE / f"{name}.toml").name for name, path in files.items())
     return {"files": files, "shipped": {name: fmus[name] for name in SEEDS}}
 
 

@@ -60,13 +60,23 @@ def slave(name):
 
 
 @pytest.fixture(scope="module")
-def built(build_once):
-    """The folder of build_fmu.py --mechanism FILE --native for FILES (native/, native/fmi3/) with their
-    pythonfmu twins (twins/, twins/fmi3/), built once."""
+def built(build_once, mechanism_fmu):
+    """The folder of the native FMUs of FILES (native/, native/fmi3/) as build_fmu.py --mechanism FILE --native
+    makes them, with their pythonfmu twins (twins/, twins/fmi3/; FMI 2.0: the session's ``mechanism_fmu``),
+    built once."""
     def build(folder):
+        twins = folder / "twins"
+        twins.mkdir()
         for name in FILES:
-            build_fmu.build_mechanism_native(CATALOGUE / f"{name}.toml", folder,
-                                             versions=(2, 3) if name in FMI3 else (2,), twins=folder / "twins")
+            toml = CATALOGUE / f"{name}.toml"
+            (twins / f"{name}.fmu").symlink_to(mechanism_fmu(toml))
+            paths = [twins / f"{name}.fmu"]
+            with build_fmu.mechanism_script(toml) as (script, resource), zipfile.ZipFile(paths[0]) as fmi2:
+                if name in FMI3:  # with the FMI 2.0 twin's documentation, as build_fmu.build_versions
+                    docs = {n: fmi2.read(n) for n in fmi2.namelist() if n.startswith("documentation/")}
+                    paths.append(build_fmu.build(script, twins / "fmi3", resources=[resource], fmi_version=3,
+                                                 docs=docs))
+                build_fmu.native_of_twins(build_fmu.slave_class(script), paths, folder, toml.name)
     return build_once("native_mechanism_fmus", build)
 
 
@@ -314,7 +324,7 @@ const fj_assembly *fj_assembly_find(const char *model) {{
 
 
 @pytest.fixture(scope="module")
-def file_library(build_once):
+def file_library(build_once, object_cache):
     """The engine (but its assemblies.c) with the assemblies of ASSEMBLIES and of FourBarLaws (laws_variant, in
     the library's folder), each file's bristle assembly as <name>Bristle (as their native FMUs' model.c has them),
     built once with ``native_build.sanitizers()`` at -O0."""
@@ -337,7 +347,7 @@ def file_library(build_once):
             declarations="\n".join(f"const fj_assembly *file_{n}(void);" for n in models),
             lookups="\n".join(f'    if (strcmp(model, "{n}") == 0) return file_{n}();' for n in models)))
         srcs.append(lookup)
-        sanitized_library(folder, (*sanitizers(), "-O0"), srcs, name="engine-files")
+        sanitized_library(folder, (*sanitizers(), "-O0"), srcs, name="engine-files", objects=object_cache)
     folder = build_once("native_file_assemblies", build)
     return next(folder.glob("*.so"))
 

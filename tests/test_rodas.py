@@ -33,7 +33,7 @@ from friction_joints.native.rodas import (EVENT, KERNEL_FAILED, MATRIX_SINGULAR,
                                          STEP_TOO_SMALL, Rodas, held)
 from friction_joints.planar import BristleSystem
 
-from native_build import TESTS_DIR, run_against, sanitized_library, sanitizers
+from native_build import TESTS_DIR, cached_library, run_against, sanitized_library, sanitizers
 
 SOURCES = [*sources(), TESTS_DIR / "c_rodas" / "problems.c"]  # the engine (the bristle family's assembly) and them
 MU = 1000.0  # Van der Pol's
@@ -42,9 +42,9 @@ STIFF_LINEAR = np.array([[-1.0, 2.0, 0.0], [-2.0, -1.0, 0.0], [1.0, 1.0, -1e4]])
 
 
 @pytest.fixture(scope="module")
-def problems(tmp_path_factory):
+def problems(tmp_path_factory, object_cache):
     """The library of the test problems with the integrator."""
-    return library(compile_library(tmp_path_factory.mktemp("rodas") / "problems.so", SOURCES))
+    return library(cached_library(tmp_path_factory.mktemp("rodas") / "problems.so", SOURCES, objects=object_cache))
 
 
 def solver(lib, name, n, fpar=(0.0,), n_tau=0, **options) -> Rodas:
@@ -434,11 +434,11 @@ print(json.dumps(sanitizer_runs(library(sys.argv[1]))))
 """
 
 
-def test_runs_clean_under_sanitizers(tmp_path, problems):
+def test_runs_clean_under_sanitizers(tmp_path, problems, object_cache):
     """Every problem and law on a build with the address and undefined-behaviour sanitizers (where
     Python can run the former) at -O0 (as conftest's sanitized_engine: it compiles in a quarter of -O2's
     time and checks the same) gives the plain build's results."""
-    path = sanitized_library(tmp_path, (*sanitizers(), "-O0"), SOURCES)
+    path = sanitized_library(tmp_path, (*sanitizers(), "-O0"), SOURCES, objects=object_cache)
     sanitized = json.loads(run_against(path, SANITIZED))
     plain = sanitizer_runs(problems)
     assert sanitized.keys() == plain.keys()
