@@ -522,22 +522,24 @@ class MechanismSlave(VarSlave):
 
     def do_step(self, current_time, step_size):
         """Called initialised, with no earlier failure and a valid step (VarSlave checks those)."""
-        rates = self.rates
+        values, rates, publication = self.values, self.rates, self.publication
         if rates:
             self.rates = {}  # the derivatives hold for this step only
-        inputs = [self.values[n] for n in self.inputs]
-        rates = [rates.get(n, 0.0) for n in self.inputs] if rates else None
-        publication = self.publication
+            rates = [rates.get(n, 0.0) for n in self.inputs]
+        inputs = [values[n] for n in self.inputs]
         try:
             if publication is None:
-                rec = self.stepper.step(current_time, step_size, inputs, rates)
+                rec = self.stepper.step(current_time, step_size, inputs, rates or None)
             else:
-                row = self.stepper.step_record(current_time, step_size, inputs, rates)
+                row = self.stepper.step_record(current_time, step_size, inputs, rates or None)
         except (ValueError, FrictionJointsError, ArithmeticError) as exc:
             # a wrong communication point, or the model failed inside the step: fmi2Error, not
             # fmi2Discard (a smaller step would fail the same way, see the module's docstring)
             return self._fail(f"doStep at t={current_time!r}", exc)
-        self.values.update(self.publish(rec) if publication is None else publication(row))
+        if publication is None:
+            values.update(self.publish(rec))
+        else:
+            publication.update(values, row)
         return True
 
     def _get_fmu_state(self):

@@ -315,6 +315,7 @@ class Instance:
         self._set_input_forms, self._outputs = self.lib.fj_instance_set_input_forms, self.lib.fj_instance_outputs
         self.forms = np.zeros((self.n_tau, 5))
         self._forms_address = self.forms.ctypes.data
+        self._form_entries = memoryview(self.forms).cast("B").cast("d")  # flat: cheaper to write than numpy's
         self._record = np.zeros(self.n_record)
         self._record_address = self._record.ctypes.data
         self._n_rows_ref = ctypes.byref(self._n_rows)
@@ -362,6 +363,16 @@ class Instance:
 
     def step(self, t_end: float) -> None:
         self._checked(self._step(self.handle, float(t_end)))
+
+    def step_held(self, t_end: float, values, rates, jump: int) -> np.ndarray:
+        """``step_and_record`` with every input held from the current time: its value and rate (per s) from
+        values and rates (n_tau floats each), the other entries of its form as ``forms`` has them
+        (Held.form: 0)."""
+        entries, i = self._form_entries, 1
+        for value, rate in zip(values, rates):
+            entries[i], entries[i + 1] = value, rate
+            i += 5
+        return self.step_and_record(t_end, jump)
 
     def step_and_record(self, t_end: float, jump: int) -> np.ndarray:
         """A co-simulation step: the inputs of ``forms`` (n_tau, 5), filled by the caller, from the current
