@@ -156,7 +156,7 @@ class VarSlave(Fmi2Slave):
         pin_scipy_uarray()
         self.values = {v.name: (v.start if v.start is not None else (False if v.kind == "Boolean" else 0.0))
                        for v in self.variables}
-        self.explicit = set()  # names of the variables the host has set
+        self.explicit = set()  # names of the parameters (and Boolean inputs) the host has set
         self.rates = {}  # input name: its first derivative for the next doStep (fmi2SetRealInputDerivatives)
         self.t_start = 0.0
         self.error = None  # the first failure's message: the instance fails every later step
@@ -230,7 +230,7 @@ class VarSlave(Fmi2Slave):
     def _set(self, name, value):
         low, high, fixed = self._limits[name]
         if not (self.terminated or fixed and self.initialized or low is not None and not low <= value <= high):
-            self.values[name] = value  # the usual case: an input's value in range, at every step
+            self.values[name] = value  # a parameter before exitInitializationMode, a Boolean input
             self.explicit.add(name)
             return
         where = self._setter[name]
@@ -245,13 +245,17 @@ class VarSlave(Fmi2Slave):
             self._fail(where, f"{name} = {value!r} is outside its allowed range {self._range(name)}")
 
     def _set_values(self, where, kind, vrs, values):
-        settable = self._settable[kind]
+        settable, limits, store = self._settable[kind], self._limits, self.values
         for vr, value in zip(vrs, values):
             name = settable.get(vr)
-            if name is not None:
+            if name is None:
+                self._fail(where, self._wrong_reference(vr, kind))
+                continue
+            low, high, fixed = limits[name]
+            if fixed or low is None or self.terminated or not low <= value <= high:
                 self._set(name, value)
             else:
-                self._fail(where, self._wrong_reference(vr, kind))
+                store[name] = value  # the usual case, at every step: a Real or Integer input's value in range
 
     def _wrong_reference(self, vr, kind) -> str:
         var = self.vars.get(vr)
