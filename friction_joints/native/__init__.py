@@ -132,7 +132,8 @@ _INSTANCE_API = {
     "fj_instance_set_inputs": ("n", "ppp"), "fj_instance_set_input_forms": ("n", "ppn"),
     "fj_instance_step": ("n", "pd"), "fj_instance_step_forms": ("n", "ppndp"), "fj_instance_advance": ("n", "pdpipp"),
     "fj_instance_report": ("n", "pp"),
-    "fj_instance_outputs": ("n", "pp"), "fj_instance_time": ("d", "p"), "fj_instance_step_size": ("d", "p"), "fj_instance_y": ("p", "p"),
+    "fj_instance_outputs": ("n", "pp"), "fj_instance_time": ("d", "p"), "fj_instance_time_address": ("p", "p"),
+    "fj_instance_step_size": ("d", "p"), "fj_instance_y": ("p", "p"),
     "fj_instance_mode": (None, "ppppp"), "fj_instance_counters": (None, "pppp"),
     "fj_instance_state_size": ("i", "p"), "fj_instance_get_state": ("n", "pp"), "fj_instance_set_state": ("n", "pp"),
     "fj_instance_message": ("c", "p"),
@@ -311,7 +312,8 @@ class Instance:
         self._n_rows = _c_int64()
         # a co-simulation step's calls: bound once, with the addresses of buffers of their own (numpy's
         # array.ctypes.data costs more than the call)
-        self._time, self._advance = self.lib.fj_instance_time, self.lib.fj_instance_advance
+        self._time = _c_double.from_address(self.lib.fj_instance_time_address(handle))  # t without a call
+        self._advance = self.lib.fj_instance_advance
         self._step, self._step_forms = self.lib.fj_instance_step, self.lib.fj_instance_step_forms
         self._set_input_forms, self._outputs = self.lib.fj_instance_set_input_forms, self.lib.fj_instance_outputs
         self.forms = np.zeros((self.n_tau, 5))
@@ -415,7 +417,7 @@ class Instance:
 
     @property
     def t(self) -> float:
-        return self._time(self.handle)
+        return self._time.value
 
     @property
     def step_size(self) -> float:

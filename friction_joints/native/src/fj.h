@@ -106,6 +106,9 @@ int fj_instance_report(const fj_instance *inst, fj_report *report);
 int fj_instance_outputs(fj_instance *inst, double *out);
 
 double fj_instance_time(const fj_instance *inst);
+/* where the instance keeps its time (s): read there, it is fj_instance_time's without a call (valid until
+ * fj_instance_free) */
+const double *fj_instance_time_address(const fj_instance *inst);
 /* the step size the integrator tries next (s; 0 before the first step) */
 double fj_instance_step_size(const fj_instance *inst);
 /* the continuous state (n_y) and the mode (n_fmode, n_imode of the family's layout) */

@@ -429,6 +429,8 @@ int fj_instance_step_forms(fj_instance *inst, const double *forms, int jump, dou
 
 double fj_instance_time(const fj_instance *inst) { return inst->t; }
 
+const double *fj_instance_time_address(const fj_instance *inst) { return &inst->t; }
+
 double fj_instance_step_size(const fj_instance *inst) { return inst->h; }
 
 const double *fj_instance_y(const fj_instance *inst) { return inst->y; }
