@@ -98,13 +98,14 @@ class Stepper:
             raise ValueError(f"step size h = {h!r} must be positive and finite")
         integrator = self.integrator
         now = integrator.time
-        if abs(t - now) > 1e-9 * max(1.0, abs(t)):
+        tolerance = 1e-9 * (t if t > 1.0 else -t if t < -1.0 else 1.0)  # 1e-9 max(1, |t|)
+        if t - now > tolerance or now - t > tolerance:
             raise ValueError(f"communication point t = {t!r} does not match the model time {now!r}")
         values = self._checked(inputs, len(self.inputs))
         rates = self._held if rates is None else self._checked(rates, len(values))
         changed = False
         for held, v, r in zip(self.inputs, values, rates):
-            changed = changed or held(t) != v or held.rate != r
+            changed = changed or held.rate != r or (held(t) if held.rate else held.value) != v
             held.value, held.rate, held.t0 = v, r, t
         if changed:
             integrator.restart()
