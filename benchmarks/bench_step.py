@@ -3,10 +3,10 @@
     OPENBLAS_NUM_THREADS=1 python benchmarks/bench_step.py [--steps 2000] [--h 0.001]
 
 The slaves of SliderCrank and DupontTwoMass are instantiated in this process (no FMU, no pythonfmu
-binary) and stepped as pythonfmu steps them: set_real of the inputs, then do_step (stepper, record,
-publish), from rest with the inputs of bench_compiled.py. Reported per step (us): the whole, the
-C engine's call (``native.Instance.advance``: integration, events and mode decisions) and the rest,
-the per-step Python path (the stepper, the inputs' forms, the record's decoding and publishing); its
+binary) and stepped as pythonfmu steps them: set_real of the inputs, then do_step (the stepper and the
+engine's record; no output is read, so none is published), from rest with the inputs of bench_compiled.py. Reported per step (us): the whole, the
+C engine's call (``native.Instance.step_held``: integration, events, mode decisions and the record) and the rest,
+the per-step Python path (the setter, the slave's checks, the stepper, the inputs' forms); its
 ratio to the engine's call is comparable between runs on a loaded machine, the absolute values are not. Medians over chunks of
 100 steps (a chunk with an event costs more; the median is the common step). The pythonfmu binary
 adds its own floor on top (the no-op FMU of bench_compiled.py).
@@ -69,7 +69,7 @@ def chunks(instance, inputs, steps, h, size=100):
     functions = list(inputs.values())
     out, t = [], 0.0
     for _ in range(steps // size):
-        with Timed(Instance, "advance") as engine:
+        with Timed(Instance, "step_held") as engine:
             start = time.perf_counter()
             for _ in range(size):
                 instance.set_real(refs, [f(t) for f in functions])

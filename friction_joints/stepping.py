@@ -85,30 +85,31 @@ class Stepper:
         """``step`` on the compiled engine, as an FMU's step needs it: one call of the engine, no record
         dict and no events in the results; the record at t + h (n_record,) as the engine writes it, in a
         buffer that the next step overwrites (``outputs`` decodes it)."""
-        values, rates = self._hold(t, h, inputs, rates)
-        now = self.integrator.time  # within rounding of t: the held inputs' values there (Held.form)
-        at_now = [held(now) for held in self.inputs]
-        self._outputs, self._row = None, self.integrator.step_held(t + h, at_now, rates)
+        now, values, rates = self._hold(t, h, inputs, rates)
+        if rates is not self._held:  # now is within rounding of t: the lines' values there (Held.form)
+            values = [held(now) for held in self.inputs]
+        self._outputs, self._row = None, self.integrator.step_held(t + h, values, rates)
         return self._row
 
     def _hold(self, t, h, inputs, rates):
         """Checks a step's arguments and holds the inputs from t (the integrator restarts where they
-        changed); the values and rates as lists of floats."""
+        changed); the model's time, the values and rates as lists of floats (rates None: ``_held``)."""
         if not 0.0 < h < math.inf:
             raise ValueError(f"step size h = {h!r} must be positive and finite")
         integrator = self.integrator
         now = integrator.time
-        if abs(t - now) > 1e-9 * max(1.0, abs(t)):
+        tolerance = 1e-9 * (t if t > 1.0 else -t if t < -1.0 else 1.0)  # 1e-9 max(1, |t|)
+        if t - now > tolerance or now - t > tolerance:
             raise ValueError(f"communication point t = {t!r} does not match the model time {now!r}")
         values = self._checked(inputs, len(self.inputs))
         rates = self._held if rates is None else self._checked(rates, len(values))
         changed = False
         for held, v, r in zip(self.inputs, values, rates):
-            changed = changed or held(t) != v or held.rate != r
+            changed = changed or held.rate != r or (held(t) if held.rate else held.value) != v
             held.value, held.rate, held.t0 = v, r, t
         if changed:
             integrator.restart()
-        return values, rates
+        return now, values, rates
 
     def get_state(self):
         """A snapshot of everything that determines the future: integrator state, held inputs, outputs."""

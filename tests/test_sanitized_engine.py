@@ -9,6 +9,7 @@ included, agree with the same runs on the
 installed library (the tolerances of test_compiled_engine.py). A sanitizer's report fails a run (shown here on a faulty library), and
 FRICTION_JOINTS_ENGINE_LIBRARY chooses the library a process runs on."""
 
+import math
 import pickle
 
 import numpy as np
@@ -26,12 +27,13 @@ from friction_joints.spatial.clearance_system import ClearanceRSRRRSystem
 from friction_joints.spatial.bristle import BristleRSRRRSystem, surface_laws
 from friction_joints.spatial.rsrrr import RSRRR
 from friction_joints.spatial.system import RSRRRSystem
+from friction_joints.stepping import MechanismStepper
 from friction_joints.vehicle import SteeringBristle, SteeringParameters, SteeringSystem, element_laws
 
 import build_fmu
 
 from native_build import ADDRESS, UNDEFINED, run_against, sanitized_library
-from test_compiled_engine import assert_same_run
+from test_compiled_engine import STATE, assert_same_run
 
 FAULTY = """
 #include <stdint.h>
@@ -120,6 +122,45 @@ def test_simulations_under_sanitizers(tmp_path, sanitized_engine):
         if name not in NO_EVENTS:
             assert len(installed[name].events) > 3, f"{name}: too few events to exercise their location"
         assert_same_run(installed[name], sanitized[name], keys, name)
+
+
+FMU_STEPS = """
+import pickle, sys
+from friction_joints.native import library
+from test_sanitized_engine import fmu_steps
+assert library() is library(sys.argv[1])
+with open(sys.argv[2], "wb") as file:
+    pickle.dump(fmu_steps(), file)
+"""
+
+
+def crank_stepper() -> MechanismStepper:
+    """The slider crank's stepper on the compiled engine, from rest in its hanging equilibrium."""
+    mechanism = slider_crank()
+    return MechanismStepper(mechanism, mechanism.assemble([0.0]), [0.0], [0.0], engine="compiled")
+
+
+def fmu_steps() -> np.ndarray:
+    """The record rows (300, n_record) of the slider crank stepped as its FMU steps it over 0.3 s from rest
+    (``Stepper.step_record``: one call of the engine per 1 ms step, fj_instance_step_forms), the torque
+    4 sin(3 t) N.m sampled at each communication point and on the line of its derivative every other step."""
+    stepper = crank_stepper()
+    rows = []
+    for k in range(300):
+        t = k * 1e-3
+        rates = [12.0 * math.cos(3.0 * t)] if k % 2 else None
+        rows.append(stepper.step_record(t, 1e-3, [4.0 * math.sin(3.0 * t)], rates).copy())
+    return np.array(rows)
+
+
+def test_fmu_steps_under_sanitizers(tmp_path, sanitized_engine):
+    run_against(sanitized_engine, FMU_STEPS, args=[tmp_path / "steps.pickle"])
+    sanitized, installed = pickle.loads((tmp_path / "steps.pickle").read_bytes()), fmu_steps()
+    decode = crank_stepper().system.decode_record
+    stuck = [bool(decode(row.copy())["stuck"]) for row in (installed[0], installed[-1])]
+    assert stuck == [True, False]  # stick-slip events inside: the crank broke away
+    scale = np.maximum(np.ptp(installed, axis=0), np.abs(installed).max(axis=0))  # each recorded quantity's
+    assert np.all(np.abs(sanitized - installed) <= STATE * scale)
 
 
 def test_undefined_behaviour_fails_the_run(tmp_path):

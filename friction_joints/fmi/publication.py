@@ -9,6 +9,8 @@ write the same indices into C (``fmi.native``).
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 
@@ -92,6 +94,8 @@ class Publication:
         reals = [(name, i) for name, (i, _) in indices.items() if kinds[name] != "Boolean" and i is not None]
         self.names = tuple(name for name, _ in reals)
         self.index = tuple(i for _, i in reals)
+        self._pick = operator.itemgetter(*self.index) if len(self.index) > 1 else lambda entries: [
+            entries[i] for i in self.index]  # entries -> the Real outputs' values, in the order of names
         self.booleans = tuple((name, i, i + count) for name, (i, count) in indices.items() if kinds[name] == "Boolean")
         probe = _spread(n_record, -2.0, 2.0, 0.7548776662466927)  # another row: publish agrees on it too,
         probe[::3] = 0.0  # Boolean outputs false and true among them
@@ -101,8 +105,12 @@ class Publication:
             raise NotFromRecord(f"its outputs {', '.join(wrong)} are not entries of the record (publish computes them)")
 
     def __call__(self, row: np.ndarray) -> dict:
-        values = row.tolist()  # Python floats: cheaper to pick from than the array's entries
-        out = dict(zip(self.names, [values[i] for i in self.index]))
+        return self.update({}, row)
+
+    def update(self, out: dict, row: np.ndarray) -> dict:
+        """``out`` updated with the outputs of the record row (n_record,), as ``publication(row)`` gives them."""
+        entries = memoryview(row)  # its entries as Python floats, picked without a copy of the row
+        out.update(zip(self.names, self._pick(entries)))
         for name, start, stop in self.booleans:
-            out[name] = any(values[start:stop])  # NaN is true, as bool(NaN)
+            out[name] = any(entries[start:stop])  # NaN is true, as bool(NaN)
         return out

@@ -5,7 +5,8 @@ mechanism and initial state from the parameter values) and ``publish`` (output v
 ``MechanismSystem.record`` dict). Everything else is here, and there is no physics here. On the
 compiled engine a doStep is one call of the C engine (``Stepper.step_record``) and the outputs are
 read from its record row at the indices publish takes them from (``publication.Publication``, found
-once when the model is built); on the Python engine publish gets the record dict.
+once when the model is built) when a getter or getFMUstate first asks for them after the step; on the
+Python engine publish gets the record dict at every step.
 
 Failures (FMI error semantics)
 ------------------------------
@@ -156,7 +157,7 @@ class VarSlave(Fmi2Slave):
         pin_scipy_uarray()
         self.values = {v.name: (v.start if v.start is not None else (False if v.kind == "Boolean" else 0.0))
                        for v in self.variables}
-        self.explicit = set()  # names of the variables the host has set
+        self.explicit = set()  # names of the parameters (and Boolean inputs) the host has set
         self.rates = {}  # input name: its first derivative for the next doStep (fmi2SetRealInputDerivatives)
         self.t_start = 0.0
         self.error = None  # the first failure's message: the instance fails every later step
@@ -230,7 +231,7 @@ class VarSlave(Fmi2Slave):
     def _set(self, name, value):
         low, high, fixed = self._limits[name]
         if not (self.terminated or fixed and self.initialized or low is not None and not low <= value <= high):
-            self.values[name] = value  # the usual case: an input's value in range, at every step
+            self.values[name] = value  # a parameter before exitInitializationMode, a Boolean input
             self.explicit.add(name)
             return
         where = self._setter[name]
@@ -245,13 +246,17 @@ class VarSlave(Fmi2Slave):
             self._fail(where, f"{name} = {value!r} is outside its allowed range {self._range(name)}")
 
     def _set_values(self, where, kind, vrs, values):
-        settable = self._settable[kind]
+        settable, limits, store = self._settable[kind], self._limits, self.values
         for vr, value in zip(vrs, values):
             name = settable.get(vr)
-            if name is not None:
+            if name is None:
+                self._fail(where, self._wrong_reference(vr, kind))
+                continue
+            low, high, fixed = limits[name]
+            if fixed or low is None or self.terminated or not low <= value <= high:
                 self._set(name, value)
             else:
-                self._fail(where, self._wrong_reference(vr, kind))
+                store[name] = value  # the usual case, at every step: a Real or Integer input's value in range
 
     def _wrong_reference(self, vr, kind) -> str:
         var = self.vars.get(vr)
@@ -295,18 +300,21 @@ class VarSlave(Fmi2Slave):
         self._set_values("setString", String, vrs, values)
 
     # --- getters: an unknown reference or another type is an error, not an exception --------------
+    def _published(self) -> dict:
+        """``values``, the outputs of the last step in it (MechanismSlave publishes them when asked)."""
+        return self.values
+
     def _get_values(self, where, kind, vrs, default):
-        names = self._gettable[kind]
-        out = []
+        names, values, out = self._gettable[kind], self._published(), []
         for vr in vrs:
             name = names.get(vr)
             if name is None:
                 self._fail(where, self._wrong_reference(vr, kind))
-            out.append(default if name is None else self.values[name])
+            out.append(default if name is None else values[name])
         return out
 
     def get_real(self, vrs):
-        names, values, out = self._gettable[Real], self.values, []
+        names, values, out = self._gettable[Real], self._published(), []
         try:
             for vr in vrs:
                 out.append(float(values[names[vr]]))
@@ -315,7 +323,7 @@ class VarSlave(Fmi2Slave):
         return out
 
     def get_boolean(self, vrs):
-        names, values, out = self._gettable[Boolean], self.values, []
+        names, values, out = self._gettable[Boolean], self._published(), []
         try:
             for vr in vrs:
                 out.append(bool(values[names[vr]]))
@@ -452,6 +460,7 @@ class MechanismSlave(VarSlave):
         self.stepper = None
         self.built_with = None  # the parameters the stepper was built with
         self.publication = None  # publish read from the compiled engine's record row, where it can be
+        self.unpublished = None  # the record row of the last step while its outputs are not in values yet
 
     # --- to implement -----------------------------------------------------------------------------
     def build(self, p: dict):
@@ -487,6 +496,7 @@ class MechanismSlave(VarSlave):
     def _build_stepper(self):
         """The stepper of the current values."""
         self.stepper = self.make_stepper(self.build(self.values), [self.values[n] for n in self.inputs])
+        self.unpublished = None
         self.built_with = self.parameters()
         self.publication = self._publication()
 
@@ -522,33 +532,44 @@ class MechanismSlave(VarSlave):
 
     def do_step(self, current_time, step_size):
         """Called initialised, with no earlier failure and a valid step (VarSlave checks those)."""
-        rates = self.rates
+        values, rates, publication = self.values, self.rates, self.publication
         if rates:
             self.rates = {}  # the derivatives hold for this step only
-        inputs = [self.values[n] for n in self.inputs]
-        rates = [rates.get(n, 0.0) for n in self.inputs] if rates else None
-        publication = self.publication
+            rates = [rates.get(n, 0.0) for n in self.inputs]
+        inputs = [values[n] for n in self.inputs]
         try:
             if publication is None:
-                rec = self.stepper.step(current_time, step_size, inputs, rates)
+                rec = self.stepper.step(current_time, step_size, inputs, rates or None)
             else:
-                row = self.stepper.step_record(current_time, step_size, inputs, rates)
+                row = self.stepper.step_record(current_time, step_size, inputs, rates or None)
         except (ValueError, FrictionJointsError, ArithmeticError) as exc:
             # a wrong communication point, or the model failed inside the step: fmi2Error, not
             # fmi2Discard (a smaller step would fail the same way, see the module's docstring)
             return self._fail(f"doStep at t={current_time!r}", exc)
-        self.values.update(self.publish(rec) if publication is None else publication(row))
+        if publication is None:
+            values.update(self.publish(rec))
+        else:
+            self.unpublished = row  # its outputs go into values when something reads them (_published)
         return True
 
+    def _published(self) -> dict:
+        """``values`` with the outputs of the last step: published from its record row on the first read
+        after the step (a host that reads no output at a step does not pay for publishing them). The row is
+        the engine's buffer, which only the next step writes."""
+        if self.unpublished is not None:
+            self.publication.update(self.values, self.unpublished)
+            self.unpublished = None
+        return self.values
+
     def _get_fmu_state(self):
-        return {"values": dict(self.values), "rates": dict(self.rates),
+        return {"values": dict(self._published()), "rates": dict(self.rates),
                 "stepper": None if self.stepper is None else self.stepper.get_state()}
 
     def _set_fmu_state(self, state):
         """The state's values, parameters included, and its stepper's state; the stepper is built again
         from the state's parameters where they are not the ones it was built with (or there is none yet:
         a fresh or reset instance), so that a state restores the model it was taken from."""
-        self.values, self.rates = dict(state["values"]), dict(state["rates"])
+        self.values, self.rates, self.unpublished = dict(state["values"]), dict(state["rates"]), None
         if state["stepper"] is not None:
             if self.stepper is None or self.built_with != self.parameters():
                 self._build_stepper()

@@ -130,8 +130,10 @@ _INSTANCE_API = {
     "fj_instance_new": ("p", "ppipiiiipps"), "fj_instance_new_of": ("p", "ppipiiiipps"),
     "fj_instance_free": (None, "p"), "fj_instance_start": ("n", "pdp"),
     "fj_instance_set_inputs": ("n", "ppp"), "fj_instance_set_input_forms": ("n", "ppn"),
-    "fj_instance_step": ("n", "pd"), "fj_instance_advance": ("n", "pdpipp"), "fj_instance_report": ("n", "pp"),
-    "fj_instance_outputs": ("n", "pp"), "fj_instance_time": ("d", "p"), "fj_instance_step_size": ("d", "p"), "fj_instance_y": ("p", "p"),
+    "fj_instance_step": ("n", "pd"), "fj_instance_step_forms": ("n", "ppndp"), "fj_instance_advance": ("n", "pdpipp"),
+    "fj_instance_report": ("n", "pp"),
+    "fj_instance_outputs": ("n", "pp"), "fj_instance_time": ("d", "p"), "fj_instance_time_address": ("p", "p"),
+    "fj_instance_step_size": ("d", "p"), "fj_instance_y": ("p", "p"),
     "fj_instance_mode": (None, "ppppp"), "fj_instance_counters": (None, "pppp"),
     "fj_instance_state_size": ("i", "p"), "fj_instance_get_state": ("n", "pp"), "fj_instance_set_state": ("n", "pp"),
     "fj_instance_message": ("c", "p"),
@@ -310,11 +312,13 @@ class Instance:
         self._n_rows = _c_int64()
         # a co-simulation step's calls: bound once, with the addresses of buffers of their own (numpy's
         # array.ctypes.data costs more than the call)
-        self._time, self._advance = self.lib.fj_instance_time, self.lib.fj_instance_advance
-        self._step = self.lib.fj_instance_step
+        self._time = _c_double.from_address(self.lib.fj_instance_time_address(handle))  # t without a call
+        self._advance = self.lib.fj_instance_advance
+        self._step, self._step_forms = self.lib.fj_instance_step, self.lib.fj_instance_step_forms
         self._set_input_forms, self._outputs = self.lib.fj_instance_set_input_forms, self.lib.fj_instance_outputs
         self.forms = np.zeros((self.n_tau, 5))
         self._forms_address = self.forms.ctypes.data
+        self._form_entries = memoryview(self.forms).cast("B").cast("d")  # flat: cheaper to write than numpy's
         self._record = np.zeros(self.n_record)
         self._record_address = self._record.ctypes.data
         self._n_rows_ref = ctypes.byref(self._n_rows)
@@ -363,13 +367,16 @@ class Instance:
     def step(self, t_end: float) -> None:
         self._checked(self._step(self.handle, float(t_end)))
 
-    def step_and_record(self, t_end: float, jump: int) -> np.ndarray:
-        """A co-simulation step: the inputs of ``forms`` (n_tau, 5), filled by the caller, from the current
-        time (jump as set_input_forms), then to t_end with every event and mode decision in C; the record
-        at t_end (n_record,) in the instance's own buffer, which the next call overwrites."""
-        handle = self.handle
-        status = (self._set_input_forms(handle, self._forms_address, jump) or self._step(handle, t_end)
-                  or self._outputs(handle, self._record_address))
+    def step_held(self, t_end: float, values, rates, jump: int) -> np.ndarray:
+        """A co-simulation step in one call of the engine: every input held from the current time, its value
+        and rate (per s) from values and rates (n_tau floats each; the other entries of its form stay 0, as
+        Held.form's), jump as set_input_forms, then to t_end with every event and mode decision in C; the
+        record at t_end (n_record,) in the instance's own buffer, which the next call overwrites."""
+        entries, i = self._form_entries, 1
+        for value, rate in zip(values, rates):
+            entries[i], entries[i + 1] = value, rate
+            i += 5
+        status = self._step_forms(self.handle, self._forms_address, jump, t_end, self._record_address)
         if status:
             self._checked(status)
         return self._record
@@ -410,7 +417,7 @@ class Instance:
 
     @property
     def t(self) -> float:
-        return self._time(self.handle)
+        return self._time.value
 
     @property
     def step_size(self) -> float:

@@ -100,12 +100,9 @@ class CompiledIntegrator:
         and rates (one per input, per s) at the current time: one call of the engine, with the events and
         mode decisions in C and not logged in ``results``. The record at t_end (n_record,), in the
         instance's buffer, which the next call overwrites."""
-        forms = self.instance.forms  # a held input's form: (0, value, rate, 0, 0) from the current time
-        forms[:, 1] = values
-        forms[:, 2] = rates
         jump, self._restart_pending = int(self._restart_pending), False
         try:
-            return self.instance.step_and_record(t_end, jump)
+            return self.instance.step_held(t_end, values, rates, jump)
         except native.InstanceError as error:
             raise self._error(error) from None
 

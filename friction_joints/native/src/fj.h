@@ -79,6 +79,10 @@ int fj_instance_set_input_forms(fj_instance *inst, const double *forms, int jump
 /* Integrate to t_end (>= the current time), events and mode decisions included. */
 int fj_instance_step(fj_instance *inst, double t_end);
 
+/* A co-simulation step in one call: fj_instance_set_input_forms(inst, forms, jump), fj_instance_step(inst,
+ * t_end), then fj_instance_outputs(inst, out); the first of them that fails ends it with its status. */
+int fj_instance_step_forms(fj_instance *inst, const double *forms, int jump, double t_end, double *out);
+
 /* As fj_instance_step, but stop right after the first event (its mode settled) and record: the rows
  * of the records at the times of grid (n_grid, increasing, within (t, t_end]) that are reached, into
  * rows (n_grid x n_record). Returns FJ_ADVANCED_TO_END, FJ_ADVANCED_TO_EVENT (fj_instance_report
@@ -102,6 +106,9 @@ int fj_instance_report(const fj_instance *inst, fj_report *report);
 int fj_instance_outputs(fj_instance *inst, double *out);
 
 double fj_instance_time(const fj_instance *inst);
+/* where the instance keeps its time (s): read there, it is fj_instance_time's without a call (valid until
+ * fj_instance_free) */
+const double *fj_instance_time_address(const fj_instance *inst);
 /* the step size the integrator tries next (s; 0 before the first step) */
 double fj_instance_step_size(const fj_instance *inst);
 /* the continuous state (n_y) and the mode (n_fmode, n_imode of the family's layout) */

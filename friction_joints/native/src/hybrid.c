@@ -421,7 +421,15 @@ int fj_instance_outputs(fj_instance *inst, double *out) {
     return status ? status : record(inst, inst->t, inst->y, out);
 }
 
+int fj_instance_step_forms(fj_instance *inst, const double *forms, int jump, double t_end, double *out) {
+    int status = fj_instance_set_input_forms(inst, forms, jump);
+    if (status == FJ_STATUS_OK) status = fj_instance_step(inst, t_end);
+    return status == FJ_STATUS_OK ? fj_instance_outputs(inst, out) : status;
+}
+
 double fj_instance_time(const fj_instance *inst) { return inst->t; }
+
+const double *fj_instance_time_address(const fj_instance *inst) { return &inst->t; }
 
 double fj_instance_step_size(const fj_instance *inst) { return inst->h; }
 
