@@ -318,7 +318,7 @@ class Instance:
         self._set_input_forms, self._outputs = self.lib.fj_instance_set_input_forms, self.lib.fj_instance_outputs
         self.forms = np.zeros((self.n_tau, 5))
         self._forms_address = self.forms.ctypes.data
-        self._form_entries = memoryview(self.forms).cast("B").cast("d")  # flat: cheaper to write than numpy's
+        self._form_entries = memoryview(self.forms.reshape(-1))  # flat: cheaper to write than numpy's
         self._record = np.zeros(self.n_record)
         self._record_address = self._record.ctypes.data
         self._n_rows_ref = ctypes.byref(self._n_rows)
