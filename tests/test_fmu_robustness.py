@@ -156,12 +156,13 @@ def test_a_wrong_guid_or_token_is_refused(hosts, crank, version, token):
 @pytest.mark.parametrize("version", [2, 3])
 def test_instantiate_and_free_keep_the_memory_bounded(hosts, crank, version):
     """Item 8: about 15 kB more per instantiate/free cycle in a C host (the FMI 2.0 slave script run
-    again at every instantiation and never released). The growth from cycle 20 to 80 is measured."""
-    proc = run_host(hosts, crank, version, options=("-q", "-c", "80"), steps=1)
+    again at every instantiation and never released). The growth from cycle 20 to 200 is measured: over cycles 20-80
+    alone the resident size's page steps read 1.2-1.53 kB per cycle where the same runs gave 1.0-1.2 over 180."""
+    proc = run_host(hosts, crank, version, options=("-q", "-c", "200"), steps=1)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    rss = {int(k): int(kb) for _, k, kb in (line.split() for line in proc.stdout.splitlines()[:80])}
-    per_cycle = (rss[80] - rss[20]) / 60
-    assert per_cycle < 1.5, f"{per_cycle:.1f} kB per cycle ({rss[20]} kB at cycle 20, {rss[80]} kB at 80)"
+    rss = {int(k): int(kb) for _, k, kb in (line.split() for line in proc.stdout.splitlines()[:200])}
+    per_cycle = (rss[200] - rss[20]) / 180
+    assert per_cycle < 1.5, f"{per_cycle:.2f} kB per cycle ({rss[20]} kB at cycle 20, {rss[200]} kB at 200)"
 
 
 def test_instantiations_add_the_resources_folder_once_to_sys_path(fmus, run_isolated):
