@@ -170,7 +170,7 @@ class VarSlave(Fmi2Slave):
         for v in self.variables:
             cls = {"Real": Real, "Integer": Integer, "Boolean": Boolean}[v.kind]
             kw = dict(causality=Fmi2Causality[v.causality], description=v.description,
-                      getter=lambda name=v.name: self.values[name])
+                      getter=lambda name=v.name: self._published()[name])
             if v.causality in ("parameter", "input"):
                 kw.update(setter=lambda x, name=v.name: self._set(name, x))
                 bounds = ((None, None) if v.kind == "Boolean" else
