@@ -18,7 +18,8 @@ from fmpy import read_model_description, simulate_fmu
 from fmpy.fmi1 import FMICallException
 from fmpy.validation import validate_fmu
 from native_build import run_against, sanitized_library, sanitizers
-from test_native_fmus import (INSTALL_WINE, MINGW, WINE, Instance, assert_close,  # noqa: F401 (hosts: a fixture)
+from test_native_fmus import (INSTALL_WINE, MINGW, SIZE_GOAL, WINE, Instance,  # noqa: F401 (hosts: a fixture)
+                              assert_close,
                               assert_lugre_state_restores, assert_win64_reproduces_linux64,
                               description_without_build, drive, host_arguments, hosts, outputs_of)
 from valgrind import valgrind_errors
@@ -112,6 +113,12 @@ def test_native_file_fmu_is_its_twin_in_description_and_results(built, name, ver
     native_result, names = run(path, cls)
     twin_result, _ = run(twin, cls)
     assert_close(native_result, twin_result, names, 1e-9, f"{name} FMI {version}.0, native vs pythonfmu")
+
+
+@pytest.mark.parametrize("name, version", [(n, 2) for n in FILES] + [(n, 3) for n in FMI3])
+def test_native_file_fmu_is_within_the_size_goal(built, name, version):
+    size = fmu(built, name, version).stat().st_size
+    assert size <= SIZE_GOAL, f"{name} FMI {version}.0: {size} bytes"
 
 
 @pytest.mark.parametrize("name", FILES)
