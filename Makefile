@@ -22,9 +22,9 @@ demo: $(VENV)/.installed-demo
 	$(BIN)/python examples/cosim_speed_control.py --dist dist --out out
 
 # the tests, in one process per core (pip install compiled the C engine); the idle workers take tests
-# from the busy ones (worksteal), the tests marked slow start first (tests/conftest.py)
+# from the busy ones (worksteal), the tests marked slow start first (tests/conftest.py); the 25 slowest are listed
 test: $(VENV)/.installed-test
-	$(BIN)/python -m pytest -q -n auto --dist worksteal
+	$(BIN)/python -m pytest -q -n auto --dist worksteal --durations=25
 
 clean:
 	rm -rf $(VENV) dist build *.egg-info out
