@@ -2,12 +2,14 @@
 Python engine (RSRRRSystem, its reference) on random states: rhs, events and record (through
 decode_record, key by key) agree to 1e-10 of each quantity's scale in every supported configuration
 (cut and minimal forms, recursive and trace formulations, friction on and off, stiction with the
-modes +1, -1 and 0, no load and SpeedLoads) and the number of passes of the reaction-friction
-coupling is the same; the failures give their statuses, named as the Python exceptions name them.
+modes +1, -1 and 0, no load and SpeedLoads); the reaction-friction coupling, a fixed point in Python,
+is solved by Newton's method in C, in no more passes (the recorded ``iterations``), and also where the
+fixed point diverges; the failures give their statuses, named as the Python exceptions name them.
 
 The kernels are those of the installed C engine (native/src/spatial.c) that ``system.compiled()``
 calls; some of these tests also run once against a build with sanitizers (tests/native_build.py)."""
 
+import ctypes
 from pathlib import Path
 
 import numpy as np
@@ -119,7 +121,10 @@ def test_kernels_agree_with_the_python_engine(systems, name):
                     assert got[key].dtype == ref.dtype, f"{key} dtype ({where})"
                 else:
                     assert type(got[key]) is type(ref), f"{key}: {type(got[key])} for {type(ref)} ({where})"
-                if key in ("iterations", "stuck"):
+                if key == "iterations" and mode.direction != 0:  # Newton's passes against the fixed point's
+                    assert 1 <= got[key] <= ref and got[key] < RSRRR.MAX_ITERATIONS, \
+                        f"record {key}: {got[key]} for {ref} ({where})"
+                elif key in ("iterations", "stuck"):  # the holding iteration is the Python engine's
                     assert got[key] == ref, f"record {key}: {got[key]} for {ref} ({where})"
                 else:
                     floor = 1e-3 if key == "closure" else 1.0  # m (links are 0.1-0.3 m); rad, N, N.m, J
@@ -173,15 +178,97 @@ def test_stuck_rhs_is_zero_and_the_iterations_count_passes(systems):
     y = system.initial_state(psid11=2.0)
     status, dy = call(system.compiled().rhs, system, 1.0, y, Mode(0), 11)
     assert status == 0 and np.all(dy == 0.0)
-    # turning with friction, the coupling takes several passes (the paper's three and more)
+    # turning with friction, the fixed point takes several passes (the paper's three and more); Newton in C
+    # converged in more than its frictionless first pass and not more than the fixed point's
     status, out = call(system.compiled().record, system, 1.0, y, Mode(1), system.compiled().n_record)
     rec = system.decode_record(out)
-    assert rec["iterations"] == system.record(1.0, y, Mode(1))["iterations"] > 3
+    fixed_point = system.record(1.0, y, Mode(1))["iterations"]
+    assert status == 0 and 1 < rec["iterations"] <= fixed_point and fixed_point > 3, (rec["iterations"], fixed_point)
+
+
+def journal_torque(model, j, f_O, n_O):
+    """(t_0, its gradient (6,)) of journal j of the packed model under the reactions f_O, n_O (3,), from the C
+    engine's fj_spatial_journal_torque."""
+    function = library().fj_spatial_journal_torque
+    P = ctypes.c_void_p
+    function.argtypes, function.restype = [P, P, ctypes.c_int64, P, P, P], ctypes.c_double
+    f_O, n_O, grad = (np.ascontiguousarray(x, float) for x in (f_O, n_O, np.full(6, np.nan)))
+    t_0 = function(model.fpar.ctypes.data, model.ipar.ctypes.data, j, f_O.ctypes.data, n_O.ctypes.data,
+                   grad.ctypes.data)
+    return t_0, grad
+
+
+def test_journal_torque_gradient_is_its_derivative(systems):
+    """The gradient that Newton's Jacobian is built from equals central differences of t_0 (the value the
+    Python engine's journals give) at random reactions, on every journal (the first without surface C); at
+    a zero load, the kink of its norm, that load's part is zero."""
+    system = systems["cut"]
+    model, journals = system.compiled(), system.mech.journals
+    rng = np.random.default_rng(11)
+    for j in range(4):
+        for _ in range(5):
+            f_O, n_O = rng.normal(size=3) * 50.0, rng.normal(size=3) * 2.0
+            t_0, grad = journal_torque(model, j, f_O, n_O)
+            reference = journals.full_torque(*(np.tile(x, (4, 1)) for x in (f_O, n_O)))[j]
+            assert abs(t_0 - reference) <= 1e-12 * abs(reference), (t_0, reference)
+            x, numeric = np.concatenate((f_O, n_O)), np.zeros(6)
+            for i in range(6):
+                h = 1e-6 * max(abs(x[i]), 1.0)
+                up, down = x.copy(), x.copy()
+                up[i] += h
+                down[i] -= h
+                numeric[i] = (journal_torque(model, j, up[:3], up[3:])[0]
+                              - journal_torque(model, j, down[:3], down[3:])[0]) / (2 * h)
+            assert np.abs(grad - numeric).max() <= 1e-7 * np.abs(numeric).max(), (j, grad, numeric)
+    # no load on A and B (f_x = f_y = n_x = n_y = 0) and none on C: the gradient is 0; f_z alone: only its part
+    assert np.array_equal(journal_torque(model, 1, np.zeros(3), np.ones(3) * [0, 0, 1])[1], np.zeros(6))
+    _, grad = journal_torque(model, 1, [0.0, 0.0, -5.0], np.zeros(3))
+    assert np.array_equal(grad[[0, 1, 3, 4, 5]], np.zeros(5)) and grad[2] == -journals.mu_C[1] * journals.arms()[2, 1], grad
+
+
+HIGH_FRICTION = 3.0  # times Table 1's levels: mu_a0 = 0.6
+
+
+def test_newton_converges_where_the_fixed_point_diverges():
+    """At journal friction three times Table 1's (mu_a0 = 0.6) the Python engine's fixed point diverges at
+    more than half the random states; the C engine's Newton method solves the coupling wherever the fixed point does and
+    at most states where it diverges (elsewhere the coupling has no solution near: Python's Newton method,
+    RSRRR.dynamics(newton=True), fails there too), and its t_f satisfies t_f = t_f(reactions(t_f)) to the
+    coupling's tolerance: the Python engine's reactions at those t_f (its eq. 2 and eqs 3.1-3.8, t_f imposed)
+    give them back through eqs 4-7, and its qdd, f_S there are the C engine's."""
+    system = RSRRRSystem(RSRRR(RSRRRParameters(journals=table1_journals(HIGH_FRICTION))), [paper_drive(), 0.0],
+                         paper_load())
+    mech, model = system.mech, system.compiled()
+    rng = np.random.default_rng(5)
+    beyond = 0  # states where the fixed point diverges and Newton converges
+    for k in range(12):
+        y = system.initial_state(psi11=rng.uniform(-np.pi, np.pi), psid11=rng.normal() * 6.0)
+        q, qd = y[:4], y[4:8]  # the cut form's loop coordinates
+        try:
+            fixed_point = system.rhs(0.5, y, Mode(1))
+        except ConvergenceError:
+            fixed_point = None
+        status, out = call(model.record, system, 0.5, y, Mode(1), model.n_record)
+        if status != 0:  # no solution near (Painleve-type)
+            assert status == packing.ST_COUPLING and fixed_point is None, status
+            with pytest.raises(ConvergenceError):
+                mech.dynamics(q, qd, system.applied(0.5, y), newton=True)
+            continue
+        beyond += fixed_point is None
+        rec = system.decode_record(out)
+        assert 1 < rec["iterations"] < RSRRR.MAX_ITERATIONS, rec["iterations"]
+        at_t_f = mech.dynamics(q, qd, system.applied(0.5, y), friction=lambda f_O, n_O: rec["t_f"])
+        t_f = mech.friction_torques(qd, at_t_f.f_O, at_t_f.n_O)  # eqs 4-7 of the reactions at t_f
+        assert np.abs(t_f - rec["t_f"]).max() <= RSRRR.COUPLING_TOL * (1.0 + np.abs(t_f).max()), (t_f, rec["t_f"])
+        assert_close(rec["qdd"], at_t_f.qdd, "qdd")
+        assert_close(rec["f_S"], at_t_f.f_S, "f_S")
+    assert beyond >= 4, beyond
 
 
 def test_failures_return_their_status():
     """The statuses where the Python engine raises; their messages have the exceptions' words."""
-    # a coupling that diverges (friction five times Table 1's): ConvergenceError in Python
+    # a coupling without solution (friction five times Table 1's): ConvergenceError in Python (its fixed point
+    # diverges), Newton in C does not converge either
     system = RSRRRSystem(RSRRR(RSRRRParameters(journals=table1_journals(5.0))), [paper_drive(), 0.0], paper_load())
     y = system.initial_state(psid11=3.0)
     with pytest.raises(ConvergenceError) as exc:
@@ -245,6 +332,8 @@ for name in tests.CONFIGS:
     tests.test_kernels_agree_with_the_python_engine(systems, name)
 tests.test_stuck_rhs_is_zero_and_the_iterations_count_passes(systems)
 tests.test_failures_return_their_status()
+tests.test_newton_converges_where_the_fixed_point_diverges()
+tests.test_journal_torque_gradient_is_its_derivative(systems)
 tests.test_kept_state_of_motion_gives_the_bits_of_a_fresh_scratch(systems, "stiction-minimal")
 import test_decide_spatial as decide
 systems = decide.make_systems()

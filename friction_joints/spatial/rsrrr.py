@@ -124,7 +124,7 @@ class RSRRR:
 
     COUPLING_TOL = 1e-12  # N.m, relative to 1 + max |t_f|
     MAX_ITERATIONS = 50
-    NEWTON_FALLBACK = False  # the compiled engine has the fixed-point iteration only: both fail alike
+    NEWTON_FALLBACK = False  # the reference stays the paper's fixed point (the compiled engine solves by Newton)
 
     def __init__(self, params: RSRRRParameters = RSRRRParameters()):
         self.p = params

@@ -12,12 +12,14 @@
  * (chain.Link's joint, k, d), for the family spatial_clearance (spatial_clearance.c) through
  * spatial_internal.h.
  *
- * The reaction-friction coupling (RSRRR.dynamics) is solved as the Python engine solves it: one solve of
- * eq. (2) gives qdd and the cut force as affine functions of the four friction torques (the column of
- * a unit friction torque computed directly as the linear part, not as a difference of two solves: the
- * same up to rounding), the Newton-Euler reactions (eqs 3.1-3.8) follow as affine functions too, and
- * the fixed point t_f = t_f(reactions(t_f)) (eqs 4-7) is iterated on that map with the same start and
- * the same stopping test.
+ * The reaction-friction coupling (RSRRR.dynamics): as in the Python engine, one solve of eq. (2) gives qdd
+ * and the cut force as affine functions of the four friction torques (the column of a unit friction
+ * torque computed directly as the linear part, not as a difference of two solves: the same up to
+ * rounding) and the Newton-Euler reactions (eqs 3.1-3.8) follow as affine functions too; the coupling
+ * t_f = t_f(reactions(t_f)) (eqs 4-7) on that map is then solved by Newton's method with its analytic
+ * Jacobian (dynamics()), where the Python engine iterates the fixed point: the same start (t_f = 0) and
+ * the same stopping test, so the same solution within the tolerance, in 4-5 passes instead of 12-24, and
+ * also at friction levels where the fixed point diverges. The record's iterations are Newton's passes.
  *
  * Inputs: tau = [tau (drive), tau_res] (N.m). Model arrays: see the docstring of
  * friction_joints/spatial/packing.py (the I_*, L_*, CH_*, LOOP_*, J_*, LOAD_* offsets of
@@ -199,6 +201,8 @@ static void layout(work *w, double *f, int64_t *iw, int64_t n, int64_t n1, int64
     w->SfO = take(f, &u, n * n * 3), w->SnO = take(f, &u, n * n * 3);
     w->qdd = take(f, &u, n), w->fS = take(f, &u, 3), w->fO = take(f, &u, n * 3), w->nO = take(f, &u, n * 3);
     w->tf = take(f, &u, n), w->new_ = take(f, &u, n), w->limits = take(f, &u, n), w->R4 = take(f, &u, 16);
+    w->grad = take(f, &u, n * 6), w->jac = take(f, &u, n * n), w->step = take(f, &u, n), w->from = take(f, &u, n);
+    w->pivc = itake(iw, &v, n);
     w->Delta = take(f, &u, n * 16), w->Ti = take(f, &u, n * 16), w->TiH = take(f, &u, n * 16);
     w->wv = take(f, &u, n), w->Mr = take(f, &u, n1 * n1), w->AV = take(f, &u, n * n1);
     w->force = take(f, &u, n * (n + 1)), w->Y = take(f, &u, n1 * (n + 1)), w->qddm = take(f, &u, n * (n + 1));
@@ -974,15 +978,28 @@ static void at_motion(const double *t_f, int64_t n, const double *qdd0, const do
     }
 }
 
-void fj_spatial_surface_loads(const double *fpar, const int64_t *ipar, int64_t j, const double *f_O,
-                              const double *n_O, double *loads) {
+/* The radial forces of journal j's surfaces A and B at z = -+a_bar/2, carrying f_x, f_y and the moments n_x,
+ * n_y of its joint's reactions f_O, n_O (3,): F = (x_A, y_A, x_B, y_B) (N), the components of eqs 6.1-6.2. */
+static void radial_forces(const double *fpar, const int64_t *ipar, int64_t j, const double *f_O, const double *n_O,
+                          double *F) {
     double a_bar = fpar[ipar[I_F_JOURNALS] + j * JOURNAL_WIDTH + J_A_BAR];
     double f_nx = n_O[0] / a_bar, f_ny = n_O[1] / a_bar;
-    double xA = 0.5 * f_O[0] - f_ny, yA = 0.5 * f_O[1] + f_nx;
-    double xB = 0.5 * f_O[0] + f_ny, yB = 0.5 * f_O[1] - f_nx;
-    loads[0] = sqrt(xA * xA + yA * yA); /* (6.1); np.hypot in Python: the same to rounding */
-    loads[1] = sqrt(xB * xB + yB * yB); /* (6.2) */
-    loads[2] = fabs(f_O[2]);
+    F[0] = 0.5 * f_O[0] - f_ny, F[1] = 0.5 * f_O[1] + f_nx;
+    F[2] = 0.5 * f_O[0] + f_ny, F[3] = 0.5 * f_O[1] - f_nx;
+}
+
+/* (|F_A|, |F_B|, |f_z|) from the radial forces F of radial_forces and f_z. */
+static void loads_of(const double *F, double f_z, double *loads) {
+    loads[0] = sqrt(F[0] * F[0] + F[1] * F[1]); /* (6.1); np.hypot in Python: the same to rounding */
+    loads[1] = sqrt(F[2] * F[2] + F[3] * F[3]); /* (6.2) */
+    loads[2] = fabs(f_z);
+}
+
+void fj_spatial_surface_loads(const double *fpar, const int64_t *ipar, int64_t j, const double *f_O,
+                              const double *n_O, double *loads) {
+    double F[4];
+    radial_forces(fpar, ipar, j, f_O, n_O, F);
+    loads_of(F, f_O[2], loads);
 }
 
 void fj_spatial_arms(const double *fpar, const int64_t *ipar, int64_t j, double *arms) {
@@ -993,12 +1010,31 @@ void fj_spatial_arms(const double *fpar, const int64_t *ipar, int64_t j, double 
 }
 
 /* t_0 (N.m) of journal j at the full friction levels mu_a0 under the reactions f_O, n_O (3,) of its joint:
- * eqs 4, 5.1-5.3 with the surface loads of eqs 6.1-6.2 (journal._full_torque). */
-static double full_torque(const double *fpar, const int64_t *ipar, int64_t j, const double *f_O, const double *n_O) {
-    const double *mu = fpar + ipar[I_F_JOURNALS] + j * JOURNAL_WIDTH + J_MU_A;
-    double loads[3], arms[3];
-    fj_spatial_surface_loads(fpar, ipar, j, f_O, n_O, loads);
+ * eqs 4, 5.1-5.3 with the surface loads of eqs 6.1-6.2 (journal._full_torque); unless grad is NULL, its
+ * gradient dt_0/d(f_O, n_O) (6,) (m for f_O, 1 for n_O): eq. (4) differentiated through eqs 6.1-6.2,
+ * d|F| = (F . dF) / |F| with dF_A/d(f_x, f_y, n_x, n_y) = (1/2, 0, 0, -1/a_bar; 0, 1/2, 1/a_bar, 0) and
+ * F_B's the same with the moments' signs flipped, d|f_z| = sgn(f_z) df_z. Where a load is zero the norm has
+ * a kink: its part of the gradient is 0 there (for |f_z| numpy's sign(0) = 0; for |F_A|, |F_B| the same
+ * choice), a subgradient, and t_0 does not depend on n_z. */
+static double journal_torque(const double *fpar, const int64_t *ipar, int64_t j, const double *f_O, const double *n_O,
+                             double *grad) {
+    int64_t o = ipar[I_F_JOURNALS] + j * JOURNAL_WIDTH;
+    const double *mu = fpar + o + J_MU_A;
+    double F[4], loads[3], arms[3];
+    radial_forces(fpar, ipar, j, f_O, n_O, F);
+    loads_of(F, f_O[2], loads);
     fj_spatial_arms(fpar, ipar, j, arms);
+    if (grad) {
+        double inv_a = 1.0 / fpar[o + J_A_BAR];
+        double gA = loads[0] > 0.0 ? mu[0] * arms[0] / loads[0] : 0.0; /* d(mu_A arm_A |F_A|) = gA F_A . dF_A */
+        double gB = loads[1] > 0.0 ? mu[1] * arms[1] / loads[1] : 0.0;
+        grad[0] = 0.5 * (gA * F[0] + gB * F[2]);
+        grad[1] = 0.5 * (gA * F[1] + gB * F[3]);
+        grad[2] = mu[2] * arms[2] * fj_sign(f_O[2]);
+        grad[3] = (gA * F[1] - gB * F[3]) * inv_a;
+        grad[4] = (gB * F[2] - gA * F[0]) * inv_a;
+        grad[5] = 0.0;
+    }
     return mu[0] * arms[0] * loads[0] + mu[1] * arms[1] * loads[1] + mu[2] * arms[2] * loads[2]; /* (4) */
 }
 
@@ -1012,21 +1048,44 @@ static double characteristic(const double *fpar, const int64_t *ipar, int64_t j,
  * The state of motion: turning (RSRRR.dynamics) and held (RSRRRSystem.holding)
  * ================================================================================================== */
 
-/* One pass of the coupling: new = t_f(reactions(t_f)) (eqs 4-7), and its change and size. */
+/* One pass of the coupling: the reactions fO, nO at t_f, new = t_f(reactions(t_f)) (eqs 4-7), and its change
+ * and size; with friction, the gradient of each joint's t_0 in its reactions into w->grad (n, 6). */
 static void coupling_pass(const double *fpar, const int64_t *ipar, work *w, double *change, double *biggest) {
     int64_t n = ipar[I_N1] + ipar[I_N2];
-    if (ipar[I_FRICTION] != 0) {
-        at(w->tf, n, w->fO0, w->nO0, w->SfO, w->SnO, w->fO, w->nO);
-        for (int64_t j = 0; j < n; j++) /* eqs 4-7 (limits: chi, eq. 7 / mu_a0) */
-            w->new_[j] = w->limits[j] * full_torque(fpar, ipar, j, w->fO + 3 * j, w->nO + 3 * j);
-    } else {
-        for (int64_t j = 0; j < n; j++) w->new_[j] = 0.0;
-    }
+    at(w->tf, n, w->fO0, w->nO0, w->SfO, w->SnO, w->fO, w->nO);
+    for (int64_t j = 0; j < n; j++) /* eqs 4-7 (limits: chi, eq. 7 / mu_a0) */
+        w->new_[j] = ipar[I_FRICTION] != 0 ? w->limits[j] * journal_torque(fpar, ipar, j, w->fO + 3 * j,
+                                                                           w->nO + 3 * j, w->grad + 6 * j)
+                                           : 0.0;
     *change = 0.0, *biggest = 0.0;
     for (int64_t j = 0; j < n; j++) {
         *change = max2(*change, fabs(w->new_[j] - w->tf[j]));
         *biggest = max2(*biggest, fabs(w->new_[j]));
     }
+}
+
+/* The Newton step of the coupling F(t_f) = t_f - g(t_f) = 0 at the last pass (g: t_f(reactions(t_f)), its value
+ * w->new_ and its gradients w->grad) into w->step: (I - G) step = g - t_f with G_jk = dg_j/dt_k = chi_j dt_0j/d
+ * (f_O, n_O)_j . (SfO, SnO)[k]_j, the chain rule through the affine map. Where I - G is singular (or the step is
+ * not finite) the step is the fixed point's, g - t_f. */
+static void newton_step(const int64_t *ipar, work *w) {
+    int64_t n = ipar[I_N1] + ipar[I_N2];
+    double *J = w->jac, *step = w->step;
+    for (int64_t j = 0; j < n; j++) {
+        const double *gr = w->grad + 6 * j;
+        for (int64_t k = 0; k < n; k++) {
+            const double *sf = w->SfO + 3 * n * k + 3 * j, *sn = w->SnO + 3 * n * k + 3 * j;
+            double d = gr[0] * sf[0] + gr[1] * sf[1] + gr[2] * sf[2] + gr[3] * sn[0] + gr[4] * sn[1] + gr[5] * sn[2];
+            J[j * n + k] = (j == k) - w->limits[j] * d;
+        }
+        step[j] = w->new_[j] - w->tf[j];
+    }
+    if (fj_lu_factor(J, n, n, w->pivc)) return;
+    fj_lu_solve(J, n, n, w->pivc, step);
+    int finite = 1;
+    for (int64_t j = 0; j < n; j++) finite &= isfinite(step[j]);
+    if (!finite)
+        for (int64_t j = 0; j < n; j++) step[j] = w->new_[j] - w->tf[j];
 }
 
 /* The affine map of qdd, f_S and the reactions in the friction torques at (q, qd) with the net torque
@@ -1045,7 +1104,13 @@ static int64_t affine_map(const double *q, const double *qd, double applied, con
 }
 
 /* status; *iterations: qdd, f_S, f_O, n_O and t_f at (q, qd) with the net torque ``applied`` on the
- * driving link, the reaction-friction coupling iterated on its affine map (RSRRR.dynamics). */
+ * driving link, the reaction-friction coupling t_f = g(t_f) (eqs 4-7 on the affine map) solved by Newton's
+ * method (newton_step) from the frictionless t_f = 0, with the fixed point's stopping test on the change
+ * |g(t_f) - t_f| (RSRRR.dynamics; the Python engine iterates the fixed point, which diverges once the
+ * journals' coefficients reach about 0.5-1). *iterations: the passes (evaluations of g). A step whose change
+ * is not below that of the iterate it left is halved from that iterate (damped; the passes count on) until it
+ * is, the norms' kinks (a load through zero) and a far start are so kept from cycling; ST_COUPLING after
+ * RSRRR.MAX_ITERATIONS passes. */
 static int64_t dynamics(const double *q, const double *qd, double applied, const double *fpar, const int64_t *ipar,
                         work *w, int64_t *iterations) {
     int64_t n = ipar[I_N1] + ipar[I_N2];
@@ -1054,19 +1119,25 @@ static int64_t dynamics(const double *q, const double *qd, double applied, const
     if (st) return st;
     double tol = fpar[ipar[I_F_LOOP] + LOOP_COUPLING_TOL];
     int64_t limit = ipar[I_MAX_COUPLING];
-    double *chi = w->limits;
+    double *chi = w->limits, *t_f = w->tf, *from = w->from, *step = w->step;
     for (int64_t j = 0; j < n; j++) chi[j] = characteristic(fpar, ipar, j, qd[j]); /* eq. (7) at qd, / mu_a0 */
-    for (int64_t j = 0; j < n; j++) w->tf[j] = 0.0; /* the first pass is frictionless */
-    double change = 0.0, biggest = 0.0;
+    for (int64_t j = 0; j < n; j++) t_f[j] = 0.0; /* the first pass is frictionless */
+    double change = 0.0, biggest = 0.0, accepted = INFINITY, damping = 1.0;
     int64_t it = 0;
     for (int64_t pass = 1; pass <= limit; pass++) {
         it = pass;
         coupling_pass(fpar, ipar, w, &change, &biggest);
         if (change <= tol * (1.0 + biggest) || it == limit) break;
-        for (int64_t j = 0; j < n; j++) w->tf[j] = w->new_[j];
+        if (change < accepted) { /* a Newton step from this iterate */
+            accepted = change, damping = 1.0;
+            newton_step(ipar, w);
+            for (int64_t j = 0; j < n; j++) from[j] = t_f[j];
+        } else {
+            damping *= 0.5;
+        }
+        for (int64_t j = 0; j < n; j++) t_f[j] = from[j] + damping * step[j];
     }
-    at(w->tf, n, w->fO0, w->nO0, w->SfO, w->SnO, w->fO, w->nO);
-    at_motion(w->tf, n, w->qdd0, w->fS0, w->Sq, w->Sf, w->qdd, w->fS);
+    at_motion(t_f, n, w->qdd0, w->fS0, w->Sq, w->Sf, w->qdd, w->fS); /* f_O, n_O: the last pass's, at t_f */
     *iterations = it;
     if (!(change <= tol * (1.0 + biggest))) return ST_COUPLING;
     return FJ_OK;
@@ -1149,7 +1220,7 @@ static int64_t holding(const double *tau, const double *q, const double *fpar, c
         double capacity = 0.0;
         for (int64_t j = 0; j < n; j++) {
             int64_t o = ipar[I_F_JOURNALS] + j * JOURNAL_WIDTH;
-            limits[j] = fpar[o + J_MU_S] * full_torque(fpar, ipar, j, w->fO + 3 * j, w->nO + 3 * j);
+            limits[j] = fpar[o + J_MU_S] * journal_torque(fpar, ipar, j, w->fO + 3 * j, w->nO + 3 * j, NULL);
             capacity += fabs(V[j]) * limits[j];
         }
         if (capacity > 0)
@@ -1472,8 +1543,8 @@ void fj_spatial_reaction_map(const double *qd, const double *fpar, const int64_t
 }
 
 double fj_spatial_journal_torque(const double *fpar, const int64_t *ipar, int64_t j, const double *f_O,
-                                 const double *n_O) {
-    return full_torque(fpar, ipar, j, f_O, n_O);
+                                 const double *n_O, double *grad) {
+    return journal_torque(fpar, ipar, j, f_O, n_O, grad);
 }
 
 double fj_spatial_characteristic(const double *fpar, const int64_t *ipar, int64_t j, double psid) {

@@ -276,7 +276,7 @@ static void friction_of(const double *t, const double *fpar, const int64_t *ipar
             w->fO[3 * j + a] = f, w->nO[3 * j + a] = m;
         }
         out[j] = ipar[I_FRICTION] != 0
-                     ? w->chi[j] * fj_spatial_journal_torque(fpar, ipar, j, w->fO + 3 * j, w->nO + 3 * j)
+                     ? w->chi[j] * fj_spatial_journal_torque(fpar, ipar, j, w->fO + 3 * j, w->nO + 3 * j, NULL)
                      : 0.0;
     }
 }

@@ -58,6 +58,9 @@ typedef struct fj_spatial_work {
     double *Rg, *rO, *Rtip, *motion, *fO0, *nO0, *SfO, *SnO; /* (n,3,3) (n,3) (2,3,3) (n,9) (n,3)x2 (n,n,3)x2 */
     /* the state of motion */
     double *qdd, *fS, *fO, *nO, *tf, *new_, *limits, *R4; /* (n) (3) (n,3)x2 (n)x3 (4,4) */
+    /* the coupling's Newton method: the gradients of the journal torques, I - G, the step and the iterate it left */
+    double *grad, *jac, *step, *from; /* (n,6) (n,n) (n) (n) */
+    int64_t *pivc;                    /* (n) */
     int64_t *path;                                        /* (n) */
     /* the trace formulation (lagrange_trace) */
     double *Delta, *Ti, *TiH; /* (n,4,4) each (a chain's joints) */
@@ -137,9 +140,10 @@ int64_t fj_spatial_solve_cut(double tau0, const double *fpar, const int64_t *ipa
  * joints cols (as fj_spatial_solve_cut's). */
 void fj_spatial_reaction_map(const double *qd, const double *fpar, const int64_t *ipar, fj_spatial_work *w,
                              const int64_t *cols, int64_t n_cols);
-/* t_0 (N.m) of journal j (eqs 4-6) under its joint's reactions f_O, n_O (3,). */
+/* t_0 (N.m) of journal j (eqs 4-6) under its joint's reactions f_O, n_O (3,); unless grad is NULL, its gradient
+ * dt_0/d(f_O, n_O) into grad (6) (0 for the part of a zero load, a kink of its norm). */
 double fj_spatial_journal_torque(const double *fpar, const int64_t *ipar, int64_t j, const double *f_O,
-                                 const double *n_O);
+                                 const double *n_O, double *grad);
 /* Eq. (7) of journal j at the rate psid, divided by mu_a0. */
 double fj_spatial_characteristic(const double *fpar, const int64_t *ipar, int64_t j, double psid);
 /* (E_kin, E_pot) in J of both chains. */
