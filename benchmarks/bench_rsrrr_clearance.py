@@ -27,16 +27,25 @@ than wall times: the process CPU seconds per simulated second, integrator steps 
 per integrator step, and how close the FMU's outputs come to the reference: the largest deviation over the run of
 each output relative to its range over the run (the worst output named; closure and iteration counts left out).
 
+With ``--callgrind`` it runs the FMU's clearance and flexible-link cases on the engine's step from C
+(benchmarks/engine_step.c, no FMI, no Python: the system the FMU's twin builds, from rest, the drive's ramp as
+100 sin(0.05 t) N.m, within 0.05 % of it to 1 s, held over each 1 ms step, rtol 1e-6) under valgrind's callgrind,
+for ``--callgrind-t-end`` seconds (a sixth of it for the spatial model, a tenth for the flexible link), and
+reports the instructions per 1 ms step and per right-hand side, the right-hand sides and RODAS steps per 1 ms.
+
 Usage: OPENBLAS_NUM_THREADS=1 python benchmarks/bench_rsrrr_clearance.py [--calls 200] [--t-end 0.005] [--rounds 2]
        python benchmarks/bench_rsrrr_clearance.py --fmu dist/RSRRRLinkage.fmu [--native dist/native/RSRRRLinkage.fmu]
            [--fmu-t-end 1.0]
        python benchmarks/bench_rsrrr_clearance.py --counts [--fmu-t-end 1.0] [--rtols 1e-6 1e-5]
+       python benchmarks/bench_rsrrr_clearance.py --callgrind [--callgrind-t-end 0.3]
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib.util
+import subprocess
+import tempfile
 import time
 from pathlib import Path
 
@@ -175,6 +184,34 @@ def main_counts(t_end, rtols):
                       f"{cpu / reached:8.2f} {steps / reached / 1e3:9.2f} {rhs / steps:9.1f} {error:8.1e} {worst}")
 
 
+def main_callgrind(t_end, rtol=1e-6):
+    from bench_compiled import ROOT as BENCH_ROOT, callgrind_instructions
+    from friction_joints.native import build
+
+    program = Path(tempfile.mkdtemp()) / "engine_step"
+    subprocess.run([*build.c_compiler(), *build.CFLAGS, "-g", "-I", str(build.SOURCE_DIR),
+                    str(BENCH_ROOT / "benchmarks" / "engine_step.c"), *map(str, build.sources()), "-o", str(program),
+                    "-lm"], check=True)
+    print(f"RSRRRLinkage's cases on the engine's step from C under callgrind (rtol {rtol:g}, 1 ms steps, from rest)")
+    print(f"  {'case':24s} {'simulated':>9s} {'instr/step':>12s} {'instr/rhs':>10s} {'rhs/ms':>7s} {'steps/ms':>9s}")
+    for name, start in FMU_CASES.items():
+        if name not in ("planar clearance", "spatial clearance", "flexible link, 4 sdes"):
+            continue
+        end = t_end / {"planar clearance": 1, "spatial clearance": 6, "flexible link, 4 sdes": 10}[name]
+        _, stepper = twin(start, rtol)
+        stepper.step(0.0, 1e-3, [0.0, 0.0])  # builds the system; its state is still the start's
+        model, y0 = stepper.system.compiled(), np.asarray(stepper.integrator.state.y, float)
+        text = "\n".join([f"{model.family_name} {model.fpar.size} {model.ipar.size} {y0.size} 2 {model.n_record} "
+                          f"{rtol!r} {rtol * 1e-2!r} 0.001 {end!r}", " ".join(map(repr, model.fpar.tolist())),
+                          " ".join(map(str, model.ipar.tolist())), " ".join(map(repr, y0.tolist())),
+                          "0.0 100.0 0.05 0.0 0.0 0.0 0.0 0.0"]) + "\n"
+        steps = round(end / 1e-3)
+        per_step, per_rhs = callgrind_instructions(program, text, model.family_name, steps)
+        counts = subprocess.run([str(program)], input=text, capture_output=True, text=True, check=True).stdout.split()
+        print(f"  {name:24s} {end:9.3f} {per_step:12,.0f} {per_rhs:10,.0f} {float(counts[1]):7.1f} "
+              f"{float(counts[2]):9.2f}")
+
+
 def main_fmu(path, native_fmu, t_end):
     print("RSRRRLinkage FMUs in FMPy, 1 ms steps, from rest, drive ramped to 10 N.m over 2 s, held over each step or")
     print("interpolated (fmi2SetRealInputDerivatives); real-time factor by wall and by CPU time, the pythonfmu FMU and")
@@ -214,8 +251,12 @@ if __name__ == "__main__":
     parser.add_argument("--fmu-t-end", type=float, default=1.0)
     parser.add_argument("--counts", action="store_true", help="counts and accuracy of the FMU's cases (no FMU)")
     parser.add_argument("--rtols", type=float, nargs="+", default=[1e-6, 1e-5])
+    parser.add_argument("--callgrind", action="store_true", help="instructions per step of the FMU's stiff cases")
+    parser.add_argument("--callgrind-t-end", type=float, default=0.3)
     args = parser.parse_args()
-    if args.counts:
+    if args.callgrind:
+        main_callgrind(args.callgrind_t_end)
+    elif args.counts:
         main_counts(args.fmu_t_end, args.rtols)
     elif args.fmu:
         main_fmu(args.fmu, args.native, args.fmu_t_end)

@@ -98,6 +98,51 @@ def test_rhs_and_record_agree_at_random_states(case):
                 assert g[0] == pytest.approx(system.events(mode)[0].fn(t, y), rel=0, abs=1e-18)
 
 
+@pytest.mark.parametrize("case", ["planar clearance in (2,2)", "modified flexible (2,3)",
+                                  "classical flexible (1,1)", "spatial clearance in (2,1), flexible (2,3)"])
+def test_rhs_near_is_rhs_bit_for_bit(case):
+    """rhs_near (RODAS's right-hand sides after a step's first, the Jacobian's columns from the last) reuses the
+    terms of q alone of the last call where q is the same bits: at each column of RODAS's differences in its
+    order (the velocities' with q kept, then the positions'), after a record and after an rhs elsewhere, it
+    gives the bits of rhs in a fresh scratch."""
+    system = make(case)
+    cm = system.compiled()
+    rng = np.random.default_rng(20 + list(CASES).index(case))
+    n, compared = system.n, 0
+    for y in random_states(system, rng, 2):
+        tau = np.asarray(system.input_values(0.0), float)
+        record = np.zeros(cm.n_record)
+        for mode in modes(system)[::2]:
+            ws = cm.workspace(system, mode)
+
+            def fresh(state):
+                dy = np.full(len(y), np.nan)
+                return cm.workspace(system, mode).call("rhs", 0.0, state, tau, dy), dy
+
+            def near(state):
+                dy = np.full(len(y), np.nan)
+                return ws.call("rhs_near", 0.0, state, tau, dy), dy
+
+            status, dy = fresh(y)
+            assert status == 0 and ws.call("rhs", 0.0, y, tau, np.zeros(len(y))) == 0
+            columns = [y + np.sqrt(1e-16 * max(1e-5, abs(y[j]))) * np.eye(len(y))[j] for j in range(2 * n)[::-1]]
+            for state in columns:
+                assert fresh(state)[0] == 0
+                np.testing.assert_array_equal(near(state)[1], fresh(state)[1])
+                compared += 1
+            velocity = y + np.concatenate([np.zeros(n), 1e-3 * rng.normal(size=n), np.zeros(len(y) - 2 * n)])
+            for before in ("record", "rhs"):  # a record at y (the memo is forgotten), an rhs at another q
+                if before == "record":
+                    assert ws.call("rhs_near", 0.0, y, tau, np.zeros(len(y))) == 0
+                    assert ws.call("record", 0.0, y, tau, record) == 0
+                else:
+                    assert ws.call("rhs", 0.0, columns[-1], tau, np.zeros(len(y))) == 0
+                np.testing.assert_array_equal(near(velocity)[1], fresh(velocity)[1])
+                np.testing.assert_array_equal(near(y)[1], dy)
+                compared += 2
+    assert compared >= 2 * (2 * n + 4)
+
+
 @pytest.mark.parametrize("case", ["planar clearance in (2,2)", "clearance in (1,1), flexible (2,2)",
                                   "spatial clearance in (2,2)"])
 def test_mode_decisions_agree(case):
@@ -267,6 +312,7 @@ import {Path(__file__).stem} as tests
 assert library() is library(sys.argv[1])
 for case in tests.CASES:
     tests.test_rhs_and_record_agree_at_random_states(case)
+tests.test_rhs_near_is_rhs_bit_for_bit("spatial clearance in (2,1), flexible (2,3)")
 for case in ("planar clearance in (2,2)", "spatial clearance in (2,2)"):
     tests.test_mode_decisions_agree(case)
 tests.test_the_coupling_folds()

@@ -424,7 +424,7 @@ typedef struct start_work {
 static int dependent_jacobian(const double *q, const double *fpar, const int64_t *ipar, const int64_t *dep,
                               start_work *w, double *Gd, int64_t *piv, double *phi) {
     int64_t n = ipar[I_N1] + ipar[I_N2];
-    if (fj_spatial_mechanics(q, w->s.zero, fpar, ipar, &w->s)) return 1;
+    if (fj_spatial_mechanics(q, w->s.zero, fpar, ipar, &w->s, 0)) return 1;
     double big = 0.0;
     for (int a = 0; a < 3; a++) {
         phi[a] = w->s.Phi[a];
@@ -443,7 +443,7 @@ static int close_loop(double *q, const double *fpar, const int64_t *ipar, const 
     double Gd[9], phi[3];
     int64_t piv[3];
     for (int it = 0; it < CLOSE_ITER; it++) {
-        if (fj_spatial_mechanics(q, w->s.zero, fpar, ipar, &w->s)) return 1;
+        if (fj_spatial_mechanics(q, w->s.zero, fpar, ipar, &w->s, 0)) return 1;
         if (fmax(fmax(fabs(w->s.Phi[0]), fabs(w->s.Phi[1])), fabs(w->s.Phi[2])) <= CLOSE_TOL) return 0;
         if (dependent_jacobian(q, fpar, ipar, dep, w, Gd, piv, phi)) return 1;
         fj_lu_solve(Gd, 3, 3, piv, phi);

@@ -85,12 +85,14 @@ static int64_t eval_rhs_near(const fj_eval *e, double t, const double *y, double
 /* J (n x n, row-major: J[i n + j] = df_i/dy_j) and f_t at (t, y), where f0 = f(t, y), by forward
  * differences (rodas.f) but what is exactly zero: the columns of the integrals y[skip .. skip + n_skip),
  * which no right-hand side reads (fj_family.integrals), and f_t if the inputs are held (a kernel reads t
- * only through them: fj_kernel.h); ys, dy: n of scratch. Returns the kernel status. */
+ * only through them: fj_kernel.h); ys, dy: n of scratch. Returns the kernel status. The columns are taken
+ * from the last: a mechanism's state is [positions, velocities, ...], so the columns that keep the positions
+ * come right after f0, and a family's rhs_near can reuse its terms of the positions for all of them. */
 static int64_t derivatives(const fj_eval *e, double t, const double *y, const double *f0, int64_t skip,
                            int64_t n_skip, int held, double *J, double *f_t, double *ys, double *dy) {
     int64_t n = e->n, st = FJ_OK;
     memcpy(ys, y, (size_t)n * sizeof(double));
-    for (int64_t j = 0; j < n && st == FJ_OK; j++) {
+    for (int64_t j = n - 1; j >= 0 && st == FJ_OK; j--) {
         if (j >= skip && j < skip + n_skip) {
             for (int64_t i = 0; i < n; i++) J[i * n + j] = 0.0;
             continue;

@@ -337,16 +337,11 @@ static void link_terms(const double *fpar, const int64_t *ipar, int64_t first, i
     }
 }
 
-/* The block of chain ch of A (mass matrix, composite rigid bodies) and e = -(h + g) (recursive
- * Newton-Euler with qdd = 0, gravity as a base acceleration, plus the joints' spring-damper forces):
- * dynamics.recursive, spatial vectors
- * [omega; v] at the global origin (Featherstone). S, I6, comp, v6, a6, f6: per link scratch. */
-static void recursive(const double *q, const double *qd, const double *fpar, const int64_t *ipar, int64_t ch,
-                      const double *T, const double *M, double *S, double *I6, double *comp, double *v6, double *a6,
-                      double *f6, double *A, double *e) {
-    int64_t first, n, nt = ipar[I_N1] + ipar[I_N2];
-    chain_range(ipar, ch, &first, &n);
-    const int64_t *par = ipar + ipar[I_PARENTS] + first;
+/* Chain ch's S, I6 (link_terms) and its block of A (links first .. first + n, par their parents), composite
+ * rigid bodies (dynamics.recursive's mass matrix); comp, v6: scratch. */
+static void mass_matrix(const double *fpar, const int64_t *ipar, int64_t first, int64_t n, int64_t nt,
+                        const int64_t *par, const double *T, const double *M, double *S, double *I6, double *comp,
+                        double *v6, double *A) {
     link_terms(fpar, ipar, first, n, T, M, S, I6);
     for (int64_t p = 0; p < n; p++)
         for (int a = 0; a < 36; a++) comp[36 * (first + p) + a] = I6[36 * (first + p) + a];
@@ -371,6 +366,20 @@ static void recursive(const double *q, const double *qd, const double *fpar, con
             i = par[i];
         }
     }
+}
+
+/* The block of chain ch of A (mass matrix, composite rigid bodies) and e = -(h + g) (recursive
+ * Newton-Euler with qdd = 0, gravity as a base acceleration, plus the joints' spring-damper forces):
+ * dynamics.recursive, spatial vectors
+ * [omega; v] at the global origin (Featherstone). S, I6, comp, v6, a6, f6: per link scratch. q_kept: S, I6 and
+ * A hold those of this q (a call at the same q before): e alone. */
+static void recursive(const double *q, const double *qd, const double *fpar, const int64_t *ipar, int64_t ch,
+                      const double *T, const double *M, double *S, double *I6, double *comp, double *v6, double *a6,
+                      double *f6, double *A, double *e, int q_kept) {
+    int64_t first, n, nt = ipar[I_N1] + ipar[I_N2];
+    chain_range(ipar, ch, &first, &n);
+    const int64_t *par = ipar + ipar[I_PARENTS] + first;
+    if (!q_kept) mass_matrix(fpar, ipar, first, n, nt, par, T, M, S, I6, comp, v6, A);
     v3 g = vec3(fpar, chain(ipar, ch) + CH_G);
     for (int64_t p = 0; p < n; p++) { /* outward: velocities, bias accelerations, forces */
         int64_t k = first + p, i = par[p];
@@ -581,30 +590,36 @@ static void chain_energy(const double *qd, const double *fpar, const int64_t *ip
 static double closure_error(const work *w) { return max2(max2(fabs(w->Phi[0]), fabs(w->Phi[1])), fabs(w->Phi[2])); }
 
 /* Everything at (q, qd) that eq. (2) and the reactions need: frames, A and e of both chains, G, c,
- * Phi, dPhi/dt (loop.CutJointLoop.mass_and_bias and kinematics) and the joint geometry. */
-static int64_t mechanics(const double *q, const double *qd, const double *fpar, const int64_t *ipar, work *w) {
+ * Phi, dPhi/dt (loop.CutJointLoop.mass_and_bias and kinematics) and the joint geometry. q_kept: w holds the
+ * terms of q alone (frames, S, I6, A, joint geometry) of the last call, at the same q: the rest only (the
+ * trace formulation computes everything). */
+static int64_t mechanics(const double *q, const double *qd, const double *fpar, const int64_t *ipar, work *w,
+                         int q_kept) {
     int64_t n = ipar[I_N1] + ipar[I_N2];
-    for (int64_t i = 0; i < n * n; i++) w->A[i] = 0.0;
     int trace = ipar[I_TRACE] != 0;
+    q_kept = q_kept && !trace;
+    if (!q_kept)
+        for (int64_t i = 0; i < n * n; i++) w->A[i] = 0.0;
     v3 bs = mk3(0.0, 0.0, 0.0);
     w->energy[0] = w->energy[1] = 0.0;
     for (int64_t ch = 0; ch < 2; ch++) {
         int64_t first, nc;
         chain_range(ipar, ch, &first, &nc);
         const double *qc = q + first, *qdc = qd + first;
-        frames(qc, fpar, ipar, ch, w->T, w->M, w->R4);
+        if (!q_kept) frames(qc, fpar, ipar, ch, w->T, w->M, w->R4);
         if (trace) {
             for (int64_t i = first; i < first + nc; i++) w->e[i] = 0.0;
             int64_t st = lagrange_trace(qc, qdc, fpar, ipar, ch, w->T, w->M, w->A, w->e, w->Delta, w->Ti, w->TiH,
                                         w->on_path);
             if (st) return st;
         } else {
-            recursive(qc, qdc, fpar, ipar, ch, w->T, w->M, w->S, w->I6, w->comp, w->v6, w->a6, w->f6, w->A, w->e);
+            recursive(qc, qdc, fpar, ipar, ch, w->T, w->M, w->S, w->I6, w->comp, w->v6, w->a6, w->f6, w->A, w->e,
+                      q_kept);
             chain_energy(qd, fpar, ipar, ch, w->T, w->A, &w->energy[0], &w->energy[1]);
         }
         v3 b = point_terms(qdc, fpar, ipar, ch, w->T, w->M, w->G, w->P, w->path, ch == 0 ? 1.0 : -1.0);
         bs = sub(b, bs); /* b1, then b2 - b1 */
-        ne_geometry(qc, fpar, ipar, ch, w->T, w->Rg, w->rO, w->Rtip);
+        if (!q_kept) ne_geometry(qc, fpar, ipar, ch, w->T, w->Rg, w->rO, w->Rtip);
     }
     for (int a = 0; a < 3; a++) {
         w->c[a] = bs.x[a];
@@ -654,35 +669,40 @@ static inline int64_t column(const int64_t *cols, int64_t k) { return cols ? col
 /* Seed 002 eq. (2), [A -G^T; G 0] [qdd; f_S] = [e + tau; c - 2 alpha dPhi/dt - beta^2 Phi]
  * (loop.CutJointLoop.solve), as the affine map of the friction torques: qdd0, fS0 at the joint
  * torques tau = (tau0, 0, ...), and the columns Sq[:, j], Sf[:, j] of a unit friction torque (joint torque
- * -1) on the joints j of cols (n_cols of them; NULL: every joint). */
+ * -1) on the joints j of cols (n_cols of them; NULL: every joint). q_kept: the LU of the matrix and the
+ * columns are the last call's, at the same q and cols (the matrix depends on q alone): qdd0, fS0 only
+ * (each column of the solve is computed alone, so they are the same numbers). */
 static int64_t solve_cut(double tau0, const double *fpar, const int64_t *ipar, work *w, const int64_t *cols,
-                         int64_t n_cols) {
+                         int64_t n_cols, int q_kept) {
     int64_t n = ipar[I_N1] + ipar[I_N2], nk = n + 3, nx = n_cols + 1;
     double alpha = fpar[ipar[I_F_LOOP] + LOOP_ALPHA], beta = fpar[ipar[I_F_LOOP] + LOOP_BETA];
     double *K = w->K, *X = w->X;
-    for (int64_t i = 0; i < nk * nk; i++) K[i] = 0.0;
-    for (int64_t i = 0; i < nk * nx; i++) X[i] = 0.0;
-    for (int64_t i = 0; i < n; i++) {
-        for (int64_t j = 0; j < n; j++) K[i * nk + j] = w->A[i * n + j];
-        for (int a = 0; a < 3; a++) {
-            K[i * nk + n + a] = -w->G[a * n + i];
-            K[(n + a) * nk + i] = w->G[a * n + i];
-        }
-        X[i * nx] = w->e[i] + (i == 0 ? tau0 : 0.0);
-    }
-    for (int64_t k = 0; k < n_cols; k++) X[column(cols, k) * nx + 1 + k] = -1.0;
+    for (int64_t i = 0; i < n; i++) X[i * nx] = w->e[i] + (i == 0 ? tau0 : 0.0);
     for (int a = 0; a < 3; a++)
         X[(n + a) * nx] = w->c[a] - 2.0 * alpha * w->Phid[a] - beta * beta * w->Phi[a];
-    if (fj_lu_factor(K, nk, nk, w->piv)) return ST_K_SINGULAR;
-    fj_lu_solve_columns(K, nk, nk, w->piv, X, nx, nx);
-    for (int64_t i = 0; i < n; i++) {
-        w->qdd0[i] = X[i * nx];
-        for (int64_t k = 0; k < n_cols; k++) w->Sq[i * n + column(cols, k)] = X[i * nx + 1 + k];
+    if (q_kept) {
+        fj_lu_solve_columns(K, nk, nk, w->piv, X, 1, nx);
+    } else {
+        for (int64_t i = 0; i < nk * nk; i++) K[i] = 0.0;
+        for (int64_t i = 0; i < nk; i++)
+            for (int64_t k = 1; k < nx; k++) X[i * nx + k] = 0.0;
+        for (int64_t i = 0; i < n; i++) {
+            for (int64_t j = 0; j < n; j++) K[i * nk + j] = w->A[i * n + j];
+            for (int a = 0; a < 3; a++) {
+                K[i * nk + n + a] = -w->G[a * n + i];
+                K[(n + a) * nk + i] = w->G[a * n + i];
+            }
+        }
+        for (int64_t k = 0; k < n_cols; k++) X[column(cols, k) * nx + 1 + k] = -1.0;
+        if (fj_lu_factor(K, nk, nk, w->piv)) return ST_K_SINGULAR;
+        fj_lu_solve_columns(K, nk, nk, w->piv, X, nx, nx);
+        for (int64_t i = 0; i < n; i++)
+            for (int64_t k = 0; k < n_cols; k++) w->Sq[i * n + column(cols, k)] = X[i * nx + 1 + k];
+        for (int a = 0; a < 3; a++)
+            for (int64_t k = 0; k < n_cols; k++) w->Sf[a * n + column(cols, k)] = X[(n + a) * nx + 1 + k];
     }
-    for (int a = 0; a < 3; a++) {
-        w->fS0[a] = X[(n + a) * nx];
-        for (int64_t k = 0; k < n_cols; k++) w->Sf[a * n + column(cols, k)] = X[(n + a) * nx + 1 + k];
-    }
+    for (int64_t i = 0; i < n; i++) w->qdd0[i] = X[i * nx];
+    for (int a = 0; a < 3; a++) w->fS0[a] = X[(n + a) * nx];
     return FJ_OK;
 }
 
@@ -930,9 +950,10 @@ static void newton_euler(const double *qd, const double *qdd, v3 f_tip, double g
 
 /* The reactions as affine functions of the friction torques: fO0, nO0 of (qdd0, fS0) and the columns
  * SfO[k], SnO[k] of (Sq[:, k], Sf[:, k]) for the joints k of cols (n_cols; NULL: every joint)
- * (RSRRR.reactions: f_S on chain 1, -f_S on chain 2). */
+ * (RSRRR.reactions: f_S on chain 1, -f_S on chain 2). q_kept: the columns are the last call's, at the same q
+ * and cols (they depend on q alone: the joint geometry, Sq and Sf at qd = 0): fO0, nO0 only. */
 static void reaction_map(const double *qd, const double *fpar, const int64_t *ipar, work *w, const int64_t *cols,
-                         int64_t n_cols) {
+                         int64_t n_cols, int q_kept) {
     int64_t n = ipar[I_N1] + ipar[I_N2];
     double *col = w->col;
     for (int64_t ch = 0; ch < 2; ch++) {
@@ -942,7 +963,7 @@ static void reaction_map(const double *qd, const double *fpar, const int64_t *ip
         v3 f0 = mk3(sgn * w->fS0[0], sgn * w->fS0[1], sgn * w->fS0[2]);
         newton_euler(qd + first, w->qdd0 + first, f0, 1.0, fpar, ipar, ch, w->Rg, w->rO, w->Rtip, w->motion,
                      w->fO0 + 3 * first, w->nO0 + 3 * first);
-        for (int64_t c = 0; c < n_cols; c++) {
+        for (int64_t c = 0; c < (q_kept ? 0 : n_cols); c++) {
             int64_t k = column(cols, c);
             for (int64_t i = 0; i < n; i++) col[i] = w->Sq[i * n + k];
             v3 fk = mk3(sgn * w->Sf[k], sgn * w->Sf[n + k], sgn * w->Sf[2 * n + k]);
@@ -1094,12 +1115,12 @@ static int64_t affine_map(const double *q, const double *qd, double applied, con
                           work *w) {
     int64_t n = ipar[I_N1] + ipar[I_N2];
     w->memo[MEMO_KEPT] = 0;
-    int64_t st = mechanics(q, qd, fpar, ipar, w);
+    int64_t st = mechanics(q, qd, fpar, ipar, w, 0);
     if (st) return st;
     st = ipar[I_FORM] == FORM_MINIMAL ? solve_minimal(applied, ipar, w)
-                                        : solve_cut(applied, fpar, ipar, w, NULL, n);
+                                        : solve_cut(applied, fpar, ipar, w, NULL, n, 0);
     if (st) return st;
-    reaction_map(qd, fpar, ipar, w, NULL, n);
+    reaction_map(qd, fpar, ipar, w, NULL, n, 0);
     return FJ_OK;
 }
 
@@ -1177,7 +1198,7 @@ static int64_t rest_terms(const double *tau, const double *q, const double *fpar
                           double *applied, double *Q) {
     int64_t n1 = ipar[I_N1], n = n1 + ipar[I_N2];
     *applied = tau[0] - resistance(tau, fpar, ipar, 0.0), *Q = 0.0;
-    int64_t st = mechanics(q, w->zero, fpar, ipar, w);
+    int64_t st = mechanics(q, w->zero, fpar, ipar, w, 0);
     if (st) return st;
     if (j2_inverse(ipar, w)) return ST_J2_SINGULAR;
     double *V = w->Vh;
@@ -1207,9 +1228,9 @@ static int64_t holding(const double *tau, const double *q, const double *fpar, c
     *Q_out = Q;
     if (st) return st;
     const double *V = w->Vh;
-    st = solve_cut(applied, fpar, ipar, w, NULL, n);
+    st = solve_cut(applied, fpar, ipar, w, NULL, n, 0);
     if (st) return st;
-    reaction_map(w->zero, fpar, ipar, w, NULL, n);
+    reaction_map(w->zero, fpar, ipar, w, NULL, n, 0);
     double tol = fpar[ipar[I_F_LOOP] + LOOP_HOLD_TOL];
     double *t_hold = w->tf, *limits = w->limits;
     for (int64_t j = 0; j < n; j++) t_hold[j] = 0.0;
@@ -1354,7 +1375,7 @@ static void energy(const double *q, const double *qd, const double *fpar, const 
         chain_range(ipar, ch, &first, &nc);
         frames(q + first, fpar, ipar, ch, w->T, w->M, w->R4);
         recursive(q + first, w->zero + first, fpar, ipar, ch, w->T, w->M, w->S, w->I6, w->comp, w->v6, w->a6, w->f6,
-                  w->A, w->e);
+                  w->A, w->e, 0);
         chain_energy(qd, fpar, ipar, ch, w->T, w->A, e_kin, e_pot);
     }
 }
@@ -1528,18 +1549,18 @@ void fj_spatial_clear(fj_spatial_work *w, int64_t n) {
 }
 
 int64_t fj_spatial_mechanics(const double *q, const double *qd, const double *fpar, const int64_t *ipar,
-                             fj_spatial_work *w) {
-    return mechanics(q, qd, fpar, ipar, w);
+                             fj_spatial_work *w, int q_kept) {
+    return mechanics(q, qd, fpar, ipar, w, q_kept);
 }
 
 int64_t fj_spatial_solve_cut(double tau0, const double *fpar, const int64_t *ipar, fj_spatial_work *w,
-                             const int64_t *cols, int64_t n_cols) {
-    return solve_cut(tau0, fpar, ipar, w, cols, n_cols);
+                             const int64_t *cols, int64_t n_cols, int q_kept) {
+    return solve_cut(tau0, fpar, ipar, w, cols, n_cols, q_kept);
 }
 
 void fj_spatial_reaction_map(const double *qd, const double *fpar, const int64_t *ipar, fj_spatial_work *w,
-                             const int64_t *cols, int64_t n_cols) {
-    reaction_map(qd, fpar, ipar, w, cols, n_cols);
+                             const int64_t *cols, int64_t n_cols, int q_kept) {
+    reaction_map(qd, fpar, ipar, w, cols, n_cols, q_kept);
 }
 
 double fj_spatial_journal_torque(const double *fpar, const int64_t *ipar, int64_t j, const double *f_O,

@@ -28,6 +28,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "fj_kernel.h"
 #include "fj_linalg.h"
@@ -57,6 +58,9 @@ typedef struct cwork {
     double *chi, *tf, *next, *trial, *base, *residual, *jac; /* (4) x6, (4,4) */
     double *fO, *nO;                            /* (4,3) the journals' reactions */
     int64_t *piv;                               /* (4) */
+    /* the memo: the terms of q alone in s (fj_spatial_mechanics) are those of q_kept if *kept (rhs, rhs_near) */
+    double *q_kept; /* (n) */
+    int64_t *kept;  /* (1) */
 } cwork;
 
 /* The clearance contact at one instant (clearance_rsrrr.JointContact): Q_gap, Q_bearing its generalised
@@ -89,13 +93,19 @@ static void layout(cwork *w, double *f, int64_t *iw, const int64_t *ipar, int64_
     w->fO = take(f, &u, 3 * JOURNALS), w->nO = take(f, &u, 3 * JOURNALS);
     w->piv = iw ? iw + v : NULL;
     v += JOURNALS;
+    w->q_kept = take(f, &u, n);
+    w->kept = iw ? iw + v : NULL;
+    v += 1;
     if (nf) *nf = u;
     if (ni) *ni = v;
 }
 
-static void work_of(const fj_args *a, cwork *w) {
+/* The arrays of a kernel call; keep: the call keeps the memo's terms of q (else it forgets them). */
+static void work_of(const fj_args *a, cwork *w, int keep) {
     layout(w, a->work, a->iwork, a->ipar, NULL, NULL);
+    if (keep) return;
     fj_spatial_clear(&w->s, n_of(a->ipar));
+    *w->kept = 0;
 }
 
 /* ==================================================================================================
@@ -315,19 +325,20 @@ static int64_t newton_coupling(const double *fpar, const int64_t *ipar, cwork *w
 }
 
 /* status; *iterations: s.qdd (n), s.fS (3), w->fO, w->nO (4,3) and w->tf (4) at (q, qd) with the net
- * torque `applied` on the driving link and the generalised forces extra (n) or NULL. */
+ * torque `applied` on the driving link and the generalised forces extra (n) or NULL; q_kept: w->s holds the
+ * terms of this q (fj_spatial_mechanics). */
 static int64_t dynamics(const double *q, const double *qd, double applied, const double *extra, const double *fpar,
-                        const int64_t *ipar, cwork *w, int64_t *iterations) {
+                        const int64_t *ipar, cwork *w, int64_t *iterations, int q_kept) {
     int64_t n = n_of(ipar);
     const int64_t *J = block(ipar) + CI_JOINTS;
     fj_spatial_work *s = &w->s;
     *iterations = 0;
-    int64_t st = fj_spatial_mechanics(q, qd, fpar, ipar, s);
+    int64_t st = fj_spatial_mechanics(q, qd, fpar, ipar, s, q_kept);
     if (st) return st;
     for (int64_t i = 0; i < n; i++) s->e[i] += (extra ? extra[i] : 0.0) + (i == J[0] ? applied : 0.0);
-    st = fj_spatial_solve_cut(0.0, fpar, ipar, s, J, JOURNALS); /* seed 002 eq. (2), e + tau on the right */
+    st = fj_spatial_solve_cut(0.0, fpar, ipar, s, J, JOURNALS, q_kept); /* seed 002 eq. (2), e + tau on the right */
     if (st) return st;
-    fj_spatial_reaction_map(qd, fpar, ipar, s, J, JOURNALS); /* eqs 3.1-3.8, the journals' columns */
+    fj_spatial_reaction_map(qd, fpar, ipar, s, J, JOURNALS, q_kept); /* eqs 3.1-3.8, the journals' columns */
     for (int64_t j = 0; j < JOURNALS; j++) {
         w->chi[j] = fj_spatial_characteristic(fpar, ipar, j, qd[J[j]]); /* eq. (7) / mu_a0 */
         w->tf[j] = 0.0;                                                  /* the first pass is frictionless */
@@ -365,9 +376,9 @@ static int64_t dynamics(const double *q, const double *qd, double applied, const
 static int in_contact(const fj_args *a) { return a->imode[0] != 0; }
 
 /* ClearanceRSRRRSystem.state_of_motion: the contact *k (computed with a clearance; its forces act in
- * Contact only) and the dynamics into w. */
+ * Contact only) and the dynamics into w (q_kept as dynamics'). */
 static int64_t state_of_motion(const fj_args *a, const double *y, const double *tau, cwork *w, contact *k,
-                               int64_t *iterations) {
+                               int64_t *iterations, int q_kept) {
     const double *fpar = a->fpar;
     const int64_t *ipar = a->ipar;
     int64_t n = n_of(ipar);
@@ -386,7 +397,7 @@ static int64_t state_of_motion(const fj_args *a, const double *y, const double *
         }
     }
     double applied = tau[0] - fj_spatial_resistance(tau, fpar, ipar, y[n]);
-    return dynamics(q, qd, applied, extra, fpar, ipar, w, iterations);
+    return dynamics(q, qd, applied, extra, fpar, ipar, w, iterations, q_kept);
 }
 
 /* -sum d qd^2 (W): the power of the sdes' dampers (ClearanceRSRRR.structural_power). */
@@ -408,19 +419,23 @@ static double strain_energy(const double *q, const double *fpar, const int64_t *
  * ================================================================================================== */
 
 /* dy/dt = [qd, qdd, drive, resistance, friction and dissipated powers] (ClearanceRSRRRSystem.rhs); all NaN
- * if an entry is not finite (contact.modes.rejectable: the error control shrinks the step). */
-static int64_t rhs(const fj_args *a, double t, const double *y, const double *tau, double *dy, int64_t n_out) {
+ * if an entry is not finite (contact.modes.rejectable: the error control shrinks the step). near: the memo's
+ * terms of q serve if y's q is theirs (bit for bit), and the terms of this q are kept for the next call. */
+static int64_t rates(const fj_args *a, const double *y, const double *tau, double *dy, int64_t n_out, int near) {
     const double *fpar = a->fpar;
     const int64_t *ipar = a->ipar;
     int64_t n = n_of(ipar), iterations;
     const int64_t *J = block(ipar) + CI_JOINTS;
     const double *qd = y + n;
-    (void)t;
     cwork w;
     contact k;
-    work_of(a, &w);
-    int64_t st = state_of_motion(a, y, tau, &w, &k, &iterations);
+    layout(&w, a->work, a->iwork, ipar, NULL, NULL);
+    int q_kept = near && *w.kept && memcmp(y, w.q_kept, (size_t)n * sizeof(double)) == 0;
+    work_of(a, &w, q_kept);
+    int64_t st = state_of_motion(a, y, tau, &w, &k, &iterations, q_kept);
     if (st) return st;
+    memcpy(w.q_kept, y, (size_t)n * sizeof(double));
+    *w.kept = 1;
     double res = fj_spatial_resistance(tau, fpar, ipar, y[n]), applied = tau[0] - res;
     double P_friction = 0.0, P_damping = structural_power(qd, fpar, ipar);
     for (int64_t j = 0; j < JOURNALS; j++) P_friction += w.tf[j] * qd[J[j]];
@@ -434,6 +449,19 @@ static int64_t rhs(const fj_args *a, double t, const double *y, const double *ta
     if (!finite)
         for (int64_t i = 0; i < n_out; i++) dy[i] = NAN;
     return FJ_OK;
+}
+
+static int64_t rhs(const fj_args *a, double t, const double *y, const double *tau, double *dy, int64_t n_out) {
+    (void)t;
+    return rates(a, y, tau, dy, n_out, 0);
+}
+
+/* rhs (fj_family.rhs_near): the same numbers, the Jacobian's velocity columns (fj_rodas.h) cheaper: they keep
+ * q, and the terms of q alone (frames, mass matrix, closure Jacobian, the LU of eq. (2), the reactions' map of
+ * unit friction torques) are those of the last call. */
+static int64_t rhs_near(const fj_args *a, double t, const double *y, const double *tau, double *dy, int64_t n_out) {
+    (void)t;
+    return rates(a, y, tau, dy, n_out, 1);
 }
 
 /* The mode's event (contact.modes.contact_events): delta - level, `impact` in FREE, `separation` in
@@ -458,8 +486,8 @@ static int64_t record(const fj_args *a, double t, const double *y, const double 
     (void)t, (void)n_out;
     cwork w;
     contact k = {0};
-    work_of(a, &w);
-    int64_t st = state_of_motion(a, y, tau, &w, &k, &iterations);
+    work_of(a, &w, 0);
+    int64_t st = state_of_motion(a, y, tau, &w, &k, &iterations, 0);
     if (st) return st;
     int touching = in_contact(a), clearance = cb[CI_MODEL] != MODEL_NONE;
     for (int64_t j = 0; j < JOURNALS; j++) out[o++] = q[J[j]];
@@ -573,4 +601,4 @@ static void integrals(const fj_args *a, int64_t *first, int64_t *count) {
 }
 
 const fj_family fj_family_spatial_clearance = {"spatial_clearance", rhs, events, record, work_size, message,
-                                               mode_layout, mode_events, decide, &fj_rodas, integrals, NULL};
+                                               mode_layout, mode_events, decide, &fj_rodas, integrals, rhs_near};

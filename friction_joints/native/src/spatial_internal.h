@@ -128,18 +128,20 @@ int64_t fj_spatial_dependent_velocities(const double *fpar, int64_t n_fpar, cons
 void fj_spatial_layout(fj_spatial_work *w, double *f, int64_t *iw, int64_t n, int64_t n1, int64_t *nf, int64_t *ni);
 /* Clears the entries of w the functions read but do not all write (A, G, zero) and w's memo. */
 void fj_spatial_clear(fj_spatial_work *w, int64_t n);
-/* Frames, A and e (with the joints' spring-dampers), G, c, Phi, dPhi/dt and the joint geometry at (q, qd). */
+/* Frames, A and e (with the joints' spring-dampers), G, c, Phi, dPhi/dt and the joint geometry at (q, qd).
+ * q_kept (here and below): w holds what the last calls computed at this same q (and cols), and only the terms
+ * that depend on qd are computed (the same numbers: the Jacobian's velocity columns, fj_rodas.h). */
 int64_t fj_spatial_mechanics(const double *q, const double *qd, const double *fpar, const int64_t *ipar,
-                             fj_spatial_work *w);
+                             fj_spatial_work *w, int q_kept);
 /* Seed 002 eq. (2) with Baumgarte's terms as the affine map of unit joint torques (qdd0, fS0, and the
  * columns Sq, Sf of the joints cols, n_cols of them; NULL: every joint), the torque tau0 on joint 0 and the
  * bias w->e (which a caller may add applied forces to). */
 int64_t fj_spatial_solve_cut(double tau0, const double *fpar, const int64_t *ipar, fj_spatial_work *w,
-                             const int64_t *cols, int64_t n_cols);
+                             const int64_t *cols, int64_t n_cols, int q_kept);
 /* The reactions (eqs 3.1-3.8) as affine functions of the unit joint torques: fO0, nO0, and SfO, SnO of the
  * joints cols (as fj_spatial_solve_cut's). */
 void fj_spatial_reaction_map(const double *qd, const double *fpar, const int64_t *ipar, fj_spatial_work *w,
-                             const int64_t *cols, int64_t n_cols);
+                             const int64_t *cols, int64_t n_cols, int q_kept);
 /* t_0 (N.m) of journal j (eqs 4-6) under its joint's reactions f_O, n_O (3,); unless grad is NULL, its gradient
  * dt_0/d(f_O, n_O) into grad (6) (0 for the part of a zero load, a kink of its norm). */
 double fj_spatial_journal_torque(const double *fpar, const int64_t *ipar, int64_t j, const double *f_O,
