@@ -79,6 +79,12 @@ static int64_t initial_step(const fj_eval *s, int error_order, double t, const d
     return status;
 }
 
+static int all_zero(const double *v, int64_t n) {
+    for (int64_t i = 0; i < n; i++)
+        if (v[i] != 0.0) return 0;
+    return 1;
+}
+
 int64_t fj_rk_scratch_size(int64_t n_y, int64_t n_events, int64_t n_tau) {
     return (FJ_RK_MAX_K + FJ_RK_MAX_F + 5) * n_y + (4 + FJ_EVENT_SAMPLES) * n_events + n_tau;
 }
@@ -93,6 +99,7 @@ int64_t fj_rk_advance(const fj_rk_method *m, const fj_family *fam, fj_args *a, d
     double *scale = ys + n, *g_old = scale + n, *g_new = g_old + n_events, *g_scratch = g_new + n_events;
     double *g_mid = g_scratch + n_events, *g_samples = g_mid + n_events; /* FJ_EVENT_SAMPLES rows of n_events */
     fj_eval s = {fam, a, forms, t, g_samples + FJ_EVENT_SAMPLES * n_events, n};
+    int held = fj_inputs_held(&s);
     info[FJ_INFO_EVENT] = -1.0;
     info[FJ_INFO_RECORDS] = info[FJ_INFO_KERNEL_STATUS] = info[FJ_INFO_STEPS] = 0.0;
     int64_t calls = 1, st = fj_eval_rhs(&s, t, y, f);
@@ -114,7 +121,7 @@ int64_t fj_rk_advance(const fj_rk_method *m, const fj_family *fam, fj_args *a, d
     while (st == FJ_OK && t < t_end) {
         double min_step = 10.0 * fabs(nextafter(t, INFINITY) - t);
         h_abs = py_max(py_min(h_abs, max_step), min_step);
-        int rejected = 0;
+        int rejected = 0, rest = 0;
         for (;;) { /* one accepted step (SciPy's RungeKutta._step_impl) */
             if (h_abs < min_step) {
                 status = FJ_STEP_TOO_SMALL;
@@ -126,16 +133,30 @@ int64_t fj_rk_advance(const fj_rk_method *m, const fj_family *fam, fj_args *a, d
              * bound while the error was 0, e.g. in stiction, could never shrink again) */
             h_abs = h;
             memcpy(K, f, (size_t)n * sizeof(double));
-            for (int stage = 1; stage < m->n_stages && st == FJ_OK; stage++) {
+            int stage = 1;
+            for (; stage < m->n_stages && st == FJ_OK; stage++) {
                 fj_rk_combine(y, h, m->a + stage * m->a_stride, K, stage, n, ys);
                 st = fj_eval_rhs(&s, t + m->c[stage] * h, ys, K + stage * n);
+                if (stage == 1 && held && st == FJ_OK && all_zero(K, 2 * n)) break;
             }
             if (st != FJ_OK) break;
-            fj_rk_combine(y, h, m->b, K, m->n_stages, n, y_new);
-            st = fj_eval_rhs(&s, t_new, y_new, f_new);
-            calls += m->n_stages;
-            if (st != FJ_OK) break;
-            memcpy(K + m->n_stages * n, f_new, (size_t)n * sizeof(double));
+            rest = stage == 1;
+            if (rest) {
+                /* At rest under held inputs: f and the first stage are zero, so every later stage and y_new
+                 * are at the first stage's point y + h * 0 (ys), and no family's right-hand side depends on t
+                 * but through the inputs: the stages and f_new are the first stage, bit for bit what
+                 * evaluating them gives, without the evaluations. */
+                for (int j = 2; j <= m->n_stages; j++) memcpy(K + j * n, K + n, (size_t)n * sizeof(double));
+                memcpy(y_new, ys, (size_t)n * sizeof(double));
+                memcpy(f_new, K + n, (size_t)n * sizeof(double));
+                calls += 1;
+            } else {
+                fj_rk_combine(y, h, m->b, K, m->n_stages, n, y_new);
+                st = fj_eval_rhs(&s, t_new, y_new, f_new);
+                calls += m->n_stages;
+                if (st != FJ_OK) break;
+                memcpy(K + m->n_stages * n, f_new, (size_t)n * sizeof(double));
+            }
             double error = m->error_norm(y, y_new, K, h, rtol, atol, n);
             if (error < 1.0) {
                 double factor = error == 0.0 ? MAX_FACTOR : py_min(MAX_FACTOR, SAFETY * pow(error, exponent));
@@ -159,7 +180,10 @@ int64_t fj_rk_advance(const fj_rk_method *m, const fj_family *fam, fj_args *a, d
             st = fj_eval_events(&s, t_new, y_new, g_new, n_events);
             if (st == FJ_OK) { /* the events at the step's middle on the cubic Hermite interpolant of its ends */
                 for (int64_t i = 0; i < n; i++) ys[i] = 0.5 * (y[i] + y_new[i]) + 0.125 * h * (f[i] - f_new[i]);
-                st = fj_eval_events(&s, t + 0.5 * h, ys, g_mid, n_events);
+                if (rest) /* the middle is y_new, bit for bit, and no event function depends on t */
+                    memcpy(g_mid, g_new, (size_t)n_events * sizeof(double));
+                else
+                    st = fj_eval_events(&s, t + 0.5 * h, ys, g_mid, n_events);
             }
             if (st == FJ_OK)
                 st = fj_step_events(&s, &d, g_old, g_new, g_mid, directions, n_events, ys, g_scratch, g_samples, &fired,
