@@ -74,9 +74,8 @@ class Stepper:
         """Advance from t to t + h (s) with the inputs held, or, with rates (per s, one per input),
         following inputs + rates (tau - t); returns the outputs at t + h (the
         ``MechanismSystem.record`` dict). The integrator's results then hold this step's events, no rows."""
-        self._hold(t, h, inputs, rates)
         results = self.integrator.results
-        results.events.clear()  # the events of this step only: memory stays bounded
+        self._hold(t, h, inputs, rates, results.events)  # the events of this step only: memory stays bounded
         self._outputs, self._row = self.integrator.advance_to(t + h), None
         results.rows.clear()
         return self._outputs
@@ -91,9 +90,10 @@ class Stepper:
         self._outputs, self._row = None, self.integrator.step_held(t + h, values, rates)
         return self._row
 
-    def _hold(self, t, h, inputs, rates):
+    def _hold(self, t, h, inputs, rates, events=None):
         """Checks a step's arguments and holds the inputs from t (the integrator restarts where they
-        changed); the model's time, the values and rates as lists of floats (rates None: ``_held``)."""
+        changed); the model's time, the values and rates as lists of floats (rates None: ``_held``).
+        events: a list emptied once the arguments pass, before the restart (whose event it then keeps)."""
         if not 0.0 < h < math.inf:
             raise ValueError(f"step size h = {h!r} must be positive and finite")
         integrator = self.integrator
@@ -103,6 +103,8 @@ class Stepper:
             raise ValueError(f"communication point t = {t!r} does not match the model time {now!r}")
         values = self._checked(inputs, len(self.inputs))
         rates = self._held if rates is None else self._checked(rates, len(values))
+        if events is not None:
+            events.clear()
         changed = False
         for held, v, r in zip(self.inputs, values, rates):
             changed = changed or held.rate != r or (held(t) if held.rate else held.value) != v
