@@ -100,12 +100,16 @@ static void layout(cwork *w, double *f, int64_t *iw, const int64_t *ipar, int64_
     if (ni) *ni = v;
 }
 
-/* The arrays of a kernel call; keep: the call keeps the memo's terms of q (else it forgets them). */
-static void work_of(const fj_args *a, cwork *w, int keep) {
-    layout(w, a->work, a->iwork, a->ipar, NULL, NULL);
-    if (keep) return;
-    fj_spatial_clear(&w->s, n_of(a->ipar));
+/* Forgets the memo's terms of q (w laid out). */
+static void forget(cwork *w, const int64_t *ipar) {
+    fj_spatial_clear(&w->s, n_of(ipar));
     *w->kept = 0;
+}
+
+/* The arrays of a kernel call, the memo forgotten. */
+static void work_of(const fj_args *a, cwork *w) {
+    layout(w, a->work, a->iwork, a->ipar, NULL, NULL);
+    forget(w, a->ipar);
 }
 
 /* ==================================================================================================
@@ -431,7 +435,7 @@ static int64_t rates(const fj_args *a, const double *y, const double *tau, doubl
     contact k;
     layout(&w, a->work, a->iwork, ipar, NULL, NULL);
     int q_kept = near && *w.kept && memcmp(y, w.q_kept, (size_t)n * sizeof(double)) == 0;
-    work_of(a, &w, q_kept);
+    if (!q_kept) forget(&w, ipar);
     int64_t st = state_of_motion(a, y, tau, &w, &k, &iterations, q_kept);
     if (st) return st;
     memcpy(w.q_kept, y, (size_t)n * sizeof(double));
@@ -486,7 +490,7 @@ static int64_t record(const fj_args *a, double t, const double *y, const double 
     (void)t, (void)n_out;
     cwork w;
     contact k = {0};
-    work_of(a, &w, 0);
+    work_of(a, &w);
     int64_t st = state_of_motion(a, y, tau, &w, &k, &iterations, 0);
     if (st) return st;
     int touching = in_contact(a), clearance = cb[CI_MODEL] != MODEL_NONE;
