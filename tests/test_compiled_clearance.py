@@ -88,6 +88,9 @@ def test_rhs_and_record_agree_at_random_states(case):
             python, compiled = system.record(t, y, mode), system.decode_record(record)
             assert compiled.keys() == python.keys()
             for key, value in python.items():
+                if key == "iterations":  # Newton's passes against the fixed point's
+                    assert 1 <= compiled[key] <= value, f"{case} {mode}: iterations {compiled[key]} for {value}"
+                    continue
                 value = np.asarray(value, float)
                 scale = 1.0 + np.abs(value).max()
                 np.testing.assert_allclose(np.asarray(compiled[key], float), value, rtol=0, atol=1e-9 * scale,
@@ -96,6 +99,38 @@ def test_rhs_and_record_agree_at_random_states(case):
                 g = np.zeros(1)
                 assert model.events(t, y, tau, model.fpar, model.ipar, fmode, imode, g) == 0
                 assert g[0] == pytest.approx(system.events(mode)[0].fn(t, y), rel=0, abs=1e-18)
+
+
+@pytest.mark.parametrize("case", ["planar clearance in (2,2)", "modified flexible (2,3)",
+                                  "spatial clearance in (2,1), flexible (2,3)"])
+def test_the_coupling_by_newton_reproduces_itself(case):
+    """The C family solves the reaction-friction coupling t_f = g(t_f) by Newton's method from t_f = 0, where the
+    Python engine iterates the fixed point: at random states in every mode, the recorded t_f is the friction of eqs
+    4-7 (the Python engine's journals) under the recorded reactions at it within the stopping test's tolerance
+    (RSRRR.COUPLING_TOL), well within it at half the states or more (at most a twentieth of it: Newton converges
+    quadratically, to rounding at most states; the fixed point's results are 0.2-0.7 of it), in no more passes
+    than the fixed point and, where the fixed point needs 8 or more, in less than half as many."""
+    system = make(case)
+    model, mech = system.compiled(), system.mech
+    rng = np.random.default_rng(7)
+    residuals, slow = [], []
+    for y in random_states(system, rng, 6):
+        t = rng.uniform(0.0, 1.0)
+        tau = np.asarray(system.input_values(t), float)
+        for mode in modes(system):
+            fmode, imode = system.encode_mode(mode)
+            record = np.zeros(model.n_record)
+            assert model.record(t, y, tau, model.fpar, model.ipar, fmode, imode, record) == 0
+            newton, fixed_point = system.decode_record(record), system.record(t, y, mode)
+            g = mech.friction_torques(y[system.n:2 * system.n], newton["f_O"], newton["n_O"])
+            residual = np.abs(g - newton["t_f"]).max() / (1.0 + np.abs(g).max())
+            assert residual <= mech.COUPLING_TOL, (case, mode, residual)
+            assert 1 <= newton["iterations"] <= fixed_point["iterations"], (case, mode)
+            residuals.append(residual)
+            if fixed_point["iterations"] >= 8:
+                slow.append((newton["iterations"], fixed_point["iterations"]))
+    assert np.median(residuals) <= mech.COUPLING_TOL / 20, residuals
+    assert slow and 2 * sum(n for n, _ in slow) < sum(f for _, f in slow), slow
 
 
 @pytest.mark.parametrize("case", ["planar clearance in (2,2)", "modified flexible (2,3)",

@@ -7,8 +7,8 @@ one law row per frictional surface in ``bristle.frictional_surfaces`` order (fj_
 ``native.pack_bristle_law``)], ipar = the spatial family's. State, inputs, mode and workspace: BristleRSRRRSystem's
 state [q (4), qd (4), W_drive, W_res, W_friction, zeta (n_s)], the spatial family's inputs, single mode and
 workspace. Record: ``spatial.packing.record_layout``, then z, zdot, N, psid_s, t_s (n_s each).
-The kernels' statuses beyond the spatial family's: ST_NEWTON_SINGULAR, ST_LAYOUT, ST_NO_SOLUTION (spatial_bristle.c's message()
-has their texts).
+The kernels' statuses beyond the spatial family's: ST_LAYOUT, ST_NO_SOLUTION (spatial_bristle.c's message() has their
+texts).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from ..lumped.bristle_packing import law_parameters
 from ..native.model import CompiledModel
 from . import packing
 
-ST_NEWTON_SINGULAR, ST_LAYOUT, ST_NO_SOLUTION = 9, 10, 11
+ST_LAYOUT, ST_NO_SOLUTION = 9, 10
 SURFACE_KEYS = ("z", "zdot", "N", "psid_s", "t_s")  # the record's entries per surface, in its order
 
 

@@ -45,7 +45,7 @@ MODEL_NONE, MODEL_PLANAR, MODEL_SPATIAL = 0, 1, 2
 CLEARANCE_WIDTH = 11  # the fpar clearance block
 KINDS = {0: None, 1: "impact", 2: "separation"}  # the change report's KIND_*
 # the kernels' statuses beyond the spatial family's (spatial_clearance.c's message() has their texts)
-ST_NEWTON, ST_NEWTON_SINGULAR, ST_SKEW, ST_NO_SOLUTION = 9, 10, 11, 12
+ST_SKEW, ST_NO_SOLUTION = 9, 10
 
 
 def pack(system):

@@ -17,9 +17,10 @@
  * torque computed directly as the linear part, not as a difference of two solves: the same up to
  * rounding) and the Newton-Euler reactions (eqs 3.1-3.8) follow as affine functions too; the coupling
  * t_f = t_f(reactions(t_f)) (eqs 4-7) on that map is then solved by Newton's method with its analytic
- * Jacobian (dynamics()), where the Python engine iterates the fixed point: the same start (t_f = 0) and
- * the same stopping test, so the same solution within the tolerance, in 4-5 passes instead of 12-24, and
- * also at friction levels where the fixed point diverges. The record's iterations are Newton's passes.
+ * Jacobian (fj_spatial_coupling, which the families spatial_clearance and spatial_bristle call too), where the
+ * Python engine iterates the fixed point: the same start (t_f = 0) and the same stopping test, so the same
+ * solution within the tolerance, in 4-5 passes instead of 12-24, and also at friction levels where the fixed
+ * point diverges. The record's iterations are Newton's passes.
  *
  * Inputs: tau = [tau (drive), tau_res] (N.m). Model arrays: see the docstring of
  * friction_joints/spatial/packing.py (the I_*, L_*, CH_*, LOOP_*, J_*, LOAD_* offsets of
@@ -200,9 +201,7 @@ static void layout(work *w, double *f, int64_t *iw, int64_t n, int64_t n1, int64
     w->motion = take(f, &u, n * 9), w->fO0 = take(f, &u, n * 3), w->nO0 = take(f, &u, n * 3);
     w->SfO = take(f, &u, n * n * 3), w->SnO = take(f, &u, n * n * 3);
     w->qdd = take(f, &u, n), w->fS = take(f, &u, 3), w->fO = take(f, &u, n * 3), w->nO = take(f, &u, n * 3);
-    w->tf = take(f, &u, n), w->new_ = take(f, &u, n), w->limits = take(f, &u, n), w->R4 = take(f, &u, 16);
-    w->grad = take(f, &u, n * 6), w->jac = take(f, &u, n * n), w->step = take(f, &u, n), w->from = take(f, &u, n);
-    w->pivc = itake(iw, &v, n);
+    w->tf = take(f, &u, n), w->limits = take(f, &u, n), w->R4 = take(f, &u, 16);
     w->Delta = take(f, &u, n * 16), w->Ti = take(f, &u, n * 16), w->TiH = take(f, &u, n * 16);
     w->wv = take(f, &u, n), w->Mr = take(f, &u, n1 * n1), w->AV = take(f, &u, n * n1);
     w->force = take(f, &u, n * (n + 1)), w->Y = take(f, &u, n1 * (n + 1)), w->qddm = take(f, &u, n * (n + 1));
@@ -1030,33 +1029,66 @@ void fj_spatial_arms(const double *fpar, const int64_t *ipar, int64_t j, double 
     arms[2] = (d_C * d_C + d_C * d_A + d_A * d_A) / (3.0 * (d_C + d_A)); /* (5.3), 0/0-free form */
 }
 
-/* t_0 (N.m) of journal j at the full friction levels mu_a0 under the reactions f_O, n_O (3,) of its joint:
- * eqs 4, 5.1-5.3 with the surface loads of eqs 6.1-6.2 (journal._full_torque); unless grad is NULL, its
- * gradient dt_0/d(f_O, n_O) (6,) (m for f_O, 1 for n_O): eq. (4) differentiated through eqs 6.1-6.2,
- * d|F| = (F . dF) / |F| with dF_A/d(f_x, f_y, n_x, n_y) = (1/2, 0, 0, -1/a_bar; 0, 1/2, 1/a_bar, 0) and
- * F_B's the same with the moments' signs flipped, d|f_z| = sgn(f_z) df_z. Where a load is zero the norm has
- * a kink: its part of the gradient is 0 there (for |f_z| numpy's sign(0) = 0; for |F_A|, |F_B| the same
- * choice), a subgradient, and t_0 does not depend on n_z. */
+/* The factors mu_a arm_a (m) of journal j's surfaces A, B, C at the levels mu (3) into c (3): those of eq. (4),
+ * with the arms of eqs 5.1-5.3. */
+static void surface_factors(const double *fpar, const int64_t *ipar, int64_t j, const double *mu, double *c) {
+    double arms[3];
+    fj_spatial_arms(fpar, ipar, j, arms);
+    for (int a = 0; a < 3; a++) c[a] = mu[a] * arms[a];
+}
+
+/* Journal j under its joint's reactions: its radial forces F of radial_forces, its surface loads (|F_A|, |F_B|,
+ * |f_z|) (eqs 6.1-6.2) and f_z. */
+typedef struct journal_load {
+    double F[4], loads[3], f_z;
+} journal_load;
+
+static journal_load journal_load_of(const double *fpar, const int64_t *ipar, int64_t j, const double *f_O,
+                                    const double *n_O) {
+    journal_load L;
+    radial_forces(fpar, ipar, j, f_O, n_O, L.F);
+    loads_of(L.F, f_O[2], L.loads);
+    L.f_z = f_O[2];
+    return L;
+}
+
+/* sum_a c_a load_a (N.m): eq. (4) with the factors c of surface_factors under the loads L. */
+static double surface_torque(const double *c, const journal_load *L) {
+    return c[0] * L->loads[0] + c[1] * L->loads[1] + c[2] * L->loads[2]; /* (4) */
+}
+
+/* The gradient of surface_torque in the joint's reactions, d/d(f_O, n_O) (6,) (m for f_O, 1 for n_O), into grad
+ * (inv_a: 1 / a_bar): eq. (4) differentiated through eqs 6.1-6.2, d|F| = (F . dF) / |F| with dF_A/d(f_x, f_y,
+ * n_x, n_y) = (1/2, 0, 0, -1/a_bar; 0, 1/2, 1/a_bar, 0) and F_B's the same with the moments' signs flipped,
+ * d|f_z| = sgn(f_z) df_z. Where a load is zero the norm has a kink: its part of the gradient is 0 there (for
+ * |f_z| numpy's sign(0) = 0; for |F_A|, |F_B| the same choice), a subgradient; the torque does not depend on
+ * n_z. */
+static void surface_torque_gradient(const double *c, const journal_load *L, double inv_a, double *grad) {
+    const double *F = L->F;
+    double gA = L->loads[0] > 0.0 ? c[0] / L->loads[0] : 0.0; /* d(c_A |F_A|) = gA F_A . dF_A */
+    double gB = L->loads[1] > 0.0 ? c[1] / L->loads[1] : 0.0;
+    grad[0] = 0.5 * (gA * F[0] + gB * F[2]);
+    grad[1] = 0.5 * (gA * F[1] + gB * F[3]);
+    grad[2] = c[2] * fj_sign(L->f_z);
+    grad[3] = (gA * F[1] - gB * F[3]) * inv_a;
+    grad[4] = (gB * F[2] - gA * F[0]) * inv_a;
+    grad[5] = 0.0;
+}
+
+/* 1 / a_bar (1/m) of journal j. */
+static double inverse_length(const double *fpar, const int64_t *ipar, int64_t j) {
+    return 1.0 / fpar[ipar[I_F_JOURNALS] + j * JOURNAL_WIDTH + J_A_BAR];
+}
+
+/* t_0 (N.m) of journal j at the full friction levels mu_a0 under the reactions f_O, n_O (3,) of its joint
+ * (journal._full_torque); unless grad is NULL its gradient (surface_torque_gradient) into grad (6). */
 static double journal_torque(const double *fpar, const int64_t *ipar, int64_t j, const double *f_O, const double *n_O,
                              double *grad) {
-    int64_t o = ipar[I_F_JOURNALS] + j * JOURNAL_WIDTH;
-    const double *mu = fpar + o + J_MU_A;
-    double F[4], loads[3], arms[3];
-    radial_forces(fpar, ipar, j, f_O, n_O, F);
-    loads_of(F, f_O[2], loads);
-    fj_spatial_arms(fpar, ipar, j, arms);
-    if (grad) {
-        double inv_a = 1.0 / fpar[o + J_A_BAR];
-        double gA = loads[0] > 0.0 ? mu[0] * arms[0] / loads[0] : 0.0; /* d(mu_A arm_A |F_A|) = gA F_A . dF_A */
-        double gB = loads[1] > 0.0 ? mu[1] * arms[1] / loads[1] : 0.0;
-        grad[0] = 0.5 * (gA * F[0] + gB * F[2]);
-        grad[1] = 0.5 * (gA * F[1] + gB * F[3]);
-        grad[2] = mu[2] * arms[2] * fj_sign(f_O[2]);
-        grad[3] = (gA * F[1] - gB * F[3]) * inv_a;
-        grad[4] = (gB * F[2] - gA * F[0]) * inv_a;
-        grad[5] = 0.0;
-    }
-    return mu[0] * arms[0] * loads[0] + mu[1] * arms[1] * loads[1] + mu[2] * arms[2] * loads[2]; /* (4) */
+    double c[3];
+    surface_factors(fpar, ipar, j, fpar + ipar[I_F_JOURNALS] + j * JOURNAL_WIDTH + J_MU_A, c);
+    journal_load L = journal_load_of(fpar, ipar, j, f_O, n_O);
+    if (grad) surface_torque_gradient(c, &L, inverse_length(fpar, ipar, j), grad);
+    return surface_torque(c, &L);
 }
 
 /* sgn(psid) (1 - exp(-k |psid| / psid_k)): eq. (7) divided by mu_a0. */
@@ -1069,44 +1101,130 @@ static double characteristic(const double *fpar, const int64_t *ipar, int64_t j,
  * The state of motion: turning (RSRRR.dynamics) and held (RSRRRSystem.holding)
  * ================================================================================================== */
 
-/* One pass of the coupling: the reactions fO, nO at t_f, new = t_f(reactions(t_f)) (eqs 4-7), and its change
- * and size; with friction, the gradient of each joint's t_0 in its reactions into w->grad (n, 6). */
-static void coupling_pass(const double *fpar, const int64_t *ipar, work *w, double *change, double *biggest) {
+/* ==================================================================================================
+ * The reaction-friction coupling of the RSRRR families (fj_spatial_coupling, spatial_internal.h)
+ * ================================================================================================== */
+
+/* The coupling at a state: each journal's reactions r = (f_O, n_O) as base + slope t_f, gathered from the affine
+ * map (its columns in the order of the journals), its law's factors c (surface_factors) and 1 / a_bar, and its
+ * loads at the last pass. */
+typedef struct coupling {
+    const fj_spatial_journals *law;
+    double base[FJ_JOURNALS][6], slope[FJ_JOURNALS][6][FJ_JOURNALS], c[FJ_JOURNALS][3], inv_a[FJ_JOURNALS];
+    journal_load load[FJ_JOURNALS];
+} coupling;
+
+static void coupling_of(const double *fpar, const int64_t *ipar, const work *w, const fj_spatial_journals *law,
+                        coupling *cp) {
     int64_t n = ipar[I_N1] + ipar[I_N2];
-    at(w->tf, n, w->fO0, w->nO0, w->SfO, w->SnO, w->fO, w->nO);
-    for (int64_t j = 0; j < n; j++) /* eqs 4-7 (limits: chi, eq. 7 / mu_a0) */
-        w->new_[j] = ipar[I_FRICTION] != 0 ? w->limits[j] * journal_torque(fpar, ipar, j, w->fO + 3 * j,
-                                                                           w->nO + 3 * j, w->grad + 6 * j)
-                                           : 0.0;
-    *change = 0.0, *biggest = 0.0;
-    for (int64_t j = 0; j < n; j++) {
-        *change = max2(*change, fabs(w->new_[j] - w->tf[j]));
-        *biggest = max2(*biggest, fabs(w->new_[j]));
+    const int64_t *J = law->joints;
+    cp->law = law;
+    for (int64_t j = 0; j < FJ_JOURNALS; j++) {
+        for (int a = 0; a < 3; a++) {
+            cp->base[j][a] = w->fO0[3 * J[j] + a], cp->base[j][3 + a] = w->nO0[3 * J[j] + a];
+            for (int64_t k = 0; k < FJ_JOURNALS; k++) { /* the column of a unit friction torque on joint J[k] */
+                cp->slope[j][a][k] = w->SfO[3 * n * J[k] + 3 * J[j] + a];
+                cp->slope[j][3 + a][k] = w->SnO[3 * n * J[k] + 3 * J[j] + a];
+            }
+        }
+        surface_factors(fpar, ipar, j, law->mu[j], cp->c[j]);
+        cp->inv_a[j] = inverse_length(fpar, ipar, j);
     }
 }
 
-/* The Newton step of the coupling F(t_f) = t_f - g(t_f) = 0 at the last pass (g: t_f(reactions(t_f)), its value
- * w->new_ and its gradients w->grad) into w->step: (I - G) step = g - t_f with G_jk = dg_j/dt_k = chi_j dt_0j/d
- * (f_O, n_O)_j . (SfO, SnO)[k]_j, the chain rule through the affine map. Where I - G is singular (or the step is
- * not finite) the step is the fixed point's, g - t_f. */
-static void newton_step(const int64_t *ipar, work *w) {
-    int64_t n = ipar[I_N1] + ipar[I_N2];
-    double *J = w->jac, *step = w->step;
-    for (int64_t j = 0; j < n; j++) {
-        const double *gr = w->grad + 6 * j;
-        for (int64_t k = 0; k < n; k++) {
-            const double *sf = w->SfO + 3 * n * k + 3 * j, *sn = w->SnO + 3 * n * k + 3 * j;
-            double d = gr[0] * sf[0] + gr[1] * sf[1] + gr[2] * sf[2] + gr[3] * sn[0] + gr[4] * sn[1] + gr[5] * sn[2];
-            J[j * n + k] = (j == k) - w->limits[j] * d;
-        }
-        step[j] = w->new_[j] - w->tf[j];
+/* The first `parts` of journal j's reactions r = (f_O, n_O) at t_f (5: all but n_z, which no torque reads). */
+static void reactions_at(const coupling *cp, int64_t j, const double *t_f, int parts, double *r) {
+    for (int p = 0; p < parts; p++) {
+        double v = cp->base[j][p];
+        for (int64_t k = 0; k < FJ_JOURNALS; k++) v += cp->slope[j][p][k] * t_f[k];
+        r[p] = v;
     }
-    if (fj_lu_factor(J, n, n, w->pivc)) return;
-    fj_lu_solve(J, n, n, w->pivc, step);
+}
+
+/* One pass of the coupling: g = g(t_f) (4) (eqs 4-7), the journals' loads into cp->load. */
+static void coupling_pass(const double *fpar, const int64_t *ipar, coupling *cp, const double *t_f, double *g) {
+    const fj_spatial_journals *law = cp->law;
+    for (int64_t j = 0; j < FJ_JOURNALS; j++) {
+        double chi = law->chi[j], r[5];
+        if (chi == 0.0) {
+            g[j] = law->offset[j];
+            continue;
+        }
+        reactions_at(cp, j, t_f, 5, r);
+        cp->load[j] = journal_load_of(fpar, ipar, j, r, r + 3);
+        g[j] = chi * surface_torque(cp->c[j], &cp->load[j]) + law->offset[j];
+    }
+}
+
+/* The Newton step of F(t_f) = t_f - g(t_f) = 0 at t_f, where the last pass gave g and the loads, into step:
+ * (I - G) step = g - t_f with G_jk = dg_j/dt_k = chi_j dt_0j/d(f_O, n_O)_j . slope_j[:, k], the chain rule
+ * through the affine map; where I - G is singular (or the step is not finite) the fixed point's step g - t_f.
+ * Returns 1 if det(I - G) <= 0 (0 for a singular I - G included). */
+static int newton_step(const coupling *cp, const double *t_f, const double *g, double *step) {
+    const fj_spatial_journals *law = cp->law;
+    double jac[FJ_JOURNALS * FJ_JOURNALS], grad[6];
+    int64_t piv[FJ_JOURNALS];
+    for (int64_t j = 0; j < FJ_JOURNALS; j++) {
+        double chi = law->chi[j];
+        if (chi != 0.0) surface_torque_gradient(cp->c[j], &cp->load[j], cp->inv_a[j], grad);
+        for (int64_t k = 0; k < FJ_JOURNALS; k++) {
+            double d = 0.0;
+            if (chi != 0.0) { /* grad . slope[:, k], n_z's part zero */
+                const double(*S)[FJ_JOURNALS] = cp->slope[j];
+                d = grad[0] * S[0][k] + grad[1] * S[1][k] + grad[2] * S[2][k] + grad[3] * S[3][k] + grad[4] * S[4][k];
+            }
+            jac[j * FJ_JOURNALS + k] = (j == k) - chi * d;
+        }
+        step[j] = g[j] - t_f[j];
+    }
+    if (fj_lu_factor(jac, FJ_JOURNALS, FJ_JOURNALS, piv)) return 1;
+    int folded = fj_lu_det(jac, FJ_JOURNALS, FJ_JOURNALS, piv) <= 0.0;
+    fj_lu_solve(jac, FJ_JOURNALS, FJ_JOURNALS, piv, step);
     int finite = 1;
-    for (int64_t j = 0; j < n; j++) finite &= isfinite(step[j]);
+    for (int64_t j = 0; j < FJ_JOURNALS; j++) finite &= isfinite(step[j]) != 0;
     if (!finite)
-        for (int64_t j = 0; j < n; j++) step[j] = w->new_[j] - w->tf[j];
+        for (int64_t j = 0; j < FJ_JOURNALS; j++) step[j] = g[j] - t_f[j];
+    return folded;
+}
+
+/* Newton's method on the coupling (spatial_internal.h): a step from an iterate whose change is below that of
+ * the iterate the last step left (from), else that step halved (damped; the passes count on), so the norms'
+ * kinks (a load through zero) and a far start do not make it cycle; the gradients only where a step is taken. */
+int64_t fj_spatial_coupling(const double *fpar, const int64_t *ipar, const fj_spatial_work *w,
+                            const fj_spatial_journals *law, double *t_f, double *f_O, double *n_O, int64_t *passes,
+                            int *folded) {
+    double tol = fpar[ipar[I_F_LOOP] + LOOP_COUPLING_TOL], g[FJ_JOURNALS], from[FJ_JOURNALS], step[FJ_JOURNALS];
+    double change = 0.0, biggest = 0.0, accepted = INFINITY, damping = 1.0;
+    int64_t limit = ipar[I_MAX_COUPLING], it = 0;
+    coupling cp;
+    coupling_of(fpar, ipar, w, law, &cp);
+    *folded = 0;
+    for (int64_t j = 0; j < FJ_JOURNALS; j++) t_f[j] = 0.0; /* the first pass is frictionless */
+    for (int64_t pass = 1; pass <= limit; pass++) {
+        it = pass;
+        coupling_pass(fpar, ipar, &cp, t_f, g);
+        change = 0.0, biggest = 0.0;
+        for (int64_t j = 0; j < FJ_JOURNALS; j++) {
+            change = max2(change, fabs(g[j] - t_f[j]));
+            biggest = max2(biggest, fabs(g[j]));
+        }
+        if (change <= tol * (1.0 + biggest) || it == limit) break;
+        if (change < accepted) { /* a Newton step from this iterate */
+            accepted = change, damping = 1.0;
+            *folded |= newton_step(&cp, t_f, g, step);
+            for (int64_t j = 0; j < FJ_JOURNALS; j++) from[j] = t_f[j];
+        } else {
+            damping *= 0.5;
+        }
+        for (int64_t j = 0; j < FJ_JOURNALS; j++) t_f[j] = from[j] + damping * step[j];
+    }
+    for (int64_t j = 0; j < FJ_JOURNALS; j++) { /* the reactions at t_f */
+        double r[6];
+        reactions_at(&cp, j, t_f, 6, r);
+        for (int a = 0; a < 3; a++) f_O[3 * j + a] = r[a], n_O[3 * j + a] = r[3 + a];
+    }
+    *passes = it;
+    return change <= tol * (1.0 + biggest) ? FJ_OK : ST_COUPLING;
 }
 
 /* The affine map of qdd, f_S and the reactions in the friction torques at (q, qd) with the net torque
@@ -1126,42 +1244,26 @@ static int64_t affine_map(const double *q, const double *qd, double applied, con
 
 /* status; *iterations: qdd, f_S, f_O, n_O and t_f at (q, qd) with the net torque ``applied`` on the
  * driving link, the reaction-friction coupling t_f = g(t_f) (eqs 4-7 on the affine map) solved by Newton's
- * method (newton_step) from the frictionless t_f = 0, with the fixed point's stopping test on the change
- * |g(t_f) - t_f| (RSRRR.dynamics; the Python engine iterates the fixed point, which diverges once the
- * journals' coefficients reach about 0.5-1). *iterations: the passes (evaluations of g). A step whose change
- * is not below that of the iterate it left is halved from that iterate (damped; the passes count on) until it
- * is, the norms' kinks (a load through zero) and a far start are so kept from cycling; ST_COUPLING after
- * RSRRR.MAX_ITERATIONS passes. */
+ * method (fj_spatial_coupling) from the frictionless t_f = 0, with the fixed point's stopping test (RSRRR.dynamics;
+ * the Python engine iterates the fixed point, which diverges once the journals' coefficients reach about
+ * 0.5-1). *iterations: the passes (evaluations of g); ST_COUPLING after RSRRR.MAX_ITERATIONS passes. */
 static int64_t dynamics(const double *q, const double *qd, double applied, const double *fpar, const int64_t *ipar,
                         work *w, int64_t *iterations) {
-    int64_t n = ipar[I_N1] + ipar[I_N2];
     *iterations = 0;
     int64_t st = affine_map(q, qd, applied, fpar, ipar, w);
     if (st) return st;
-    double tol = fpar[ipar[I_F_LOOP] + LOOP_COUPLING_TOL];
-    int64_t limit = ipar[I_MAX_COUPLING];
-    double *chi = w->limits, *t_f = w->tf, *from = w->from, *step = w->step;
-    for (int64_t j = 0; j < n; j++) chi[j] = characteristic(fpar, ipar, j, qd[j]); /* eq. (7) at qd, / mu_a0 */
-    for (int64_t j = 0; j < n; j++) t_f[j] = 0.0; /* the first pass is frictionless */
-    double change = 0.0, biggest = 0.0, accepted = INFINITY, damping = 1.0;
-    int64_t it = 0;
-    for (int64_t pass = 1; pass <= limit; pass++) {
-        it = pass;
-        coupling_pass(fpar, ipar, w, &change, &biggest);
-        if (change <= tol * (1.0 + biggest) || it == limit) break;
-        if (change < accepted) { /* a Newton step from this iterate */
-            accepted = change, damping = 1.0;
-            newton_step(ipar, w);
-            for (int64_t j = 0; j < n; j++) from[j] = t_f[j];
-        } else {
-            damping *= 0.5;
-        }
-        for (int64_t j = 0; j < n; j++) t_f[j] = from[j] + damping * step[j];
+    fj_spatial_journals law;
+    for (int64_t j = 0; j < FJ_JOURNALS; j++) {
+        const double *mu = fpar + ipar[I_F_JOURNALS] + j * JOURNAL_WIDTH + J_MU_A;
+        law.joints[j] = j;
+        law.chi[j] = ipar[I_FRICTION] != 0 ? characteristic(fpar, ipar, j, qd[j]) : 0.0; /* eq. (7) / mu_a0 */
+        for (int a = 0; a < 3; a++) law.mu[j][a] = mu[a];
+        law.offset[j] = 0.0;
     }
-    at_motion(t_f, n, w->qdd0, w->fS0, w->Sq, w->Sf, w->qdd, w->fS); /* f_O, n_O: the last pass's, at t_f */
-    *iterations = it;
-    if (!(change <= tol * (1.0 + biggest))) return ST_COUPLING;
-    return FJ_OK;
+    int folded;
+    st = fj_spatial_coupling(fpar, ipar, w, &law, w->tf, w->fO, w->nO, iterations, &folded);
+    at_motion(w->tf, FJ_JOURNALS, w->qdd0, w->fS0, w->Sq, w->Sf, w->qdd, w->fS);
+    return st;
 }
 
 /* The SpeedLoad's resistance max(0, t_0 + c (psid - psid_0)) (N.m), 0 without a load. */

@@ -11,8 +11,9 @@
  * load_a = |F_A|, |F_B|, |f_z| (seed 002 eqs 6.1-6.2) and arm_a of eqs 5.1-5.3, and t_f,p = sum_s t_s (eq. 4).
  * The coefficients do not depend on the loads, so at a state t_f is a function of the reactions alone, which are
  * affine in t_f (eq. 2, eqs 3.1-3.8: fj_spatial_affine_map); the coupling t_f = t_f(reactions(t_f)) is solved by
- * Newton's method from t_f = 0 with the forward-difference Jacobian of RSRRR._newton_coupling (the same steps,
- * the same stopping test), ST_COUPLING after RSRRR.MAX_ITERATIONS, ST_NEWTON_SINGULAR for a singular Jacobian.
+ * spatial.c's Newton method (fj_spatial_coupling: the analytic Jacobian, where RSRRR._newton_coupling takes forward
+ * differences; the surfaces' coefficients c as the journals' levels, their viscous torques as offsets) from
+ * t_f = 0, ST_COUPLING after RSRRR.MAX_ITERATIONS, ST_NO_SOLUTION after an iterate with det(I - G) <= 0.
  * One smooth mode, no events; stiff (fj_rodas.h integrates it).
  *
  * Packed model (spatial/bristle_packing.py): fpar = [the spatial family's fpar (spatial/packing.py, no
@@ -20,15 +21,11 @@
  * [q (4), qd (4), W_drive, W_res, W_friction, zeta = sigma0 z (n_s)]; inputs, mode and workspace: the spatial
  * family's. Record: spatial/packing.py's record_layout, then z, zdot, N, psid_s, t_s (n_s each). */
 #include "fj_bristle_laws.h"
-#include "fj_linalg.h"
 #include "fj_rodas.h"
 #include "spatial_internal.h"
 
-#include <math.h>
-
 enum { N_JOINTS = 4, MAX_SURFACES = 3 * N_JOINTS, N_RECORD = 53, Y_ZETA = 11 }; /* 1 + 3 joints (spatial.c) */
-enum { ST_NEWTON_SINGULAR = 9, ST_LAYOUT = 10, ST_NO_SOLUTION = 11 }; /* beyond the spatial family's statuses */
-#define NEWTON_STEP 1e-7 /* the forward difference's step, relative to 1 + max |t_f| (RSRRR._newton_coupling) */
+enum { ST_LAYOUT = 9, ST_NO_SOLUTION = 10 }; /* beyond the spatial family's statuses */
 
 /* The frictional surfaces at a state: joint, law row, arm, and the law's z, zdot, coefficient c and viscous part. */
 typedef struct surfaces {
@@ -55,52 +52,31 @@ static int64_t find_surfaces(const fj_args *a, surfaces *s) {
     return FJ_OK;
 }
 
-/* BristleRSRRRSystem.friction: t_f (4) of eq. (4) from the reactions at the friction torques t (the map of
- * fj_spatial_affine_map), the loads N (n_s) of the surfaces into N unless NULL. */
-static void friction(const fj_args *a, const surfaces *s, const double *t, double *t_f, double *N) {
-    double f_O[3 * N_JOINTS], n_O[3 * N_JOINTS], loads[3 * N_JOINTS];
-    fj_spatial_at(a, t, f_O, n_O, NULL, NULL);
-    for (int64_t p = 0; p < N_JOINTS; p++)
-        fj_spatial_surface_loads(a->fpar, a->ipar, p, f_O + 3 * p, n_O + 3 * p, loads + 3 * p);
-    for (int64_t p = 0; p < N_JOINTS; p++) t_f[p] = 0.0;
+/* BristleRSRRRSystem.friction as the coupling's journals (fj_spatial_journals): joint p's surfaces' coefficients c
+ * as its levels mu, their viscous torques as its offset, chi 1 (0 for a joint without a frictional surface). */
+static void journals_of(const surfaces *s, fj_spatial_journals *law) {
+    for (int64_t p = 0; p < N_JOINTS; p++) {
+        law->joints[p] = p, law->chi[p] = 0.0, law->offset[p] = 0.0;
+        for (int64_t k = 0; k < 3; k++) law->mu[p][k] = 0.0;
+    }
     for (int64_t i = 0; i < s->n; i++) {
-        double load = s->arm[i] * loads[3 * s->joint[i] + s->kind[i]]; /* eqs 5.1-5.3 at unit coefficient */
-        t_f[s->joint[i]] += load * s->c[i] + s->viscous[i];            /* eq. (4): the sum over the surfaces */
-        if (N) N[i] = load;
+        int64_t p = s->joint[i];
+        law->chi[p] = 1.0, law->mu[p][s->kind[i]] = s->c[i], law->offset[p] += s->viscous[i];
     }
 }
 
-/* t_f (4) = friction(t_f) by Newton's method from t_f = 0 (RSRRR._newton_coupling), *iterations the residuals
- * evaluated; ST_NO_SOLUTION where it fails after an iterate with det(I - G) <= 0. */
-static int64_t coupling(const fj_args *a, const surfaces *s, double *t_f, int64_t *iterations) {
-    double tol = a->fpar[a->ipar[I_F_LOOP] + LOOP_COUPLING_TOL];
-    double base[N_JOINTS], shifted[N_JOINTS], residual[N_JOINTS], J[N_JOINTS * N_JOINTS];
-    int64_t piv[N_JOINTS];
-    int folded = 0;
-    for (int64_t p = 0; p < N_JOINTS; p++) t_f[p] = 0.0;
-    for (int64_t k = 1; k <= a->ipar[I_MAX_COUPLING]; k++) {
-        *iterations = k;
-        friction(a, s, t_f, base, NULL);
-        double big_r = 0.0, big_t = 0.0;
-        for (int64_t p = 0; p < N_JOINTS; p++) {
-            residual[p] = base[p] - t_f[p];
-            big_r = fmax(big_r, fabs(residual[p])), big_t = fmax(big_t, fabs(t_f[p]));
-        }
-        if (big_r <= tol * (1.0 + big_t)) return FJ_OK;
-        double h = NEWTON_STEP * (1.0 + big_t);
-        for (int64_t col = 0; col < N_JOINTS; col++) {
-            double t = t_f[col];
-            t_f[col] = t + h;
-            friction(a, s, t_f, shifted, NULL);
-            t_f[col] = t;
-            for (int64_t p = 0; p < N_JOINTS; p++) J[p * N_JOINTS + col] = (shifted[p] - base[p]) / h - (p == col);
-        }
-        if (fj_lu_factor(J, N_JOINTS, N_JOINTS, piv)) return ST_NEWTON_SINGULAR;
-        folded |= fj_lu_det(J, N_JOINTS, N_JOINTS, piv) <= 0.0; /* det(G - I) = det(I - G): 4 rows */
-        fj_lu_solve_columns(J, N_JOINTS, N_JOINTS, piv, residual, 1, 1);
-        for (int64_t p = 0; p < N_JOINTS; p++) t_f[p] -= residual[p];
-    }
-    return folded ? ST_NO_SOLUTION : ST_COUPLING;
+/* t_f (4) = friction(t_f) with the journals' reactions f_O, n_O (4, 3) at it (fj_spatial_coupling: Newton's method
+ * with the analytic Jacobian from t_f = 0, where RSRRR._newton_coupling takes forward differences), *iterations
+ * its passes; ST_NO_SOLUTION where it fails after an iterate with det(I - G) <= 0. */
+static int64_t coupling(const fj_args *a, const surfaces *s, double *t_f, double *f_O, double *n_O,
+                        int64_t *iterations) {
+    fj_spatial_work w;
+    fj_spatial_journals law;
+    int folded;
+    fj_spatial_layout(&w, a->work, a->iwork, N_JOINTS, a->ipar[I_N1], NULL, NULL); /* the map of the last affine map */
+    journals_of(s, &law);
+    int64_t st = fj_spatial_coupling(a->fpar, a->ipar, &w, &law, t_f, f_O, n_O, iterations, &folded);
+    return st && folded ? ST_NO_SOLUTION : st;
 }
 
 /* The state of motion at (y, tau) (BristleRSRRRSystem._motion): the surfaces' z, zdot, c, viscous in s, q, qd,
@@ -125,7 +101,7 @@ static int64_t state_of_motion(const fj_args *a, const double *y, const double *
     }
     double applied = tau[0] - fj_spatial_resistance(tau, a->fpar, a->ipar, y[N_JOINTS]);
     st = fj_spatial_affine_map(a, m->q, m->qd, applied);
-    if (!st) st = coupling(a, s, m->t_f, &m->iterations);
+    if (!st) st = coupling(a, s, m->t_f, m->f_O, m->n_O, &m->iterations);
     if (st) return st;
     fj_spatial_at(a, m->t_f, m->f_O, m->n_O, m->qdd, m->f_S);
     return FJ_OK;
@@ -150,8 +126,12 @@ static int64_t record(const fj_args *a, double t, const double *y, const double 
     motion m;
     int64_t st = state_of_motion(a, y, tau, &s, &m);
     if (st) return st;
-    double t_f[N_JOINTS], *N = out + N_RECORD + 2 * s.n;
-    friction(a, &s, m.t_f, t_f, N);
+    double loads[3], *N = out + N_RECORD + 2 * s.n;
+    for (int64_t i = 0; i < s.n; i++) { /* the surfaces' loads arm_a load_a (eqs 5.1-6.2) at the solution */
+        int64_t p = s.joint[i];
+        fj_spatial_surface_loads(a->fpar, a->ipar, p, m.f_O + 3 * p, m.n_O + 3 * p, loads);
+        N[i] = s.arm[i] * loads[s.kind[i]];
+    }
     fj_spatial_state state = {m.q, m.qd, m.qdd, m.f_S, m.f_O, m.n_O, m.t_f, m.iterations, 0, NULL};
     fj_spatial_record(a, y, tau, &state, out);
     for (int64_t i = 0; i < s.n; i++) {
@@ -170,7 +150,6 @@ static void work_size(const double *fpar, int64_t n_fpar, const int64_t *ipar, i
 
 static const char *message(int64_t status) {
     switch (status) {
-    case ST_NEWTON_SINGULAR: return "the Jacobian of the reaction-friction coupling is singular (Newton's method)";
     case ST_NO_SOLUTION: return FJ_SPATIAL_NO_SOLUTION;
     case ST_LAYOUT:
         return "the packed model is not the RSRRR linkage (1 + 3 joints) with one bristle law row per frictional "

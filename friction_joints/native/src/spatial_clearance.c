@@ -8,8 +8,10 @@
  * revolute; massless links) and the sde
  * coordinates of an RFEM link (their spring-dampers are the joints' k, d). The loop is integrated in the
  * cut form, seed 002 eq. (2) on all n coordinates with Baumgarte's stabilisation of the closure. The
- * journal friction of eqs 4-7 acts on the four joints; the reaction-friction coupling is iterated on the
- * affine map of eq. (2) as RSRRR.dynamics does, with its Newton fallback (ClearanceRSRRR.NEWTON_FALLBACK).
+ * journal friction of eqs 4-7 acts on the four joints; the reaction-friction coupling on the affine map of
+ * eq. (2) is solved by spatial.c's Newton method (fj_spatial_coupling), where ClearanceRSRRR iterates the fixed
+ * point of RSRRR.dynamics with its forward-difference Newton fallback: the same solution within the coupling's
+ * tolerance, in fewer passes (the record's iterations are this engine's).
  *
  * The clearance contact (contact.planar.PlanarClearance, after Flores et al. 2006 for seed 003's planar
  * model; contact.spatial.SpatialClearance, sliced along the bearing, for its spatial model): journal at rest
@@ -46,18 +48,16 @@ enum { FM_DELTAD0, FM_LEVEL };
 /* the change report: the kind of update's decision */
 enum { KIND_NONE = 0, KIND_IMPACT = 1, KIND_SEPARATION = 2 };
 /* statuses beyond spatial.c's (spatial_internal.h) */
-enum { ST_NEWTON = 9, ST_NEWTON_SINGULAR = 10, ST_SKEW = 11, ST_NO_SOLUTION = 12 };
+enum { ST_SKEW = 9, ST_NO_SOLUTION = 10 };
 
-#define JOURNALS 4
-#define NEWTON_STEP 1e-7 /* RSRRR._newton_coupling: h = 1e-7 (1 + max |t_f|) */
+#define JOURNALS FJ_JOURNALS
 
 /* This family's scratch after the spatial work. */
 typedef struct cwork {
     fj_spatial_work s;
     double *Q;                                  /* (n) the contact's generalised forces */
-    double *chi, *tf, *next, *trial, *base, *residual, *jac; /* (4) x6, (4,4) */
+    double *tf;                                 /* (4) the journals' friction torques */
     double *fO, *nO;                            /* (4,3) the journals' reactions */
-    int64_t *piv;                               /* (4) */
     /* the memo: the terms of q alone in s (fj_spatial_mechanics) are those of q_kept if *kept (rhs, rhs_near) */
     double *q_kept; /* (n) */
     int64_t *kept;  /* (1) */
@@ -87,12 +87,8 @@ static void layout(cwork *w, double *f, int64_t *iw, const int64_t *ipar, int64_
     int64_t n = n_of(ipar), u = 0, v = 0;
     fj_spatial_layout(&w->s, f, iw, n, ipar[I_N1], &u, &v);
     w->Q = take(f, &u, n);
-    w->chi = take(f, &u, JOURNALS), w->tf = take(f, &u, JOURNALS), w->next = take(f, &u, JOURNALS);
-    w->trial = take(f, &u, JOURNALS), w->base = take(f, &u, JOURNALS), w->residual = take(f, &u, JOURNALS);
-    w->jac = take(f, &u, JOURNALS * JOURNALS);
+    w->tf = take(f, &u, JOURNALS);
     w->fO = take(f, &u, 3 * JOURNALS), w->nO = take(f, &u, 3 * JOURNALS);
-    w->piv = iw ? iw + v : NULL;
-    v += JOURNALS;
     w->q_kept = take(f, &u, n);
     w->kept = iw ? iw + v : NULL;
     v += 1;
@@ -275,62 +271,11 @@ static int64_t joint_contact(const double *q, const double *qd, double deltad0, 
  * The state of motion (RSRRR.dynamics with extra generalised forces, on the four journals)
  * ================================================================================================== */
 
-/* new (4) = t_f(reactions(t)) (eqs 4-7) on the affine map; the journals' reactions into w->fO, w->nO. */
-static void friction_of(const double *t, const double *fpar, const int64_t *ipar, cwork *w, double *out) {
-    int64_t n = n_of(ipar);
-    const int64_t *J = block(ipar) + CI_JOINTS;
-    const fj_spatial_work *s = &w->s;
-    for (int64_t j = 0; j < JOURNALS; j++) {
-        for (int a = 0; a < 3; a++) {
-            double f = s->fO0[3 * J[j] + a], m = s->nO0[3 * J[j] + a];
-            for (int64_t k = 0; k < JOURNALS; k++) { /* column of a unit friction torque on joint J[k] */
-                f += s->SfO[3 * n * J[k] + 3 * J[j] + a] * t[k];
-                m += s->SnO[3 * n * J[k] + 3 * J[j] + a] * t[k];
-            }
-            w->fO[3 * j + a] = f, w->nO[3 * j + a] = m;
-        }
-        out[j] = ipar[I_FRICTION] != 0
-                     ? w->chi[j] * fj_spatial_journal_torque(fpar, ipar, j, w->fO + 3 * j, w->nO + 3 * j, NULL)
-                     : 0.0;
-    }
-}
-
-static double max_abs4(const double *x) {
-    double m = 0.0;
-    for (int64_t j = 0; j < JOURNALS; j++) m = max2(m, fabs(x[j]));
-    return m;
-}
-
-/* The coupling t_f = friction(t_f) by Newton's method from w->tf (RSRRR._newton_coupling: Jacobian by
- * forward differences), *it counting on; ST_NO_SOLUTION where it fails after an iterate with det(I - G) <= 0. */
-static int64_t newton_coupling(const double *fpar, const int64_t *ipar, cwork *w, double tol, int64_t limit,
-                               int64_t *it) {
-    double *t = w->tf, *r = w->residual, *J = w->jac;
-    int folded = 0;
-    for (int64_t k = 1; k <= limit; k++) {
-        friction_of(t, fpar, ipar, w, w->base);
-        for (int64_t j = 0; j < JOURNALS; j++) r[j] = w->base[j] - t[j];
-        if (max_abs4(r) <= tol * (1.0 + max_abs4(t))) {
-            *it += k;
-            return FJ_OK;
-        }
-        double h = NEWTON_STEP * (1.0 + max_abs4(t));
-        for (int64_t c = 0; c < JOURNALS; c++) {
-            for (int64_t j = 0; j < JOURNALS; j++) w->trial[j] = t[j] + (j == c ? h : 0.0);
-            friction_of(w->trial, fpar, ipar, w, w->next);
-            for (int64_t j = 0; j < JOURNALS; j++) J[JOURNALS * j + c] = (w->next[j] - w->base[j]) / h - (j == c);
-        }
-        if (fj_lu_factor(J, JOURNALS, JOURNALS, w->piv)) return ST_NEWTON_SINGULAR;
-        folded |= fj_lu_det(J, JOURNALS, JOURNALS, w->piv) <= 0.0; /* det(G - I) = det(I - G): 4 rows */
-        fj_lu_solve(J, JOURNALS, JOURNALS, w->piv, r);
-        for (int64_t j = 0; j < JOURNALS; j++) t[j] -= r[j];
-    }
-    return folded ? ST_NO_SOLUTION : ST_NEWTON;
-}
-
 /* status; *iterations: s.qdd (n), s.fS (3), w->fO, w->nO (4,3) and w->tf (4) at (q, qd) with the net
  * torque `applied` on the driving link and the generalised forces extra (n) or NULL; q_kept: w->s holds the
- * terms of this q (fj_spatial_mechanics). */
+ * terms of this q (fj_spatial_mechanics). The coupling by Newton's method (fj_spatial_coupling, where
+ * ClearanceRSRRR iterates the fixed point with its Newton fallback): ST_NO_SOLUTION where it fails after an
+ * iterate with det(I - G) <= 0, as RSRRR._newton_coupling. */
 static int64_t dynamics(const double *q, const double *qd, double applied, const double *extra, const double *fpar,
                         const int64_t *ipar, cwork *w, int64_t *iterations, int q_kept) {
     int64_t n = n_of(ipar);
@@ -343,27 +288,17 @@ static int64_t dynamics(const double *q, const double *qd, double applied, const
     st = fj_spatial_solve_cut(0.0, fpar, ipar, s, J, JOURNALS, q_kept); /* seed 002 eq. (2), e + tau on the right */
     if (st) return st;
     fj_spatial_reaction_map(qd, fpar, ipar, s, J, JOURNALS, q_kept); /* eqs 3.1-3.8, the journals' columns */
+    fj_spatial_journals law;
     for (int64_t j = 0; j < JOURNALS; j++) {
-        w->chi[j] = fj_spatial_characteristic(fpar, ipar, j, qd[J[j]]); /* eq. (7) / mu_a0 */
-        w->tf[j] = 0.0;                                                  /* the first pass is frictionless */
+        const double *mu = fpar + ipar[I_F_JOURNALS] + j * JOURNAL_WIDTH + J_MU_A;
+        law.joints[j] = J[j];
+        law.chi[j] = ipar[I_FRICTION] != 0 ? fj_spatial_characteristic(fpar, ipar, j, qd[J[j]]) : 0.0; /* eq. (7) */
+        for (int a = 0; a < 3; a++) law.mu[j][a] = mu[a];
+        law.offset[j] = 0.0;
     }
-    double tol = fpar[ipar[I_F_LOOP] + LOOP_COUPLING_TOL], change = 0.0;
-    int64_t limit = ipar[I_MAX_COUPLING], it = 0;
-    for (int64_t pass = 1; pass <= limit; pass++) {
-        it = pass;
-        friction_of(w->tf, fpar, ipar, w, w->next); /* eqs 4-7 */
-        change = 0.0;
-        for (int64_t j = 0; j < JOURNALS; j++) change = max2(change, fabs(w->next[j] - w->tf[j]));
-        if (change <= tol * (1.0 + max_abs4(w->next)) || it == limit) break;
-        for (int64_t j = 0; j < JOURNALS; j++) w->tf[j] = w->next[j];
-    }
-    if (change > tol * (1.0 + max_abs4(w->next))) { /* ClearanceRSRRR.NEWTON_FALLBACK */
-        for (int64_t j = 0; j < JOURNALS; j++) w->tf[j] = w->next[j];
-        st = newton_coupling(fpar, ipar, w, tol, limit, &it);
-        if (st) return st;
-    }
-    *iterations = it;
-    friction_of(w->tf, fpar, ipar, w, w->next); /* the reactions at t_f */
+    int folded;
+    st = fj_spatial_coupling(fpar, ipar, s, &law, w->tf, w->fO, w->nO, iterations, &folded);
+    if (st) return folded ? ST_NO_SOLUTION : st;
     for (int64_t i = 0; i < n; i++) {
         double v = s->qdd0[i];
         for (int64_t k = 0; k < JOURNALS; k++) v += s->Sq[i * n + J[k]] * w->tf[k];
@@ -536,9 +471,6 @@ static const char *message(int64_t status) {
     case ST_K_SINGULAR: return "the matrix of seed 002 eq. (2) is singular (the closure Jacobian G has lost rank)";
     case ST_COUPLING: return "the reaction-friction coupling did not converge";
     case ST_FRAME_SINGULAR: return "a joint-axis frame M_i has no inverse (trace formulation)";
-    case ST_NEWTON:
-        return "the reaction-friction coupling did not converge in its fixed-point and Newton iterations";
-    case ST_NEWTON_SINGULAR: return "the Jacobian of the reaction-friction coupling's Newton step is singular";
     case ST_NO_SOLUTION: return FJ_SPATIAL_NO_SOLUTION;
     case ST_SKEW: return "the journal and bearing axes must be within 60 deg of each other (u_J . u_B > 0.5)";
     default: return "unknown status";

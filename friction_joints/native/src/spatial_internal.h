@@ -57,11 +57,8 @@ typedef struct fj_spatial_work {
     /* Newton-Euler (eqs 3.1-3.8): joint geometry and motion, reactions and their slopes */
     double *Rg, *rO, *Rtip, *motion, *fO0, *nO0, *SfO, *SnO; /* (n,3,3) (n,3) (2,3,3) (n,9) (n,3)x2 (n,n,3)x2 */
     /* the state of motion */
-    double *qdd, *fS, *fO, *nO, *tf, *new_, *limits, *R4; /* (n) (3) (n,3)x2 (n)x3 (4,4) */
-    /* the coupling's Newton method: the gradients of the journal torques, I - G, the step and the iterate it left */
-    double *grad, *jac, *step, *from; /* (n,6) (n,n) (n) (n) */
-    int64_t *pivc;                    /* (n) */
-    int64_t *path;                                        /* (n) */
+    double *qdd, *fS, *fO, *nO, *tf, *limits, *R4; /* (n) (3) (n,3)x2 (n)x2 (4,4) */
+    int64_t *path;                                 /* (n) */
     /* the trace formulation (lagrange_trace) */
     double *Delta, *Ti, *TiH; /* (n,4,4) each (a chain's joints) */
     int64_t *on_path;         /* (n) */
@@ -142,8 +139,36 @@ int64_t fj_spatial_solve_cut(double tau0, const double *fpar, const int64_t *ipa
  * joints cols (as fj_spatial_solve_cut's). */
 void fj_spatial_reaction_map(const double *qd, const double *fpar, const int64_t *ipar, fj_spatial_work *w,
                              const int64_t *cols, int64_t n_cols, int q_kept);
+
+/* The reaction-friction coupling of the four journals (RSRRR.dynamics), shared by the families spatial,
+ * spatial_clearance and spatial_bristle. Journal j's friction torque at its joint's reactions f_O, n_O:
+ *
+ *     g_j = chi_j (mu_j0 arm_j0 |F_A| + mu_j1 arm_j1 |F_B| + mu_j2 arm_j2 |f_z|) + offset_j
+ *
+ * (seed 002 eq. 4 with the arms of eqs 5.1-5.3 and the loads of eqs 6.1-6.2; chi_j = 0: g_j = offset_j, the
+ * torque not evaluated), its joint joints[j] among the map's coordinates. The spatial family's journals:
+ * mu = the full levels mu_a0, chi = eq. (7) / mu_a0, offset 0; the bristle family's: mu = the surfaces' bristle
+ * coefficients, chi = 1, offset = their viscous torques. */
+#define FJ_JOURNALS 4
+typedef struct fj_spatial_journals {
+    int64_t joints[FJ_JOURNALS];
+    double chi[FJ_JOURNALS], mu[FJ_JOURNALS][3], offset[FJ_JOURNALS];
+} fj_spatial_journals;
+/* t_f = g(t_f) on the affine map in w (fO0, nO0 and the columns SfO, SnO of the journals' joints: those of
+ * fj_spatial_reaction_map) by Newton's method with the analytic Jacobian I - G, G = dg/dt_f (the gradient of
+ * each journal's torque through the norms of eqs 6.1-6.2 times the map's columns), from t_f = 0, stopped where
+ * the change |g(t_f) - t_f| <= tol (1 + max |g(t_f)|) (tol: the loop block's coupling tolerance; the paper's
+ * fixed point's test). A step that does not lower the change is halved from the iterate it left; a singular
+ * I - G (or a step not finite) takes the fixed point's step g - t_f. Into t_f (4) the solution, f_O, n_O (4, 3)
+ * the journals' reactions at it, *passes the evaluations of g, *folded 1 if an iterate had det(I - G) <= 0 (a
+ * fold: where the coupling fails so, it has no solution near, FJ_SPATIAL_NO_SOLUTION). Returns FJ_OK, or
+ * ST_COUPLING after ipar[I_MAX_COUPLING] passes. */
+int64_t fj_spatial_coupling(const double *fpar, const int64_t *ipar, const fj_spatial_work *w,
+                            const fj_spatial_journals *law, double *t_f, double *f_O, double *n_O, int64_t *passes,
+                            int *folded);
 /* t_0 (N.m) of journal j (eqs 4-6) under its joint's reactions f_O, n_O (3,); unless grad is NULL, its gradient
- * dt_0/d(f_O, n_O) into grad (6) (0 for the part of a zero load, a kink of its norm). */
+ * dt_0/d(f_O, n_O) into grad (6) (0 for the part of a zero load, a kink of its norm): the terms of the coupling's
+ * Jacobian at the levels mu_a0 (tests/test_compiled_spatial.py checks them against differences). */
 double fj_spatial_journal_torque(const double *fpar, const int64_t *ipar, int64_t j, const double *f_O,
                                  const double *n_O, double *grad);
 /* Eq. (7) of journal j at the rate psid, divided by mu_a0. */
