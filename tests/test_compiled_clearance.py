@@ -108,7 +108,7 @@ def test_the_coupling_by_newton_reproduces_itself(case):
     Python engine iterates the fixed point: at random states in every mode, the recorded t_f is the friction of eqs
     4-7 (the Python engine's journals) under the recorded reactions at it within the stopping test's tolerance
     (RSRRR.COUPLING_TOL), well within it at half the states or more (at most a twentieth of it: Newton converges
-    quadratically, to rounding at most states; the fixed point's results are 0.2-0.7 of it), in no more passes
+    quadratically, to rounding at most states; the fixed point's medians are 0.06-0.6 of it), in no more passes
     than the fixed point and, where the fixed point needs 8 or more, in less than half as many."""
     system = make(case)
     model, mech = system.compiled(), system.mech

@@ -1187,6 +1187,17 @@ static int newton_step(const coupling *cp, const double *t_f, const double *g, d
     return folded;
 }
 
+void fj_spatial_journals_of(const double *fpar, const int64_t *ipar, const int64_t *joints, const double *qd,
+                            fj_spatial_journals *law) {
+    for (int64_t j = 0; j < FJ_JOURNALS; j++) {
+        const double *mu = fpar + ipar[I_F_JOURNALS] + j * JOURNAL_WIDTH + J_MU_A;
+        law->joints[j] = joints[j];
+        law->chi[j] = ipar[I_FRICTION] != 0 ? characteristic(fpar, ipar, j, qd[joints[j]]) : 0.0; /* eq. (7) / mu_a0 */
+        for (int a = 0; a < 3; a++) law->mu[j][a] = mu[a];
+        law->offset[j] = 0.0;
+    }
+}
+
 /* Newton's method on the coupling (spatial_internal.h): a step from an iterate whose change is below that of
  * the iterate the last step left (from), else that step halved (damped; the passes count on), so the norms'
  * kinks (a load through zero) and a far start do not make it cycle; the gradients only where a step is taken. */
@@ -1252,14 +1263,9 @@ static int64_t dynamics(const double *q, const double *qd, double applied, const
     *iterations = 0;
     int64_t st = affine_map(q, qd, applied, fpar, ipar, w);
     if (st) return st;
+    const int64_t joints[FJ_JOURNALS] = {0, 1, 2, 3};
     fj_spatial_journals law;
-    for (int64_t j = 0; j < FJ_JOURNALS; j++) {
-        const double *mu = fpar + ipar[I_F_JOURNALS] + j * JOURNAL_WIDTH + J_MU_A;
-        law.joints[j] = j;
-        law.chi[j] = ipar[I_FRICTION] != 0 ? characteristic(fpar, ipar, j, qd[j]) : 0.0; /* eq. (7) / mu_a0 */
-        for (int a = 0; a < 3; a++) law.mu[j][a] = mu[a];
-        law.offset[j] = 0.0;
-    }
+    fj_spatial_journals_of(fpar, ipar, joints, qd, &law);
     int folded;
     st = fj_spatial_coupling(fpar, ipar, w, &law, w->tf, w->fO, w->nO, iterations, &folded);
     at_motion(w->tf, FJ_JOURNALS, w->qdd0, w->fS0, w->Sq, w->Sf, w->qdd, w->fS);
@@ -1668,10 +1674,6 @@ void fj_spatial_reaction_map(const double *qd, const double *fpar, const int64_t
 double fj_spatial_journal_torque(const double *fpar, const int64_t *ipar, int64_t j, const double *f_O,
                                  const double *n_O, double *grad) {
     return journal_torque(fpar, ipar, j, f_O, n_O, grad);
-}
-
-double fj_spatial_characteristic(const double *fpar, const int64_t *ipar, int64_t j, double psid) {
-    return characteristic(fpar, ipar, j, psid);
 }
 
 void fj_spatial_energy(const double *q, const double *qd, const double *fpar, const int64_t *ipar,

@@ -289,13 +289,7 @@ static int64_t dynamics(const double *q, const double *qd, double applied, const
     if (st) return st;
     fj_spatial_reaction_map(qd, fpar, ipar, s, J, JOURNALS, q_kept); /* eqs 3.1-3.8, the journals' columns */
     fj_spatial_journals law;
-    for (int64_t j = 0; j < JOURNALS; j++) {
-        const double *mu = fpar + ipar[I_F_JOURNALS] + j * JOURNAL_WIDTH + J_MU_A;
-        law.joints[j] = J[j];
-        law.chi[j] = ipar[I_FRICTION] != 0 ? fj_spatial_characteristic(fpar, ipar, j, qd[J[j]]) : 0.0; /* eq. (7) */
-        for (int a = 0; a < 3; a++) law.mu[j][a] = mu[a];
-        law.offset[j] = 0.0;
-    }
+    fj_spatial_journals_of(fpar, ipar, J, qd, &law);
     int folded;
     st = fj_spatial_coupling(fpar, ipar, s, &law, w->tf, w->fO, w->nO, iterations, &folded);
     if (st) return folded ? ST_NO_SOLUTION : st;

@@ -154,6 +154,10 @@ typedef struct fj_spatial_journals {
     int64_t joints[FJ_JOURNALS];
     double chi[FJ_JOURNALS], mu[FJ_JOURNALS][3], offset[FJ_JOURNALS];
 } fj_spatial_journals;
+/* The spatial family's journals at the rates qd (of the map's coordinates) into law: their joints `joints` (4),
+ * mu = mu_a0, chi = eq. (7) / mu_a0 at their rates (0 without friction), offset 0. */
+void fj_spatial_journals_of(const double *fpar, const int64_t *ipar, const int64_t *joints, const double *qd,
+                            fj_spatial_journals *law);
 /* t_f = g(t_f) on the affine map in w (fO0, nO0 and the columns SfO, SnO of the journals' joints: those of
  * fj_spatial_reaction_map) by Newton's method with the analytic Jacobian I - G, G = dg/dt_f (the gradient of
  * each journal's torque through the norms of eqs 6.1-6.2 times the map's columns), from t_f = 0, stopped where
@@ -171,8 +175,6 @@ int64_t fj_spatial_coupling(const double *fpar, const int64_t *ipar, const fj_sp
  * Jacobian at the levels mu_a0 (tests/test_compiled_spatial.py checks them against differences). */
 double fj_spatial_journal_torque(const double *fpar, const int64_t *ipar, int64_t j, const double *f_O,
                                  const double *n_O, double *grad);
-/* Eq. (7) of journal j at the rate psid, divided by mu_a0. */
-double fj_spatial_characteristic(const double *fpar, const int64_t *ipar, int64_t j, double psid);
 /* (E_kin, E_pot) in J of both chains. */
 void fj_spatial_energy(const double *q, const double *qd, const double *fpar, const int64_t *ipar,
                        fj_spatial_work *w, double *e_kin, double *e_pot);
