@@ -33,11 +33,17 @@ With ``--callgrind`` it runs the FMU's clearance and flexible-link cases on the 
 for ``--callgrind-t-end`` seconds (a sixth of it for the spatial model, a tenth for the flexible link), and
 reports the instructions per 1 ms step and per right-hand side, the right-hand sides and RODAS steps per 1 ms.
 
+With ``--kick`` it reports the modes of the flexible link (four sdes) that the held drive's jump excites at 0.097 s
+(``kick_modes``), then runs it as ``--counts`` does at rtol 1e-6 for 0.1 s, its drive's ramp scaled by 10, 1,
+0.1, 0.01, 0.001 (so the held drive jumps by 5e-2 ... 5e-6 N.m at every 1 ms step), held and interpolated, and
+reports RODAS steps and right-hand sides per 1 ms step.
+
 Usage: OPENBLAS_NUM_THREADS=1 python benchmarks/bench_rsrrr_clearance.py [--calls 200] [--t-end 0.005] [--rounds 2]
        python benchmarks/bench_rsrrr_clearance.py --fmu dist/RSRRRLinkage.fmu [--native dist/native/RSRRRLinkage.fmu]
            [--fmu-t-end 1.0]
        python benchmarks/bench_rsrrr_clearance.py --counts [--fmu-t-end 1.0] [--rtols 1e-6 1e-5]
        python benchmarks/bench_rsrrr_clearance.py --callgrind [--callgrind-t-end 0.3]
+       python benchmarks/bench_rsrrr_clearance.py --kick
 """
 
 from __future__ import annotations
@@ -91,9 +97,9 @@ FMU_CASES = {
 }
 
 
-def drive(t):
-    """(tau (N.m), its rate (N.m/s)) of the FMU's experiment at t (s): 10 N.m ramped over 2 s."""
-    return 10.0 * min(t / 2.0, 1.0), 5.0 if t < 2.0 else 0.0
+def drive(t, scale=1.0):
+    """(tau (N.m), its rate (N.m/s)) of the FMU's experiment at t (s): 10 N.m ramped over 2 s (times scale)."""
+    return 10.0 * scale * min(t / 2.0, 1.0), 5.0 * scale if t < 2.0 else 0.0
 
 
 def fmu_rtf(path, start, t_end, interpolated, h=1e-3):
@@ -134,15 +140,15 @@ def twin(start, rtol):
     return slave, Stepper(make, y0_of, [0.0, 0.0], rtol, 0.0, "compiled")
 
 
-def twin_run(start, rtol, t_end, interpolated=False, h=1e-3):
+def twin_run(start, rtol, t_end, interpolated=False, h=1e-3, scale=1.0):
     """({FMU output: values over the run}, CPU seconds, integrator steps, right-hand sides) of the FMU's case with
     the start values, its system stepped as the FMU's twin does (Stepper on the compiled engine) at rtol to t_end,
-    or up to a step that failed; the drive held over each step or, interpolated, following its rate."""
+    or up to a step that failed; the drive (times scale) held over each step or, interpolated, following its rate."""
     slave, stepper = twin(start, rtol)
     outputs, begin = {}, time.process_time()
     for k in range(round(t_end / h)):
         try:
-            tau, rate = drive(k * h)
+            tau, rate = drive(k * h, scale)
             record = stepper.step(k * h, h, [tau, 0.0], [rate, 0.0] if interpolated else None)
         except Exception as error:  # noqa: BLE001 - the steel coupler's fold ends its run
             print(f"    rtol {rtol:g}: stopped at t = {k * h:.3f} s: {str(error)[:80]}...")
@@ -182,6 +188,56 @@ def main_counts(t_end, rtols):
                 error, worst = deviation(outputs, reference)
                 print(f"  {name:24s} {'interpolated' if interpolated else 'held':>12s} {rtol:6.0e} "
                       f"{cpu / reached:8.2f} {steps / reached / 1e3:9.2f} {rhs / steps:9.1f} {error:8.1e} {worst}")
+
+
+def kick_modes(start, t, rtol=1e-6):
+    """[(eigenvalue (1/s), transient amplitude in tolerances)] of the modes that the held drive's jump at t (s, a
+    communication point) excites in the FMU's case with the start values, stepped held to t at rtol: the jump of f
+    split over the eigenvectors v_k of J (central differences of the compiled right-hand side), each mode's
+    largest |v_ik d_k / lambda_k| / (atol + rtol |y_i|); one of each complex pair, the fast ones first."""
+    _, stepper = twin(start, rtol)
+    for k in range(round(t / 1e-3)):
+        stepper.step(k * 1e-3, 1e-3, [drive(k * 1e-3)[0], 0.0])
+    state, model = stepper.integrator.state, stepper.system.compiled()
+    fmode, imode = stepper.system.encode_mode(state.mode)
+    y = np.array(state.y, float)
+
+    def f(y, tau):
+        out = np.zeros(y.size)
+        assert model.rhs(t, y, np.array([tau, 0.0]), model.fpar, model.ipar, fmode, imode, out) == 0
+        return out
+
+    tau = drive(t)[0]
+    J = np.empty((y.size, y.size))
+    for j in range(y.size):
+        step = np.zeros(y.size)
+        step[j] = 1e-7 * max(1e-3, abs(y[j]))
+        J[:, j] = (f(y + step, tau) - f(y - step, tau)) / (2.0 * step[j])
+    lam, V = np.linalg.eig(J)
+    d = np.linalg.solve(V, f(y, tau) - f(y, drive(t - 1e-3)[0]))
+    tolerance = rtol * 1e-2 + rtol * np.abs(y)
+    modes = [(lam[k], float(np.max(np.abs(V[:, k] * d[k] / lam[k]) / tolerance)))
+             for k in range(y.size) if lam[k].real < 0.0 and lam[k].imag >= 0.0]
+    return sorted(modes, key=lambda mode: mode[0].real)
+
+
+def main_kick(t_end, scales=(10.0, 1.0, 0.1, 0.01, 0.001)):
+    start = FMU_CASES["flexible link, 4 sdes"]
+    print("The modes the held drive's jump (5e-3 N.m) excites at 0.097 s (rtol 1e-6), those of over 100 tolerances:")
+    print(f"  {'Re lambda (1/s)':>16s} {'Im lambda':>10s} {'f (Hz)':>8s} {'1/|Re| (ms)':>11s} {'tolerances':>10s}")
+    for lam, amplitude in kick_modes(start, 0.097):
+        if amplitude > 100.0:
+            print(f"  {lam.real:16.4g} {lam.imag:10.4g} {lam.imag / (2.0 * np.pi):8.1f} {-1e3 / lam.real:11.3f} "
+                  f"{amplitude:10.3g}")
+    print(f"The flexible link's first {t_end} s as the FMU's twin steps it (rtol 1e-6), the drive's ramp times scale:")
+    print("the held drive jumps by 5e-3 scale N.m at every 1 ms step")
+    print(f"  {'scale':>6s} {'drive':>12s} {'steps/ms':>9s} {'rhs/ms':>7s}")
+    for scale in scales:
+        for interpolated in (False, True):
+            outputs, _, steps, rhs = twin_run(start, 1e-6, t_end, interpolated, scale=scale)
+            reached = len(outputs["E_kin"]) * 1e-3
+            print(f"  {scale:6g} {'interpolated' if interpolated else 'held':>12s} {steps / reached / 1e3:9.2f} "
+                  f"{rhs / reached / 1e3:7.1f}")
 
 
 def main_callgrind(t_end, rtol=1e-6):
@@ -253,8 +309,11 @@ if __name__ == "__main__":
     parser.add_argument("--rtols", type=float, nargs="+", default=[1e-6, 1e-5])
     parser.add_argument("--callgrind", action="store_true", help="instructions per step of the FMU's stiff cases")
     parser.add_argument("--callgrind-t-end", type=float, default=0.3)
+    parser.add_argument("--kick", action="store_true", help="the flexible link's steps against the held drive's jump")
     args = parser.parse_args()
-    if args.callgrind:
+    if args.kick:
+        main_kick(0.1)
+    elif args.callgrind:
         main_callgrind(args.callgrind_t_end)
     elif args.counts:
         main_counts(args.fmu_t_end, args.rtols)
