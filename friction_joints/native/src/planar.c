@@ -494,52 +494,60 @@ static void newton_matrix(const fj_args *a, const double *B, const double *J, do
 }
 
 /* Damped Newton on R(f) = f - f0 - B f_mu(f) from f_start (coupling._newton); f, f_mu: the root.
- * Returns the number of iterations, or -1 without convergence. */
+ * Returns the number of iterations, or -1 without convergence. The iterates alternate between f, f_mu and
+ * the fields f2, fmu2 (the last is copied to f, f_mu at the end). */
 static int64_t newton(const fj_args *a, const double *f_start, const double *f0, const double *B, const double *sd,
                       const double *direction, int use_sign, const int64_t *stat, double *f, double *f_mu) {
     int64_t m = a->ipar[I_M], l = a->ipar[I_L], ld = a->ipar[I_WIDTH];
     double *J = field(a, W_J), *J_new = field(a, W_J2), *A = field(a, W_NA);
     double *Bf = field(a, W_BF), *R = field(a, W_R), *step = field(a, W_STEP), *JR = field(a, W_JR);
-    double *f_new = field(a, W_F2), *fmu_new = field(a, W_FMU2);
+    double *f_now = f, *fmu_now = f_mu, *f_new = field(a, W_F2), *fmu_new = field(a, W_FMU2);
     double *Bf_new = field(a, W_BF2), *R_new = field(a, W_R2), *swap;
     int64_t *piv = ifield(a, WI_NPIV);
     double *coef = field(a, W_COEF);
+    int64_t it = 0;
     copy(f, f_start, m);
     double scale = 1.0 + norm(f0, m);
     friction_coefficients(a, sd, direction, use_sign, stat, coef);
     friction(a, f, coef, stat, f_mu, J, ld);
     residual(f, f0, B, f_mu, m, l, ld, Bf, R);
-    for (int64_t it = 0; it < COUPLED_MAX_ITERATIONS + 1; it++) {
-        double res = norm(R, m);
-        if (res <= COUPLED_TOLERANCE * (scale + norm(Bf, m))) return it;
-        if (it == COUPLED_MAX_ITERATIONS) return -1;
+    double res = norm(R, m);
+    for (; it < COUPLED_MAX_ITERATIONS + 1; it++) {
+        if (res <= COUPLED_TOLERANCE * (scale + norm(Bf, m))) break;
+        if (it == COUPLED_MAX_ITERATIONS) {
+            it = -1;
+            break;
+        }
         /* step = (I - B J)^-1 R = R + B (I - J B)^-1 J R (an l x l system instead of m x m) */
         newton_matrix(a, B, J, A, R, JR);
-        copy(step, R, m);
         if (fj_lu_factor(A, l, ld, piv) == 0) {
             fj_lu_solve(A, l, ld, piv, JR);
             for (int64_t i = 0; i < m; i++) {
                 double s = 0.0;
                 for (int64_t c = 0; c < l; c++) s += B[i * ld + c] * JR[c];
-                step[i] += s;
+                step[i] = R[i] + s;
             }
+        } else {
+            copy(step, R, m); /* the fixed-point step R where the Jacobian is singular */
         }
-        /* else: the fixed-point step R where the Jacobian is singular */
-        double t = 1.0;
+        double t = 1.0, res_new;
         for (;;) { /* backtracking on the residual norm */
-            for (int64_t i = 0; i < m; i++) f_new[i] = f[i] - t * step[i];
+            for (int64_t i = 0; i < m; i++) f_new[i] = f_now[i] - t * step[i];
             friction(a, f_new, coef, stat, fmu_new, J_new, ld);
             residual(f_new, f0, B, fmu_new, m, l, ld, Bf_new, R_new);
-            if (norm(R_new, m) < res || t < 1e-6) break;
+            res_new = norm(R_new, m);
+            if (res_new < res || t < 1e-6) break;
             t *= 0.5;
         }
-        copy(f, f_new, m);
-        copy(f_mu, fmu_new, l);
+        res = res_new;
+        swap = f_now, f_now = f_new, f_new = swap;
+        swap = fmu_now, fmu_now = fmu_new, fmu_new = swap;
         swap = J, J = J_new, J_new = swap;
         swap = Bf, Bf = Bf_new, Bf_new = swap;
         swap = R, R = R_new, R_new = swap;
     }
-    return -1;
+    if (f_now != f) copy(f, f_now, m), copy(f_mu, fmu_now, l);
+    return it;
 }
 
 /* kappa = ||B diag(L)||_2 < 1 (coupling.solve_coupled), the Lipschitz constants L scaled by lip_scale:
