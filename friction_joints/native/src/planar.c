@@ -757,9 +757,11 @@ static int64_t partition_map(const fj_args *a) {
     return FJ_OK;
 }
 
-/* The kinematics of q: closing_jacobian (which forgets the memo), partition_map and D = D1 D2. */
+/* The kinematics of q: closing_jacobian (which forgets the memo), partition_map and D = D1 D2. Without
+ * closing constraints D2 selects the partition's columns: the sum of D1[i, b] D2[b, j] from +0 is then
+ * 0.0 + D1[i, part[j]] (the other terms are +-0 and leave a sum that is not -0 unchanged), bit for bit. */
 static int64_t position_terms(const fj_args *a, const double *q) {
-    const int64_t *ip = a->ipar;
+    const int64_t *ip = a->ipar, *part = a->imode + IM_HEADER;
     int64_t n = ip[I_N], k1 = ip[I_K1], k = ip[I_K], ld = ip[I_WIDTH];
     int64_t st = closing_jacobian(a, q);
     if (st) return st;
@@ -767,6 +769,11 @@ static int64_t position_terms(const fj_args *a, const double *q) {
     if (st) return st;
     const double *D1 = field(a, W_D1), *D2 = field(a, W_D2);
     double *D = field(a, W_D);
+    if (ip[I_M2] == 0) {
+        for (int64_t i = 0; i < n; i++)
+            for (int64_t j = 0; j < k; j++) D[i * ld + j] = 0.0 + D1[i * ld + part[j]];
+        return FJ_OK;
+    }
     for (int64_t i = 0; i < n; i++)
         for (int64_t j = 0; j < k; j++) {
             double s = 0.0;
