@@ -783,15 +783,12 @@ static int64_t position_terms(const fj_args *a, const double *q) {
     return FJ_OK;
 }
 
-/* The kinematics of u on those of q in the workspace: qd, xd, xi, nu2, gamma and sd. */
-static void velocity_terms(const fj_args *a, const double *u) {
+/* The velocities of u on the kinematics of q in the workspace: qd, xd and sd. */
+static void slip_velocity_terms(const fj_args *a, const double *u) {
     const int64_t *ip = a->ipar;
-    int64_t n = ip[I_N], k1 = ip[I_K1], k = ip[I_K], m2 = ip[I_M2], l = ip[I_L], ld = ip[I_WIDTH], n1 = n - k1;
-    const int64_t *vidx = a->imode + IM_HEADER + k, *rows1 = ip + ip[I_ROWS1], *rows2 = ip + ip[I_ROWS2];
-    const int64_t *xo = ip + ip[I_XO];
-    const double *x = field(a, W_X), *C = field(a, W_C), *Cmu = field(a, W_CMU);
-    const double *D1 = field(a, W_D1), *D2 = field(a, W_D2), *A = field(a, W_A), *V = field(a, W_V);
-    double *qd = field(a, W_QD), *xd = field(a, W_XD);
+    int64_t n = ip[I_N], k1 = ip[I_K1], k = ip[I_K], l = ip[I_L], ld = ip[I_WIDTH];
+    const double *Cmu = field(a, W_CMU), *D1 = field(a, W_D1), *D2 = field(a, W_D2);
+    double *qd = field(a, W_QD), *xd = field(a, W_XD), *sd = field(a, W_SD);
     for (int64_t i = 0; i < k1; i++) { /* qdot = D2 u */
         double s = 0.0;
         for (int64_t j = 0; j < k; j++) s += D2[i * ld + j] * u[j];
@@ -802,8 +799,26 @@ static void velocity_terms(const fj_args *a, const double *u) {
         for (int64_t j = 0; j < k1; j++) s += D1[i * ld + j] * qd[j];
         xd[i] = s;
     }
+    const int64_t *mu_lo = ifield(a, WI_MU_LO), *mu_hi = ifield(a, WI_MU_HI);
+    for (int64_t c = 0; c < l; c++) { /* sd = C_mu xdot (seed 000 eq. 5.5) */
+        double s = 0.0;
+        for (int64_t i = mu_lo[c]; i < mu_hi[c]; i++) s += Cmu[c * ld + i] * xd[i];
+        sd[c] = s;
+    }
+}
+
+/* The kinematics of u on those of q in the workspace: slip_velocity_terms' qd, xd and sd, then xi, nu2 and
+ * gamma. */
+static void velocity_terms(const fj_args *a, const double *u) {
+    const int64_t *ip = a->ipar;
+    int64_t n = ip[I_N], k1 = ip[I_K1], k = ip[I_K], m2 = ip[I_M2], ld = ip[I_WIDTH], n1 = n - k1;
+    const int64_t *vidx = a->imode + IM_HEADER + k, *rows1 = ip + ip[I_ROWS1], *rows2 = ip + ip[I_ROWS2];
+    const int64_t *xo = ip + ip[I_XO];
+    const double *x = field(a, W_X), *C = field(a, W_C);
+    const double *D1 = field(a, W_D1), *A = field(a, W_A), *V = field(a, W_V);
+    slip_velocity_terms(a, u);
     double *xi = field(a, W_XI);
-    xi_at(a, x, xd, field(a, W_ROTATIONS), xi);
+    xi_at(a, x, field(a, W_XD), field(a, W_ROTATIONS), xi);
     /* D1dot qdot = [C1; S]^-1 [xi_1; 0]: zero on xq, A^-1 xi_1 on xo */
     double *D1dq = field(a, W_D1DQ), *col = field(a, W_WV);
     for (int64_t r = 0; r < n1; r++) col[r] = xi[rows1[r]];
@@ -829,13 +844,19 @@ static void velocity_terms(const fj_args *a, const double *u) {
         for (int64_t b = 0; b < k1; b++) s += D1[i * ld + b] * nu2[b];
         gamma[i] = s + D1dq[i];
     }
-    double *sd = field(a, W_SD);
-    const int64_t *mu_lo = ifield(a, WI_MU_LO), *mu_hi = ifield(a, WI_MU_HI);
-    for (int64_t c = 0; c < l; c++) { /* sd = C_mu xdot (seed 000 eq. 5.5) */
-        double s = 0.0;
-        for (int64_t i = mu_lo[c]; i < mu_hi[c]; i++) s += Cmu[c * ld + i] * xd[i];
-        sd[c] = s;
+}
+
+/* The kinematics of q for the partition of the mode in the workspace (the memo's if it has them; a memo
+ * of u on them forgotten). */
+static int64_t position_kinematics(const fj_args *a, const double *q) {
+    if (memo_has_position(a, q)) {
+        memo_drop(a, MEMO_KINEMATICS | MEMO_FORCES | MEMO_SLIP);
+        return FJ_OK;
     }
+    int64_t st = position_terms(a, q);
+    if (st) return st;
+    memo_keep_position(a, q);
+    return FJ_OK;
 }
 
 /* Velocity-level terms at (q, u) for the partition of the mode (MinimalForm.kinematics): x, xd, qd,
@@ -843,15 +864,20 @@ static void velocity_terms(const fj_args *a, const double *u) {
  * has them: those of q alone, or all). */
 static int64_t kinematics(const fj_args *a, const double *q, const double *u) {
     if (memo_has_kinematics(a, q, u)) return FJ_OK;
-    if (memo_has_position(a, q)) {
-        memo_drop(a, MEMO_KINEMATICS | MEMO_FORCES | MEMO_SLIP);
-    } else {
-        int64_t st = position_terms(a, q);
-        if (st) return st;
-        memo_keep_position(a, q);
-    }
+    int64_t st = position_kinematics(a, q);
+    if (st) return st;
     velocity_terms(a, u);
     memo_keep_velocity(a, u);
+    return FJ_OK;
+}
+
+/* The slip velocities sd at (q, u) for the partition of the mode (MechanismSystem._sd): those of kinematics()
+ * (the memo's if it has them), else from the kinematics of q and slip_velocity_terms alone. */
+static int64_t slip_velocities(const fj_args *a, const double *q, const double *u) {
+    if (memo_has_kinematics(a, q, u)) return FJ_OK;
+    int64_t st = position_kinematics(a, q);
+    if (st) return st;
+    slip_velocity_terms(a, u);
     return FJ_OK;
 }
 
@@ -1282,7 +1308,7 @@ static int64_t events(const fj_args *in, double t, const double *y, const double
         int64_t c = contacts[j];
         if (flags[c] == 0 && a->fmode[c] != 0.0) {
             if (i == 0) { /* the velocity level only, as MechanismSystem._sd */
-                st = kinematics(a, q, u);
+                st = slip_velocities(a, q, u);
                 if (st) return st;
             }
             g[i] = a->fmode[c] * sd[c];
