@@ -87,19 +87,29 @@ static int memo_has(const fj_args *a, int64_t flag) { return (ifield(a, WI_MEMO)
 
 static void memo_keep(const fj_args *a, int64_t flag) { ifield(a, WI_MEMO)[MEMO_FLAGS] |= flag; }
 
-static int same_bits(const void *x, const void *y, size_t bytes) { return memcmp(x, y, bytes) == 0; }
+/* 1 if the n values of 8 bytes (doubles or int64_t) at x and y have the same bits. */
+static int same_bits(const void *x, const void *y, int64_t n) {
+    const unsigned char *px = x, *py = y;
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t vx, vy;
+        memcpy(&vx, px + 8 * i, 8);
+        memcpy(&vy, py + 8 * i, 8);
+        if (vx != vy) return 0;
+    }
+    return 1;
+}
 
 /* 1 if the workspace holds the kinematics of q and the mode's partition. */
 static int memo_has_position(const fj_args *a, const double *q) {
     int64_t k1 = a->ipar[I_K1], k = a->ipar[I_K];
-    return memo_has(a, MEMO_POSITION) && same_bits(q, field(a, W_MEMO_Q), (size_t)k1 * sizeof(double))
-           && same_bits(a->imode + IM_HEADER, ifield(a, WI_MEMO_PART), (size_t)k * sizeof(int64_t));
+    return memo_has(a, MEMO_POSITION) && same_bits(q, field(a, W_MEMO_Q), k1)
+           && same_bits(a->imode + IM_HEADER, ifield(a, WI_MEMO_PART), k);
 }
 
 /* 1 if the workspace holds the kinematics of (q, u) and the mode's partition. */
 static int memo_has_kinematics(const fj_args *a, const double *q, const double *u) {
     return memo_has_position(a, q) && memo_has(a, MEMO_KINEMATICS)
-           && same_bits(u, field(a, W_MEMO_U), (size_t)a->ipar[I_K] * sizeof(double));
+           && same_bits(u, field(a, W_MEMO_U), a->ipar[I_K]);
 }
 
 /* The kinematics of q in the workspace are those of q and the mode's partition. */
@@ -992,7 +1002,7 @@ static int64_t linear_terms(const fj_args *a, const double *q, const double *u, 
     int64_t n = a->ipar[I_N];
     double *h = field(a, W_H), *h_new = field(a, W_H_NEW);
     applied_forces(a, tau, h_new);
-    if (memo_has(a, MEMO_FORCES) && same_bits(h, h_new, (size_t)n * sizeof(double))) return FJ_OK;
+    if (memo_has(a, MEMO_FORCES) && same_bits(h, h_new, n)) return FJ_OK;
     memo_drop(a, MEMO_FORCES | MEMO_SLIP);
     copy(h, h_new, n);
     force_terms(a);
@@ -1223,7 +1233,7 @@ static int64_t slip(const fj_args *a) {
     for (int64_t c = 0; c < l; c++) stat[c] = 0;
     copy(direction, a->fmode, l);
     int use_sign = a->imode[IM_SIGN] != 0;
-    if (memo_has(a, MEMO_SLIP) && memo[MEMO_SIGN] == use_sign && same_bits(kept, direction, (size_t)l * sizeof(double)))
+    if (memo_has(a, MEMO_SLIP) && memo[MEMO_SIGN] == use_sign && same_bits(kept, direction, l))
         return FJ_OK;
     int64_t st = evaluate(a, direction, use_sign, stat, NULL);
     if (st) return st;
