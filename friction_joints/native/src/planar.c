@@ -570,10 +570,12 @@ static int kappa_below_one(const fj_args *a, const double *B, double lip_scale) 
     double frob = 0.0;
     for (int64_t i = 0; i < m; i++)
         for (int64_t c = 0; c < l; c++) {
-            S[i * ld + c] = B[i * ld + c] * (lip[c] * lip_scale);
-            frob += S[i * ld + c] * S[i * ld + c];
+            double e = B[i * ld + c] * (lip[c] * lip_scale);
+            frob += e * e;
         }
     if (frob < 1.0) return 1;
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t c = 0; c < l; c++) S[i * ld + c] = B[i * ld + c] * (lip[c] * lip_scale);
     double *sv = field(a, W_SVALUES);
     singular_values(S, m, l, ld, sv);
     double kappa = 0.0;
@@ -918,7 +920,7 @@ static int64_t configuration_terms(const fj_args *a) {
     const int64_t *lo = ifield(a, WI_C_LO), *hi = ifield(a, WI_C_HI);
     const int64_t *mu_lo = ifield(a, WI_MU_LO), *mu_hi = ifield(a, WI_MU_HI);
     for (int64_t r = 0; r < k; r++)
-        for (int64_t b = 0; b < k; b++) {
+        for (int64_t b = 0; b <= r; b++) { /* the lower half, all that cholesky reads */
             double s = 0.0;
             for (int64_t i = 0; i < n; i++) s += D[i * ld + r] * mass[i] * D[i * ld + b];
             L2[r * ld + b] = s;
