@@ -87,19 +87,29 @@ static int memo_has(const fj_args *a, int64_t flag) { return (ifield(a, WI_MEMO)
 
 static void memo_keep(const fj_args *a, int64_t flag) { ifield(a, WI_MEMO)[MEMO_FLAGS] |= flag; }
 
-static int same_bits(const void *x, const void *y, size_t bytes) { return memcmp(x, y, bytes) == 0; }
+/* 1 if the n values of 8 bytes (doubles or int64_t) at x and y have the same bits. */
+static int same_bits(const void *x, const void *y, int64_t n) {
+    const unsigned char *px = x, *py = y;
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t vx, vy;
+        memcpy(&vx, px + 8 * i, 8);
+        memcpy(&vy, py + 8 * i, 8);
+        if (vx != vy) return 0;
+    }
+    return 1;
+}
 
 /* 1 if the workspace holds the kinematics of q and the mode's partition. */
 static int memo_has_position(const fj_args *a, const double *q) {
     int64_t k1 = a->ipar[I_K1], k = a->ipar[I_K];
-    return memo_has(a, MEMO_POSITION) && same_bits(q, field(a, W_MEMO_Q), (size_t)k1 * sizeof(double))
-           && same_bits(a->imode + IM_HEADER, ifield(a, WI_MEMO_PART), (size_t)k * sizeof(int64_t));
+    return memo_has(a, MEMO_POSITION) && same_bits(q, field(a, W_MEMO_Q), k1)
+           && same_bits(a->imode + IM_HEADER, ifield(a, WI_MEMO_PART), k);
 }
 
 /* 1 if the workspace holds the kinematics of (q, u) and the mode's partition. */
 static int memo_has_kinematics(const fj_args *a, const double *q, const double *u) {
     return memo_has_position(a, q) && memo_has(a, MEMO_KINEMATICS)
-           && same_bits(u, field(a, W_MEMO_U), (size_t)a->ipar[I_K] * sizeof(double));
+           && same_bits(u, field(a, W_MEMO_U), a->ipar[I_K]);
 }
 
 /* The kinematics of q in the workspace are those of q and the mode's partition. */
@@ -494,52 +504,60 @@ static void newton_matrix(const fj_args *a, const double *B, const double *J, do
 }
 
 /* Damped Newton on R(f) = f - f0 - B f_mu(f) from f_start (coupling._newton); f, f_mu: the root.
- * Returns the number of iterations, or -1 without convergence. */
+ * Returns the number of iterations, or -1 without convergence. The iterates alternate between f, f_mu and
+ * the fields f2, fmu2 (the last is copied to f, f_mu at the end). */
 static int64_t newton(const fj_args *a, const double *f_start, const double *f0, const double *B, const double *sd,
                       const double *direction, int use_sign, const int64_t *stat, double *f, double *f_mu) {
     int64_t m = a->ipar[I_M], l = a->ipar[I_L], ld = a->ipar[I_WIDTH];
     double *J = field(a, W_J), *J_new = field(a, W_J2), *A = field(a, W_NA);
     double *Bf = field(a, W_BF), *R = field(a, W_R), *step = field(a, W_STEP), *JR = field(a, W_JR);
-    double *f_new = field(a, W_F2), *fmu_new = field(a, W_FMU2);
+    double *f_now = f, *fmu_now = f_mu, *f_new = field(a, W_F2), *fmu_new = field(a, W_FMU2);
     double *Bf_new = field(a, W_BF2), *R_new = field(a, W_R2), *swap;
     int64_t *piv = ifield(a, WI_NPIV);
     double *coef = field(a, W_COEF);
+    int64_t it = 0;
     copy(f, f_start, m);
     double scale = 1.0 + norm(f0, m);
     friction_coefficients(a, sd, direction, use_sign, stat, coef);
     friction(a, f, coef, stat, f_mu, J, ld);
     residual(f, f0, B, f_mu, m, l, ld, Bf, R);
-    for (int64_t it = 0; it < COUPLED_MAX_ITERATIONS + 1; it++) {
-        double res = norm(R, m);
-        if (res <= COUPLED_TOLERANCE * (scale + norm(Bf, m))) return it;
-        if (it == COUPLED_MAX_ITERATIONS) return -1;
+    double res = norm(R, m);
+    for (; it < COUPLED_MAX_ITERATIONS + 1; it++) {
+        if (res <= COUPLED_TOLERANCE * (scale + norm(Bf, m))) break;
+        if (it == COUPLED_MAX_ITERATIONS) {
+            it = -1;
+            break;
+        }
         /* step = (I - B J)^-1 R = R + B (I - J B)^-1 J R (an l x l system instead of m x m) */
         newton_matrix(a, B, J, A, R, JR);
-        copy(step, R, m);
         if (fj_lu_factor(A, l, ld, piv) == 0) {
             fj_lu_solve(A, l, ld, piv, JR);
             for (int64_t i = 0; i < m; i++) {
                 double s = 0.0;
                 for (int64_t c = 0; c < l; c++) s += B[i * ld + c] * JR[c];
-                step[i] += s;
+                step[i] = R[i] + s;
             }
+        } else {
+            copy(step, R, m); /* the fixed-point step R where the Jacobian is singular */
         }
-        /* else: the fixed-point step R where the Jacobian is singular */
-        double t = 1.0;
+        double t = 1.0, res_new;
         for (;;) { /* backtracking on the residual norm */
-            for (int64_t i = 0; i < m; i++) f_new[i] = f[i] - t * step[i];
+            for (int64_t i = 0; i < m; i++) f_new[i] = f_now[i] - t * step[i];
             friction(a, f_new, coef, stat, fmu_new, J_new, ld);
             residual(f_new, f0, B, fmu_new, m, l, ld, Bf_new, R_new);
-            if (norm(R_new, m) < res || t < 1e-6) break;
+            res_new = norm(R_new, m);
+            if (res_new < res || t < 1e-6) break;
             t *= 0.5;
         }
-        copy(f, f_new, m);
-        copy(f_mu, fmu_new, l);
+        res = res_new;
+        swap = f_now, f_now = f_new, f_new = swap;
+        swap = fmu_now, fmu_now = fmu_new, fmu_new = swap;
         swap = J, J = J_new, J_new = swap;
         swap = Bf, Bf = Bf_new, Bf_new = swap;
         swap = R, R = R_new, R_new = swap;
     }
-    return -1;
+    if (f_now != f) copy(f, f_now, m), copy(f_mu, fmu_now, l);
+    return it;
 }
 
 /* kappa = ||B diag(L)||_2 < 1 (coupling.solve_coupled), the Lipschitz constants L scaled by lip_scale:
@@ -552,10 +570,12 @@ static int kappa_below_one(const fj_args *a, const double *B, double lip_scale) 
     double frob = 0.0;
     for (int64_t i = 0; i < m; i++)
         for (int64_t c = 0; c < l; c++) {
-            S[i * ld + c] = B[i * ld + c] * (lip[c] * lip_scale);
-            frob += S[i * ld + c] * S[i * ld + c];
+            double e = B[i * ld + c] * (lip[c] * lip_scale);
+            frob += e * e;
         }
     if (frob < 1.0) return 1;
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t c = 0; c < l; c++) S[i * ld + c] = B[i * ld + c] * (lip[c] * lip_scale);
     double *sv = field(a, W_SVALUES);
     singular_values(S, m, l, ld, sv);
     double kappa = 0.0;
@@ -749,9 +769,11 @@ static int64_t partition_map(const fj_args *a) {
     return FJ_OK;
 }
 
-/* The kinematics of q: closing_jacobian (which forgets the memo), partition_map and D = D1 D2. */
+/* The kinematics of q: closing_jacobian (which forgets the memo), partition_map and D = D1 D2. Without
+ * closing constraints D2 selects the partition's columns: the sum of D1[i, b] D2[b, j] from +0 is then
+ * 0.0 + D1[i, part[j]] (the other terms are +-0 and leave a sum that is not -0 unchanged), bit for bit. */
 static int64_t position_terms(const fj_args *a, const double *q) {
-    const int64_t *ip = a->ipar;
+    const int64_t *ip = a->ipar, *part = a->imode + IM_HEADER;
     int64_t n = ip[I_N], k1 = ip[I_K1], k = ip[I_K], ld = ip[I_WIDTH];
     int64_t st = closing_jacobian(a, q);
     if (st) return st;
@@ -759,6 +781,11 @@ static int64_t position_terms(const fj_args *a, const double *q) {
     if (st) return st;
     const double *D1 = field(a, W_D1), *D2 = field(a, W_D2);
     double *D = field(a, W_D);
+    if (ip[I_M2] == 0) {
+        for (int64_t i = 0; i < n; i++)
+            for (int64_t j = 0; j < k; j++) D[i * ld + j] = 0.0 + D1[i * ld + part[j]];
+        return FJ_OK;
+    }
     for (int64_t i = 0; i < n; i++)
         for (int64_t j = 0; j < k; j++) {
             double s = 0.0;
@@ -768,15 +795,12 @@ static int64_t position_terms(const fj_args *a, const double *q) {
     return FJ_OK;
 }
 
-/* The kinematics of u on those of q in the workspace: qd, xd, xi, nu2, gamma and sd. */
-static void velocity_terms(const fj_args *a, const double *u) {
+/* The velocities of u on the kinematics of q in the workspace: qd, xd and sd. */
+static void slip_velocity_terms(const fj_args *a, const double *u) {
     const int64_t *ip = a->ipar;
-    int64_t n = ip[I_N], k1 = ip[I_K1], k = ip[I_K], m2 = ip[I_M2], l = ip[I_L], ld = ip[I_WIDTH], n1 = n - k1;
-    const int64_t *vidx = a->imode + IM_HEADER + k, *rows1 = ip + ip[I_ROWS1], *rows2 = ip + ip[I_ROWS2];
-    const int64_t *xo = ip + ip[I_XO];
-    const double *x = field(a, W_X), *C = field(a, W_C), *Cmu = field(a, W_CMU);
-    const double *D1 = field(a, W_D1), *D2 = field(a, W_D2), *A = field(a, W_A), *V = field(a, W_V);
-    double *qd = field(a, W_QD), *xd = field(a, W_XD);
+    int64_t n = ip[I_N], k1 = ip[I_K1], k = ip[I_K], l = ip[I_L], ld = ip[I_WIDTH];
+    const double *Cmu = field(a, W_CMU), *D1 = field(a, W_D1), *D2 = field(a, W_D2);
+    double *qd = field(a, W_QD), *xd = field(a, W_XD), *sd = field(a, W_SD);
     for (int64_t i = 0; i < k1; i++) { /* qdot = D2 u */
         double s = 0.0;
         for (int64_t j = 0; j < k; j++) s += D2[i * ld + j] * u[j];
@@ -787,8 +811,26 @@ static void velocity_terms(const fj_args *a, const double *u) {
         for (int64_t j = 0; j < k1; j++) s += D1[i * ld + j] * qd[j];
         xd[i] = s;
     }
+    const int64_t *mu_lo = ifield(a, WI_MU_LO), *mu_hi = ifield(a, WI_MU_HI);
+    for (int64_t c = 0; c < l; c++) { /* sd = C_mu xdot (seed 000 eq. 5.5) */
+        double s = 0.0;
+        for (int64_t i = mu_lo[c]; i < mu_hi[c]; i++) s += Cmu[c * ld + i] * xd[i];
+        sd[c] = s;
+    }
+}
+
+/* The kinematics of u on those of q in the workspace: slip_velocity_terms' qd, xd and sd, then xi, nu2 and
+ * gamma. */
+static void velocity_terms(const fj_args *a, const double *u) {
+    const int64_t *ip = a->ipar;
+    int64_t n = ip[I_N], k1 = ip[I_K1], k = ip[I_K], m2 = ip[I_M2], ld = ip[I_WIDTH], n1 = n - k1;
+    const int64_t *vidx = a->imode + IM_HEADER + k, *rows1 = ip + ip[I_ROWS1], *rows2 = ip + ip[I_ROWS2];
+    const int64_t *xo = ip + ip[I_XO];
+    const double *x = field(a, W_X), *C = field(a, W_C);
+    const double *D1 = field(a, W_D1), *A = field(a, W_A), *V = field(a, W_V);
+    slip_velocity_terms(a, u);
     double *xi = field(a, W_XI);
-    xi_at(a, x, xd, field(a, W_ROTATIONS), xi);
+    xi_at(a, x, field(a, W_XD), field(a, W_ROTATIONS), xi);
     /* D1dot qdot = [C1; S]^-1 [xi_1; 0]: zero on xq, A^-1 xi_1 on xo */
     double *D1dq = field(a, W_D1DQ), *col = field(a, W_WV);
     for (int64_t r = 0; r < n1; r++) col[r] = xi[rows1[r]];
@@ -814,13 +856,19 @@ static void velocity_terms(const fj_args *a, const double *u) {
         for (int64_t b = 0; b < k1; b++) s += D1[i * ld + b] * nu2[b];
         gamma[i] = s + D1dq[i];
     }
-    double *sd = field(a, W_SD);
-    const int64_t *mu_lo = ifield(a, WI_MU_LO), *mu_hi = ifield(a, WI_MU_HI);
-    for (int64_t c = 0; c < l; c++) { /* sd = C_mu xdot (seed 000 eq. 5.5) */
-        double s = 0.0;
-        for (int64_t i = mu_lo[c]; i < mu_hi[c]; i++) s += Cmu[c * ld + i] * xd[i];
-        sd[c] = s;
+}
+
+/* The kinematics of q for the partition of the mode in the workspace (the memo's if it has them; a memo
+ * of u on them forgotten). */
+static int64_t position_kinematics(const fj_args *a, const double *q) {
+    if (memo_has_position(a, q)) {
+        memo_drop(a, MEMO_KINEMATICS | MEMO_FORCES | MEMO_SLIP);
+        return FJ_OK;
     }
+    int64_t st = position_terms(a, q);
+    if (st) return st;
+    memo_keep_position(a, q);
+    return FJ_OK;
 }
 
 /* Velocity-level terms at (q, u) for the partition of the mode (MinimalForm.kinematics): x, xd, qd,
@@ -828,15 +876,20 @@ static void velocity_terms(const fj_args *a, const double *u) {
  * has them: those of q alone, or all). */
 static int64_t kinematics(const fj_args *a, const double *q, const double *u) {
     if (memo_has_kinematics(a, q, u)) return FJ_OK;
-    if (memo_has_position(a, q)) {
-        memo_drop(a, MEMO_KINEMATICS | MEMO_FORCES | MEMO_SLIP);
-    } else {
-        int64_t st = position_terms(a, q);
-        if (st) return st;
-        memo_keep_position(a, q);
-    }
+    int64_t st = position_kinematics(a, q);
+    if (st) return st;
     velocity_terms(a, u);
     memo_keep_velocity(a, u);
+    return FJ_OK;
+}
+
+/* The slip velocities sd at (q, u) for the partition of the mode (MechanismSystem._sd): those of kinematics()
+ * (the memo's if it has them), else from the kinematics of q and slip_velocity_terms alone. */
+static int64_t slip_velocities(const fj_args *a, const double *q, const double *u) {
+    if (memo_has_kinematics(a, q, u)) return FJ_OK;
+    int64_t st = position_kinematics(a, q);
+    if (st) return st;
+    slip_velocity_terms(a, u);
     return FJ_OK;
 }
 
@@ -867,7 +920,7 @@ static int64_t configuration_terms(const fj_args *a) {
     const int64_t *lo = ifield(a, WI_C_LO), *hi = ifield(a, WI_C_HI);
     const int64_t *mu_lo = ifield(a, WI_MU_LO), *mu_hi = ifield(a, WI_MU_HI);
     for (int64_t r = 0; r < k; r++)
-        for (int64_t b = 0; b < k; b++) {
+        for (int64_t b = 0; b <= r; b++) { /* the lower half, all that cholesky reads */
             double s = 0.0;
             for (int64_t i = 0; i < n; i++) s += D[i * ld + r] * mass[i] * D[i * ld + b];
             L2[r * ld + b] = s;
@@ -951,7 +1004,7 @@ static int64_t linear_terms(const fj_args *a, const double *q, const double *u, 
     int64_t n = a->ipar[I_N];
     double *h = field(a, W_H), *h_new = field(a, W_H_NEW);
     applied_forces(a, tau, h_new);
-    if (memo_has(a, MEMO_FORCES) && same_bits(h, h_new, (size_t)n * sizeof(double))) return FJ_OK;
+    if (memo_has(a, MEMO_FORCES) && same_bits(h, h_new, n)) return FJ_OK;
     memo_drop(a, MEMO_FORCES | MEMO_SLIP);
     copy(h, h_new, n);
     force_terms(a);
@@ -1182,7 +1235,7 @@ static int64_t slip(const fj_args *a) {
     for (int64_t c = 0; c < l; c++) stat[c] = 0;
     copy(direction, a->fmode, l);
     int use_sign = a->imode[IM_SIGN] != 0;
-    if (memo_has(a, MEMO_SLIP) && memo[MEMO_SIGN] == use_sign && same_bits(kept, direction, (size_t)l * sizeof(double)))
+    if (memo_has(a, MEMO_SLIP) && memo[MEMO_SIGN] == use_sign && same_bits(kept, direction, l))
         return FJ_OK;
     int64_t st = evaluate(a, direction, use_sign, stat, NULL);
     if (st) return st;
@@ -1267,7 +1320,7 @@ static int64_t events(const fj_args *in, double t, const double *y, const double
         int64_t c = contacts[j];
         if (flags[c] == 0 && a->fmode[c] != 0.0) {
             if (i == 0) { /* the velocity level only, as MechanismSystem._sd */
-                st = kinematics(a, q, u);
+                st = slip_velocities(a, q, u);
                 if (st) return st;
             }
             g[i] = a->fmode[c] * sd[c];
