@@ -85,6 +85,28 @@ def fmus3(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
+def native_folder(tmp_path_factory, fmus):
+    """The folder of build_fmu.py --native for the models of fmu_src that the native build covers (native/,
+    native/fmi3/) with their pythonfmu twins as shipped (twins/, twins/fmi3/: the session's build of
+    build_fmu.py, ``fmus``), built once per session."""
+    from friction_joints.fmi.native import NotNative, model_table
+
+    dist = next(iter(fmus.values())).parent
+
+    def build(folder):
+        (folder / "twins").symlink_to(dist, target_is_directory=True)
+        for script in sorted(build_fmu.SOURCES.glob("*.py")):
+            cls = build_fmu.slave_class(script)
+            try:
+                model_table(cls)
+            except NotNative:
+                continue
+            build_fmu.native_of_twins(cls, [dist / f"{script.stem}.fmu", dist / "fmi3" / f"{script.stem}.fmu"],
+                                      folder, f"fmu_src/{script.name}")
+    return built_once(tmp_path_factory, "native_fmus", build)
+
+
+@pytest.fixture(scope="session")
 def mechanism_fmu(tmp_path_factory):
     """mechanism_fmu(path) -> the FMI 2.0 FMU of the mechanism file at path with its loader
     (build_fmu.build_mechanism, as build_fmu.py --mechanism makes it), built once per session."""
@@ -101,6 +123,28 @@ def slider_crank_without_loader(tmp_path_factory):
     folder = built_once(tmp_path_factory, "no_loader", build_fmu_main("--only", "SliderCrank", "--no-loader",
                                                                        "--fmi", "2"))
     return folder / "SliderCrank.fmu"
+
+
+@pytest.fixture(scope="session")
+def win64(tmp_path_factory):
+    """({FMI version: the plain C host cross-compiled with mingw-w64}, the environment of its runs under wine64),
+    made once per session and shared by the workers: the hosts and the WINEPREFIX (wineboot makes it). Skips
+    without wine64 or mingw-w64."""
+    from test_native_fmus import INSTALL_WINE, MINGW, WINE, compile_host
+
+    if WINE is None or MINGW is None:
+        pytest.skip(INSTALL_WINE)
+
+    def env(folder):
+        return {"WINEDEBUG": "-all", "WINEPREFIX": str(folder / "wineprefix"), "HOME": str(folder),
+                "PATH": os.environ.get("PATH", "")}
+
+    def build(folder):
+        for v in (2, 3):
+            compile_host(v, folder / f"fmi{v}_host.exe", (MINGW,), ("-D__USE_MINGW_ANSI_STDIO=1",))
+        subprocess.run([WINE, "wineboot", "--init"], env=env(folder), check=True, capture_output=True, timeout=600)
+    folder = built_once(tmp_path_factory, "win64", build)
+    return {v: folder / f"fmi{v}_host.exe" for v in (2, 3)}, env(folder)
 
 
 @pytest.fixture(scope="session")

@@ -20,16 +20,18 @@ def run(*args):
 
 
 @pytest.fixture(scope="module")
-def offset_build(tmp_path_factory):
-    """SliderCrank built from a copy of the sources whose E_kin output is offset by +1000 J."""
-    tmp = tmp_path_factory.mktemp("offset")
-    package = tmp / "friction_joints"
-    shutil.copytree(Path(build_fmu.HERE) / "friction_joints", package, ignore=shutil.ignore_patterns("__pycache__"))
-    crank = package / "fmi" / "crank.py"
-    text = crank.read_text()
-    assert text.count('"E_kin": rec["E_kin"]') == 1
-    crank.write_text(text.replace('"E_kin": rec["E_kin"]', '"E_kin": rec["E_kin"] + 1000.0'))
-    return build_fmu.build(build_fmu.SOURCES / "SliderCrank.py", tmp / "dist", loader=True, package=package)
+def offset_build(build_once):
+    """SliderCrank built from a copy of the sources whose E_kin output is offset by +1000 J (once per session)."""
+    def build(tmp):
+        package = tmp / "friction_joints"
+        shutil.copytree(Path(build_fmu.HERE) / "friction_joints", package,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        crank = package / "fmi" / "crank.py"
+        text = crank.read_text()
+        assert text.count('"E_kin": rec["E_kin"]') == 1
+        crank.write_text(text.replace('"E_kin": rec["E_kin"]', '"E_kin": rec["E_kin"] + 1000.0'))
+        build_fmu.build(build_fmu.SOURCES / "SliderCrank.py", tmp / "dist", loader=True, package=package)
+    return build_once("offset_build", build) / "dist" / "SliderCrank.fmu"
 
 
 def test_bundles_are_named_by_their_sources(fmus, offset_build):

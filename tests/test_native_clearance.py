@@ -4,7 +4,6 @@ ClearanceRSRRRSystem that fmu_src/RSRRRLinkage.py builds, bit for bit; Clearance
 rounding; the twin's messages), and the native RSRRRLinkage FMU that runs it where clearance > 0 or n_rfe > 0:
 step for step the twin's engine, its state restored, its failures the twin's."""
 
-import os
 import subprocess
 import zipfile
 
@@ -113,14 +112,10 @@ for values in tests.cases(np.random.default_rng(3), 6):
 # ======================================================================================================
 
 @pytest.fixture(scope="module")
-def fmu_folder(build_once, tmp_path_factory):
-    """The native RSRRRLinkage FMU (FMI 2.0), built from its twin, extracted."""
-    def build(folder):
-        build_fmu.main(["--only", "RSRRRLinkage", "--fmi", "2", "--out", str(folder)])
-        build_fmu.main(["--only", "RSRRRLinkage", "--fmi", "2", "--native", "--out", str(folder)])
-    built = build_once("native_clearance", build)
+def fmu_folder(native_folder, tmp_path_factory):
+    """The native RSRRRLinkage FMU (FMI 2.0) of the session's native build, extracted."""
     folder = tmp_path_factory.mktemp("RSRRRLinkage")
-    with zipfile.ZipFile(built / "native" / "RSRRRLinkage.fmu") as z:
+    with zipfile.ZipFile(native_folder / "native" / "RSRRRLinkage.fmu") as z:
         z.extractall(folder)
     return folder
 
@@ -212,7 +207,7 @@ WIN64_RUNS = {"planar clearance": ({"clearance": 1e-4}, 10, 0.01),
 
 @pytest.mark.slow
 @pytest.mark.parametrize("run", list(WIN64_RUNS))
-def test_win64_is_as_accurate_as_linux64_with_a_clearance_or_a_flexible_link(fmu_folder, tmp_path, run):
+def test_win64_is_as_accurate_as_linux64_with_a_clearance_or_a_flexible_link(fmu_folder, win64, tmp_path, run):
     """The win64 binary under wine64 (the C host cross-compiled with mingw-w64) against the linux64 binary, both at
     the FMU's rtol 1e-6 and both against the linux64 binary at rtol 1e-8: the stiff contact and the flexible link
     turn mingw-w64's last-bit differences of sin, cos and sqrt into other RODAS step sequences, so the two platforms
@@ -221,15 +216,11 @@ def test_win64_is_as_accurate_as_linux64_with_a_clearance_or_a_flexible_link(fmu
     is closer to the other than linux64 is to the accurate run, and win64 is no less accurate than linux64 (its
     worst error within twice linux64's). The loop's closure residual, about 1e-10 m here and 1e-13 m accurately,
     is compared in metres: win64's within twice linux64's."""
-    from test_native_fmus import MINGW, WINE, compile_host, host_arguments
+    from test_native_fmus import WINE, compile_host, host_arguments
 
-    if WINE is None or MINGW is None:
-        pytest.skip("needs wine64 and mingw-w64 (Debian: apt-get install gcc-mingw-w64-x86-64 wine64)")
     values, steps, h = WIN64_RUNS[run]
-    linux_host, windows_host = compile_host(2, tmp_path / "fmi2_host"), tmp_path / "fmi2_host.exe"
-    compile_host(2, windows_host, (MINGW,), ("-D__USE_MINGW_ANSI_STDIO=1",))
-    env = {"WINEDEBUG": "-all", "WINEPREFIX": str(tmp_path.parent / "wineprefix"), "HOME": str(tmp_path),
-           "PATH": os.environ.get("PATH", "")}
+    windows_host, env = win64[0][2], win64[1]
+    linux_host = compile_host(2, tmp_path / "fmi2_host")
 
     def rows(platform, **extra):
         args = host_arguments(fmu_folder, 2, platform, steps, h=h, values=dict(values, **extra))

@@ -55,22 +55,6 @@ def why_not_native(name):
     return None
 
 
-@pytest.fixture(scope="session")
-def native_folder(build_once, fmus):
-    """The folder of build_fmu.py --native for MODELS (native/, native/fmi3/) with their pythonfmu twins as
-    shipped (twins/, twins/fmi3/: the session's build of build_fmu.py, ``fmus``), built once per session."""
-    dist = next(iter(fmus.values())).parent
-
-    def build(folder):
-        (folder / "twins").symlink_to(dist, target_is_directory=True)
-        for name in MODELS:
-            if why_not_native(name) is None:
-                build_fmu.native_of_twins(build_fmu.slave_class(build_fmu.SOURCES / f"{name}.py"),
-                                          [dist / f"{name}.fmu", dist / "fmi3" / f"{name}.fmu"], folder,
-                                          f"fmu_src/{name}.py")
-    return build_once("native_fmus", build)
-
-
 def fmu_path(folder, name, version, twin=False):
     """The built native (or twin) FMU of the model, or skip saying why the native build does not cover it."""
     path = folder / ("twins" if twin else "native") / ("fmi3" if version == 3 else "") / f"{name}.fmu"
@@ -733,7 +717,8 @@ def test_the_speed_controller_fmu_and_the_fmi_layer_under_sanitizers(native_fold
 @pytest.mark.slow
 @pytest.mark.skipif(WINE is None or MINGW is None, reason=INSTALL_WINE)
 @pytest.mark.parametrize("version", [2, 3])
-def test_win64_binaries_under_wine64_reproduce_the_linux64_results(native_folder, hosts, tmp_path, version):
+def test_win64_binaries_under_wine64_reproduce_the_linux64_results(native_folder, hosts, win64, tmp_path,
+                                                                   version):
     """The plain C host cross-compiled with mingw-w64 runs each FMU's win64 binary under wine64: 200
     steps, every Real output within 1e-12 of its range of the linux64 binary's in the Linux host; a planar
     mechanism's within 1e-9, its twin's tolerance: its kernels call sin, cos, asin and hypot at every
@@ -748,7 +733,7 @@ def test_win64_binaries_under_wine64_reproduce_the_linux64_results(native_folder
         folder = extracted(native_folder, name, version, tmp_path)
         # mingw's libm rounds sin, cos, asin, hypot, exp, pow otherwise
         tolerance = 1e-9 if name in PLANAR else 1e-8 if name == "BristleOscillator" else 1e-12
-        assert_win64_reproduces_linux64(folder, version, hosts, tmp_path, tolerance)
+        assert_win64_reproduces_linux64(folder, version, hosts, win64, tolerance)
         ran += 1
     if not ran:
         pytest.skip("no native FMU built")
@@ -764,8 +749,8 @@ WIN64_BRISTLE = {"SteeringSystem": (200, 1e-12), "SliderCrank": (200, 4e-7), "Of
 @pytest.mark.skipif(WINE is None or MINGW is None, reason=INSTALL_WINE)
 @pytest.mark.parametrize("version", [2, 3])
 @pytest.mark.parametrize("name", list(WIN64_BRISTLE))
-def test_win64_bristle_friction_under_wine64_reproduces_the_linux64_results(native_folder, hosts, tmp_path, name,
-                                                                            version):
+def test_win64_bristle_friction_under_wine64_reproduces_the_linux64_results(native_folder, hosts, win64, tmp_path,
+                                                                            name, version):
     """Each of BRISTLE_RUNS' laws of the model (its start values through the C host's -i and -p options) in
     its win64 binary under wine64 against its linux64 binary (the Linux host logs the bristle family):
     every Real output within WIN64_BRISTLE's tolerance of its range. SteeringSystem's steering_bristle
@@ -785,25 +770,23 @@ def test_win64_bristle_friction_under_wine64_reproduces_the_linux64_results(nati
         args = host_arguments(folder, version, "linux64" if version == 2 else "x86_64-linux", 1, values=values)
         logged = subprocess.run([str(hosts[version]), *args], capture_output=True, text=True, timeout=120)
         assert f"the C engine's family {BRISTLE_OF[name][0]}," in logged.stderr, logged.stdout + logged.stderr
-        assert_win64_reproduces_linux64(folder, version, hosts, tmp_path, tolerance, steps=steps, values=values)
+        assert_win64_reproduces_linux64(folder, version, hosts, win64, tolerance, steps=steps, values=values)
 
 
-def assert_win64_reproduces_linux64(folder, version, hosts, tmp_path, tolerance, cls=None, steps=200,
+def assert_win64_reproduces_linux64(folder, version, hosts, win64, tolerance, cls=None, steps=200,
                                     values=None):
     """The extracted native FMU (of the slave class cls, with the start values: host_arguments) in the C host
-    cross-compiled with mingw-w64 under wine64 (its win64 binary) and in the Linux host (its linux64 one):
-    `steps` steps of 0.01 s, every Real output within tolerance of its range (after RESIDUALS' rounding)."""
-    exe = tmp_path / f"fmi{version}_host.exe"
-    if not exe.exists():
-        compile_host(version, exe, (MINGW,), ("-D__USE_MINGW_ANSI_STDIO=1",))
-    env = {"WINEDEBUG": "-all", "WINEPREFIX": str(tmp_path.parent / "wineprefix"), "HOME": str(tmp_path),
-           "PATH": os.environ.get("PATH", "")}
+    cross-compiled with mingw-w64 under wine64 (its win64 binary; win64: the fixture) and in the Linux host (its
+    linux64 one): `steps` steps of 0.01 s, every Real output within tolerance of its range (after RESIDUALS'
+    rounding)."""
+    exes, env = win64
     linux = host_arguments(folder, version, "linux64" if version == 2 else "x86_64-linux", steps, cls=cls,
                            values=values)
     windows = host_arguments(folder, version, "win64" if version == 2 else "x86_64-windows", steps, cls=cls,
                              values=values)
     expected = subprocess.run([str(hosts[version]), "-q", *linux], capture_output=True, text=True, timeout=120)
-    done = subprocess.run([WINE, str(exe), "-q", *windows], capture_output=True, text=True, env=env, timeout=600)
+    done = subprocess.run([WINE, str(exes[version]), "-q", *windows], capture_output=True, text=True, env=env,
+                          timeout=600)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     a = np.array([[float(x) for x in line.split()] for line in done.stdout.splitlines()])
     b = np.array([[float(x) for x in line.split()] for line in expected.stdout.splitlines()])

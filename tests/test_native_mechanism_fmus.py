@@ -278,14 +278,14 @@ BEFORE_TOGGLE = {"Ackermann": 140}
 
 @pytest.mark.skipif(WINE is None or MINGW is None, reason=INSTALL_WINE)
 @pytest.mark.parametrize("name", FILES)
-def test_win64_binaries_under_wine64_reproduce_the_linux64_results(built, hosts, tmp_path, name):  # noqa: F811
+def test_win64_binaries_under_wine64_reproduce_the_linux64_results(built, hosts, win64, tmp_path, name):  # noqa: F811
     """The native FMU of a file (FMI 2.0): its win64 binary under wine64 gives the linux64 binary's outputs
     within 1e-9 of their ranges (test_native_fmus: mingw-w64's libm rounds sin, cos, asin otherwise), over 200
     steps (Ackermann: BEFORE_TOGGLE's)."""
     folder = tmp_path / name
     with zipfile.ZipFile(fmu(built, name)) as z:
         z.extractall(folder)
-    assert_win64_reproduces_linux64(folder, 2, hosts, tmp_path, 1e-9, cls=slave(name),
+    assert_win64_reproduces_linux64(folder, 2, hosts, win64, 1e-9, cls=slave(name),
                                     steps=BEFORE_TOGGLE.get(name, 200))
 
 
@@ -293,12 +293,12 @@ def test_win64_binaries_under_wine64_reproduce_the_linux64_results(built, hosts,
 @pytest.mark.xfail(strict=True, reason="Ackermann locked in its toggle position (t > 1.415 s): its dependent angles "
                                        "and static friction are ill-conditioned there (condition 2e7), and mingw-w64's "
                                        "sin and cos (last bit) move them 9e-7 rad and 3.4e-6 of f_mu's range apart")
-def test_ackermann_locked_in_its_toggle_position_on_win64(built, hosts, tmp_path):
+def test_ackermann_locked_in_its_toggle_position_on_win64(built, hosts, win64, tmp_path):
     """Ackermann's 200 steps (BEFORE_TOGGLE) under wine64 against linux64 at 1e-9."""
     folder = tmp_path / "Ackermann"
     with zipfile.ZipFile(fmu(built, "Ackermann")) as z:
         z.extractall(folder)
-    assert_win64_reproduces_linux64(folder, 2, hosts, tmp_path, 1e-9, cls=slave("Ackermann"))
+    assert_win64_reproduces_linux64(folder, 2, hosts, win64, 1e-9, cls=slave("Ackermann"))
 
 
 def test_a_file_that_c_cannot_honour_is_refused_naming_why(tmp_path):
