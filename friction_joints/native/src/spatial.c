@@ -1290,12 +1290,11 @@ int64_t fj_spatial_affine_map(const fj_args *a, const double *q, const double *q
     return affine_map(q, qd, applied, a->fpar, a->ipar, &w);
 }
 
-void fj_spatial_at(const fj_args *a, const double *t_f, double *f_O, double *n_O, double *qdd, double *f_S) {
+void fj_spatial_motion_at(const fj_args *a, const double *t_f, double *qdd, double *f_S) {
     int64_t n1 = a->ipar[I_N1], n = n1 + a->ipar[I_N2];
     work w;
     layout(&w, a->work, a->iwork, n, n1, NULL, NULL); /* the map of the last fj_spatial_affine_map */
-    at(t_f, n, w.fO0, w.nO0, w.SfO, w.SnO, f_O, n_O);
-    if (qdd) at_motion(t_f, n, w.qdd0, w.fS0, w.Sq, w.Sf, qdd, f_S);
+    at_motion(t_f, n, w.qdd0, w.fS0, w.Sq, w.Sf, qdd, f_S);
 }
 
 /* RSRRRSystem._rest_terms at rest at q: the mechanics at qd = 0 and J2^-1 into w, V = dq/dpsi11 into

@@ -103,7 +103,7 @@ static int64_t state_of_motion(const fj_args *a, const double *y, const double *
     st = fj_spatial_affine_map(a, m->q, m->qd, applied);
     if (!st) st = coupling(a, s, m->t_f, m->f_O, m->n_O, &m->iterations);
     if (st) return st;
-    fj_spatial_at(a, m->t_f, m->f_O, m->n_O, m->qdd, m->f_S);
+    fj_spatial_motion_at(a, m->t_f, m->qdd, m->f_S); /* f_O, n_O: the coupling's, at t_f */
     return FJ_OK;
 }
 

@@ -84,11 +84,11 @@ typedef struct fj_spatial_work {
 int64_t fj_spatial_coordinates(const fj_args *a, const double *y, double *q, double *qd);
 /* qdd, f_S and the reactions f_O, n_O as affine functions of the friction torques t_f (n) at (q, qd) with the
  * net torque ``applied`` (N.m) on the driving link (seed 002 eq. 2 in the packed form, eqs 3.1-3.8), kept in
- * the scratch for fj_spatial_at (RSRRR.dynamics before its coupling). */
+ * the scratch for fj_spatial_coupling and fj_spatial_motion_at (RSRRR.dynamics before its coupling). */
 int64_t fj_spatial_affine_map(const fj_args *a, const double *q, const double *qd, double applied);
-/* f_O, n_O (n, 3) and, unless qdd is NULL, qdd (n) and f_S (3) at the friction torques t_f (n) on the map of
- * the last fj_spatial_affine_map. */
-void fj_spatial_at(const fj_args *a, const double *t_f, double *f_O, double *n_O, double *qdd, double *f_S);
+/* qdd (n) and f_S (3) at the friction torques t_f (n) on the map of the last fj_spatial_affine_map (the
+ * reactions at t_f: fj_spatial_coupling's). */
+void fj_spatial_motion_at(const fj_args *a, const double *t_f, double *qdd, double *f_S);
 /* (|F_A|, |F_B|, |f_z|) (N) of journal j from the reactions f_O, n_O (3,) of its joint (eqs 6.1-6.2) into loads (3). */
 void fj_spatial_surface_loads(const double *fpar, const int64_t *ipar, int64_t j, const double *f_O,
                               const double *n_O, double *loads);
