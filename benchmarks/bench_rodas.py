@@ -28,7 +28,7 @@ from pathlib import Path
 from friction_joints.engine import make_integrator, run
 from friction_joints.friction import make_law
 from friction_joints.lumped import BristleOscillator, BristleOscillatorParameters
-from friction_joints.lumped.bristle_packing import RECORD, pack
+from friction_joints.lumped.bristle_packing import pack
 from friction_joints.native import build
 
 NAMES = {1: "Dahl", 2: "LuGre", 3: "elasto-plastic", 4: "Gonthier"}
@@ -62,7 +62,7 @@ def instance_c(program, model, rtol, t_end, family="bristle"):
     """(RTF, steps per 1 ms) of engine_step.c (the instance's step) on ``family`` ("explicit:bristle": the
     explicit pairs)."""
     fpar, ipar = pack(params(model))
-    lines = [f"{family} {fpar.size} {ipar.size} 4 3 {len(RECORD)} {rtol!r} {rtol / 100!r} {H!r} {t_end!r}",
+    lines = [f"{family} {fpar.size} {ipar.size} 4 3 {len(BristleOscillator.RECORD_KEYS)} {rtol!r} {rtol / 100!r} {H!r} {t_end!r}",
              " ".join(map(repr, fpar.tolist())), " ".join(map(str, ipar.tolist())), "0 0 0 0",
              " ".join(f"{value!r} 0 0 0" for value in INPUTS)]
     out = subprocess.run([str(program)], input="\n".join(lines) + "\n", check=True, capture_output=True,

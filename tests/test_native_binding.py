@@ -10,7 +10,8 @@ import pytest
 from friction_joints import native
 from friction_joints.engine import compiled_available
 
-FAMILIES = ("planar", "absolute", "lumped", "steering", "vehicle", "spatial", "bristle", "planar_bristle")
+FAMILIES = ("planar", "absolute", "lumped", "steering", "vehicle", "spatial", "bristle", "planar_bristle", "steering_bristle",
+            "spatial_clearance", "spatial_bristle", "two_mass_bristle")
 
 
 def test_every_family_is_found_by_its_symbol_and_by_its_name():

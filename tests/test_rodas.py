@@ -24,7 +24,7 @@ from friction_joints.hybrid import Constant, Sine
 from friction_joints.lumped import BristleOscillator, BristleOscillatorParameters
 from friction_joints.engine import make_integrator
 from friction_joints.engine import run as run_python
-from friction_joints.lumped.bristle_packing import RECORD, pack
+from friction_joints.lumped.bristle_packing import pack
 from friction_joints.mechanisms import slider_crank
 from friction_joints.native import STATUS_KERNEL_FAILED, Family, Instance, InstanceError, library
 from friction_joints.fmi.native import FMI_DIR
@@ -192,7 +192,7 @@ def test_df_dt_under_held_inputs_is_zero_without_a_difference():
     params, _, y0 = bristle_system(2)
     runs = []
     for slope in (0.0, 1e-300):
-        rodas = Rodas(Family("bristle"), *pack(params), 4, 3, len(RECORD), rtol=1e-8, atol=1e-10)
+        rodas = Rodas(Family("bristle"), *pack(params), 4, 3, len(BristleOscillator.RECORD_KEYS), rtol=1e-8, atol=1e-10)
         forms = held([0.02, 0.1, 10.0])
         forms[0, 2] = slope
         runs.append((run(rodas, y0, 0.3, np.linspace(0.01, 0.3, 30), forms), rodas.counters()))
@@ -218,7 +218,7 @@ def test_failures_have_their_status_and_message(problems):
     y = np.array([1.0])
     assert near.advance(0.0, y, 1.0, held([]), quiet=1e-6) == NOT_QUIET and near.counters()["rhs_calls"] == 0
     params, _, y0 = bristle_system(2)
-    rodas = Rodas(Family("bristle", problems), *pack(params), 4, 3, len(RECORD), rtol=1e-8, atol=1e-10)
+    rodas = Rodas(Family("bristle", problems), *pack(params), 4, 3, len(BristleOscillator.RECORD_KEYS), rtol=1e-8, atol=1e-10)
     assert run(rodas, y0, 1.0, forms=held([0.0, 0.1, -1.0]))[0] == KERNEL_FAILED
     assert "F_n is outside the allowed range [0, inf)" in rodas.failure(KERNEL_FAILED)
 
@@ -300,7 +300,7 @@ def test_lugre_oscillator_agrees_with_the_python_model():
     fpar, ipar = pack(params)
     errors = {}
     for rtol in (1e-6, 1e-8):
-        rodas = Rodas(Family("bristle"), fpar, ipar, 4, 3, len(RECORD), rtol=rtol, atol=rtol * 1e-2)
+        rodas = Rodas(Family("bristle"), fpar, ipar, 4, 3, len(BristleOscillator.RECORD_KEYS), rtol=rtol, atol=rtol * 1e-2)
         status, _, rows = run(rodas, y0, t_end, grid, forms=system.input_forms(0.0, t_end))
         assert status == REACHED_END
         states = np.c_[rows[:, 0], rows[:, 1], rows[:, 3] * params.law.sigma0, rows[:, 8]]
@@ -420,7 +420,7 @@ def sanitizer_runs(lib) -> dict:
     for model in (1, 2, 3, 4):
         params, system, y0 = bristle_system(model)
         fpar, ipar = pack(params)
-        rodas = Rodas(Family("bristle", lib), fpar, ipar, 4, 3, len(RECORD), rtol=1e-8, atol=1e-10)
+        rodas = Rodas(Family("bristle", lib), fpar, ipar, 4, 3, len(BristleOscillator.RECORD_KEYS), rtol=1e-8, atol=1e-10)
         status, y, rows = run(rodas, y0, 0.5, [0.1, 0.5], system.input_forms(0.0, 0.5))
         runs[f"bristle {model}"] = [status, y.tolist(), rows.tolist()]
     return runs

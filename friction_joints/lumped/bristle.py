@@ -20,8 +20,9 @@ sigma1 = 5 s/m and more as sigma0 and sigma1 grow. An exact-in-step
 update of z (Dahl and LuGre are linear in z for a frozen v_r) was not chosen: it freezes v_r over a
 step, which loses the order of the coupled motion, and does not cover the elasto-plastic alpha(z).
 benchmarks/bench_bristle.py measures LSODA, Radau and DOP853 against the exact Coulomb model. The C
-engine has the oscillator as the family "bristle" (lumped.bristle_packing), a stiff family that it
-integrates with its Rosenbrock method RODAS (``engine="compiled"``; benchmarks/bench_rodas.py).
+engine has the oscillator as the family "bristle" and the two blocks as "two_mass_bristle"
+(lumped.bristle_packing), stiff families that it integrates with its Rosenbrock method RODAS
+(``engine="compiled"``; benchmarks/bench_rodas.py).
 """
 
 from __future__ import annotations
@@ -60,11 +61,44 @@ class BristleOscillatorParameters:
         check_parameters(problems)
 
 
-class BristleOscillator(DrivenSystem):
+class _OneModeBristleSystem(DrivenSystem):
+    """What the lumped models with bristle friction share: one smooth mode and no events, integrated by LSODA
+    on the Python engine, by RODAS on the compiled one (a single-mode family of lumped.bristle_packing)."""
+
+    ode_method = "LSODA"
+    #: the keys of record's dict, in the order of the C family's record
+    RECORD_KEYS: tuple
+
+    def events(self, mode):
+        return []
+
+    def update(self, t, y, mode, event):
+        return y, None, None
+
+    def encode_mode(self, mode):
+        """(fmode float64, imode int64) of the single mode for the compiled kernels."""
+        from . import bristle_packing
+
+        return bristle_packing.encode_mode(mode)
+
+    def decode_mode(self, fmode, imode):
+        """The mode of the C engine's arrays: the single mode (None, as ``update`` gives it)."""
+        return None
+
+    def change_kind(self, mode, new, event, change):
+        """The kind of the C engine's mode decision: none (the single mode never changes)."""
+        return None
+
+    def decode_record(self, out):
+        """The dict of ``record`` from the flat output of the compiled record kernel."""
+        return dict(zip(self.RECORD_KEYS, out))
+
+
+class BristleOscillator(_OneModeBristleSystem):
     """The oscillator as a HybridSystem with one mode and no events, integrated by LSODA on the Python
     engine, by RODAS on the compiled one. inputs: three signals x_d (m), v_belt (m/s), F_n (N)."""
 
-    ode_method = "LSODA"
+    RECORD_KEYS = ("x", "v", "a", "z", "zdot", "F", "N", "v_r", "W_friction", "E_kin", "E_spring")
 
     def __init__(self, params: BristleOscillatorParameters, inputs):
         super().__init__(inputs, 3, "inputs (x_d, v_belt, F_n)")
@@ -91,19 +125,12 @@ class BristleOscillator(DrivenSystem):
         N, v_r, z, zd, F = self.contact(t, y)
         return np.array([y[1], self.acceleration(t, y, F), self.p.law.sigma0 * zd, -F * v_r])
 
-    def events(self, mode):
-        return []
-
-    def update(self, t, y, mode, event):
-        return y, None, None
-
     def record(self, t, y, mode):
         N, v_r, z, zd, F = self.contact(t, y)
         return dict(x=y[0], v=y[1], a=self.acceleration(t, y, F), z=z, zdot=zd, F=F, N=N, v_r=v_r,
                     W_friction=y[3], E_kin=0.5 * self.p.m * y[1] ** 2,
                     E_spring=0.5 * self.p.k * (self.input_values(t)[0] - y[0]) ** 2)
 
-    # --- compiled engine (friction_joints.lumped.bristle_packing) -----------------------------------
     def _build_compiled(self):
         """The CompiledModel of this system (the C family "bristle"), None for a subclass that changes the
         equations."""
@@ -112,27 +139,7 @@ class BristleOscillator(DrivenSystem):
             return None
         from . import bristle_packing
 
-        return bristle_packing.compile_system(self)
-
-    def encode_mode(self, mode):
-        """(fmode float64, imode int64) of the single mode for the compiled kernels."""
-        from . import bristle_packing
-
-        return bristle_packing.encode_mode(mode)
-
-    def decode_mode(self, fmode, imode):
-        """The mode of the C engine's arrays: the single mode (None, as ``update`` gives it)."""
-        return None
-
-    def change_kind(self, mode, new, event, change):
-        """The kind of the C engine's mode decision: none (the single mode never changes)."""
-        return None
-
-    def decode_record(self, out):
-        """The dict of ``record`` from the flat output of the compiled record kernel."""
-        from . import bristle_packing
-
-        return bristle_packing.decode_record(out)
+        return bristle_packing.compile_oscillator(self)
 
 
 @dataclass(frozen=True)
@@ -160,12 +167,12 @@ class TwoMassBristleParameters:
         check_parameters(problems)
 
 
-class TwoMassBristle(DrivenSystem):
+class TwoMassBristle(_OneModeBristleSystem):
     """The two stacked blocks of ``lumped.TwoMassFriction`` with bristle friction: one smooth mode,
     M1 zdd1 = F1 - F12, M2 zdd2 = F2 + F12 - F20 with F12 on v12 = zd1 - zd2 and F20 on v20 = zd2.
     inputs: F1, F2 (N). State y = [z1, z2, zd1, zd2, zeta12, zeta20, W_friction] (zeta = sigma0 z)."""
 
-    ode_method = "LSODA"
+    RECORD_KEYS = ("z1", "z2", "zd1", "zd2", "z12", "z20", "F12", "F20", "v12", "v20", "W_friction")
 
     def __init__(self, params: TwoMassBristleParameters, inputs):
         super().__init__(inputs, 2, "inputs (F1, F2)")
@@ -188,16 +195,19 @@ class TwoMassBristle(DrivenSystem):
         return np.array([y[2], y[3], (F1 - c12[2]) / self.p.M1, (F2 + c12[2] - c20[2]) / self.p.M2,
                          self.p.law12.sigma0 * c12[1], self.p.law20.sigma0 * c20[1], -c12[2] * v[0] - c20[2] * v[1]])
 
-    def events(self, mode):
-        return []
-
-    def update(self, t, y, mode, event):
-        return y, None, None
-
     def record(self, t, y, mode):
         c12, c20, v = self.contacts(y)
         return dict(z1=y[0], z2=y[1], zd1=y[2], zd2=y[3], z12=c12[0], z20=c20[0], F12=c12[2], F20=c20[2],
                     v12=v[0], v20=v[1], W_friction=y[6])
+
+    def _build_compiled(self):
+        """The CompiledModel of this system (the C family "two_mass_bristle"), None for a subclass that changes
+        the equations."""
+        if not self._keeps_equations(TwoMassBristle, ("rhs", "events", "record", "update", "contacts", "input_values")):
+            return None
+        from . import bristle_packing
+
+        return bristle_packing.compile_two_mass(self)
 
 
 def simulate_bristle(params: BristleOscillatorParameters, inputs, t_end, x0=0.0, v0=0.0, z0=0.0, *, dt_out=0.01,

@@ -14,6 +14,7 @@ static const fj_family *const FAMILIES[] = {
     &fj_family_steering_bristle,
     &fj_family_spatial_clearance,
     &fj_family_spatial_bristle,
+    &fj_family_two_mass_bristle,
 };
 
 const fj_family *fj_family_find(const char *name) {

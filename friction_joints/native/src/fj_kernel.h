@@ -132,6 +132,7 @@ extern const fj_family fj_family_planar_bristle;
 extern const fj_family fj_family_steering_bristle;
 extern const fj_family fj_family_spatial_clearance;
 extern const fj_family fj_family_spatial_bristle;
+extern const fj_family fj_family_two_mass_bristle;
 
 /* The family whose name is `name` (families.c); NULL for an unknown name or a NULL name. */
 const fj_family *fj_family_find(const char *name);
