@@ -1,7 +1,7 @@
 """The C engine under sanitizers (tests/native_build.py): whole simulations with events (a two-mass
 stick-slip run, a steering run, an RSRRR run from the native FMU's assembly: its packer and its loop
 closed in C; the RSRRR with a clearance joint and a flexible link, impacts and separations; the bristle oscillator,
-the slider crank with bristle friction, the steering with LuGre elements on its end stops and the RSRRR with LuGre
+the two blocks with bristle friction, the slider crank with bristle friction, the steering with LuGre elements on its end stops and the RSRRR with LuGre
 journal surfaces, stiff families, in 1 ms steps) on a build of every source with
 ``sanitizers()`` (the address and undefined-behaviour sanitizers where Python can run the former, else
 the latter), DOP853, RK45 (the two-mass run also in 1 ms steps), RODAS and their event location
@@ -19,7 +19,8 @@ from friction_joints import native
 from friction_joints.engine import make_integrator, run
 from friction_joints.hybrid import Sine
 from friction_joints.friction import make_law
-from friction_joints.lumped import BristleOscillator, BristleOscillatorParameters, TwoMassFriction, TwoMassParameters
+from friction_joints.lumped import (BristleOscillator, BristleOscillatorParameters, TwoMassBristle, TwoMassBristleParameters,
+                                    TwoMassFriction, TwoMassParameters)
 from friction_joints.mechanisms import slider_crank
 from friction_joints.planar import BristleSystem, contact_laws
 from friction_joints.spatial.clearance_rsrrr import ClearanceParameters, ClearanceRSRRR
@@ -70,6 +71,10 @@ RUNS = {  # name: (system, its initial state, t_end (s), the recorded quantities
         3, sigma0=1e5, sigma1=5.0, sigma2=0.0, mu_c=0.3, mu_s=0.4, v_s=1e-3, delta=2.0, z_ba_ratio=0.7), k=100.0),
         [0.0, 0.1, Sine(3.0, 3.0, 0.0, 10.0)]), lambda system: system.initial_state(), 0.5,
         ("x", "v", "z", "F", "W_friction"), 1e-3),
+    "two masses bristle, 1 ms steps": (lambda: TwoMassBristle(TwoMassBristleParameters(*(make_law(
+        model, sigma0=1e5, sigma1=20.0, sigma2=0.1, mu_c=0.2, mu_s=0.3, v_s=1e-3, delta=2.0, z_ba_ratio=0.7) for model in (2, 4)),
+        9.81, 29.43), [Sine(6.0, 2.0), Sine(20.0, 1.3, np.pi / 2)]), lambda system: system.initial_state(), 0.3,
+        ("z1", "zd2", "z12", "F20", "W_friction"), 1e-3),
     "planar bristle, 1 ms steps": (lambda: BristleSystem(  # the slider crank with LuGre in every joint
         slider_crank(), contact_laws(slider_crank(), 2, sigma0=1e4, sigma1=5.0, v_s=1e-3), [Sine(4.0, 3.0)]),
         lambda system: system.initial_state(system.mech.assemble([0.0]), [0.0]), 0.2,
@@ -86,7 +91,7 @@ RUNS = {  # name: (system, its initial state, t_end (s), the recorded quantities
         RSRRR(), surface_laws(RSRRR(), 2, sigma0=1e4, sigma1=1.0, v_s=1e-3), [Sine(2.0, 8.0), 0.0]),
         lambda system: system.initial_state(psid11=3.0), 0.1, ("q", "qd", "t_f", "z", "W_friction"), 1e-3),
 }
-NO_EVENTS = ("bristle, 1 ms steps", "planar bristle, 1 ms steps", "steering bristle, 1 ms steps",
+NO_EVENTS = ("bristle, 1 ms steps", "two masses bristle, 1 ms steps", "planar bristle, 1 ms steps", "steering bristle, 1 ms steps",
              "spatial bristle, 1 ms steps")  # one smooth mode
 SIMULATIONS = """
 import pickle, sys
