@@ -408,7 +408,8 @@ def build(script: Path, out: Path, loader: bool = True, package: Path = HERE / "
     bundle = f"friction_joints_{h}"
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        shutil.copytree(package, tmp / bundle, ignore=shutil.ignore_patterns("__pycache__"))
+        # the C sources (the engine's, the native FMI layer's, the loader's) stay out: the FMU runs the compiled engine
+        shutil.copytree(package, tmp / bundle, ignore=shutil.ignore_patterns("__pycache__", "*.c", "*.h"))
         for path in resources:
             shutil.copy(path, tmp / path.name)
         project = [tmp / bundle, *(tmp / r.name for r in resources)]

@@ -42,6 +42,19 @@ def test_every_fmu_is_built_with_units_and_structure(fmus):
     assert names["q[1]"].displayUnit == "deg" and names["stuck"].variability == "discrete"
 
 
+def test_an_fmu_carries_binaries_of_tested_platforms_only_and_no_c_sources(fmus, fmus3):
+    """pythonfmu's builder copies its binaries for every platform it has; an FMU keeps those of the platforms that
+    the tests run it on (linux64, x86_64-linux), and the compiled engine, not the C sources it was built from."""
+    for version, built, platforms in ((2, fmus, {"linux64"}), (3, fmus3, {"x86_64-linux"})):
+        assert len(built) == 10, version
+        for path in built.values():
+            with zipfile.ZipFile(path) as z:
+                names = z.namelist()
+            assert {n.split("/")[1] for n in names if n.startswith("binaries/") and n.count("/") > 1} == platforms
+            assert not [n for n in names if n.endswith((".c", ".h"))], path.name
+            assert any(n.startswith("resources/friction_joints") and "/native/_engine" in n for n in names), path.name
+
+
 def test_dupont_fmu_agrees_with_the_library(fmus):
     """The FMU holds its inputs over each step: the library fed the same piecewise-constant
     inputs must give the same stiction interval and the same trajectory."""
