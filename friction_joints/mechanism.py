@@ -180,7 +180,7 @@ def plot_results(path: Path, res, spec, built):
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m friction_joints.mechanism", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m friction_joints.mechanism", description=__doc__.split("\n\n")[0].replace("\n", " "))
     parser.add_argument("file", type=Path, help="mechanism file (TOML)")
     parser.add_argument("--out", type=Path, default=Path("out"), help="folder of the drawing and results (out)")
     parser.add_argument("--simulate", nargs="?", const="", metavar="INPUTS.csv",

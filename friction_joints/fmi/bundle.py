@@ -5,7 +5,7 @@ its resources folder, and Python imports a package once per process. The modules
 use are imported later, when another instance needs them (the compiled engine after a run with bristle
 friction, say), from the package's ``__path__``: the resources folder of the first instance. Hosts
 delete that folder when they free the instance (FMPy's ``simulate_fmu`` does), and the later import
-failed ("No module named friction_joints_<hash>.compiled"). ``follow_resources`` points the search
+fails ("No module named friction_joints_<hash>.<module>"). ``follow_resources`` points the search
 paths of the bundled package and its imported subpackages at the newest instance's resources folder
 whenever the old ones are gone. The modules already imported keep working: their code is loaded.
 """
