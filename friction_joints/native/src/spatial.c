@@ -320,13 +320,14 @@ static void link_terms(const double *fpar, const int64_t *ipar, int64_t first, i
         v3 c = add(rot3(T, k, 4, vec3(fpar, lo + L_C)), origin3(T, k));
         const double C[3][3] = {{0.0, -c.x[2], c.x[1]}, {c.x[2], 0.0, -c.x[0]}, {-c.x[1], c.x[0], 0.0}}; /* skew(c) */
         const double *Tk = T + 16 * k, *Ic = fpar + lo + L_IC;
-        double *Ik = I6 + 36 * k;
+        double *Ik = I6 + 36 * k, IcRt[3][3]; /* I_c R^T */
+        for (int a = 0; a < 3; a++)
+            for (int j = 0; j < 3; j++)
+                IcRt[a][j] = Ic[3 * a] * Tk[4 * j] + Ic[3 * a + 1] * Tk[4 * j + 1] + Ic[3 * a + 2] * Tk[4 * j + 2];
         for (int i = 0; i < 3; i++)
             for (int j = 0; j < 3; j++) {
                 double ig = 0.0; /* R I_c R^T */
-                for (int a = 0; a < 3; a++)
-                    ig += Tk[4 * i + a]
-                          * (Ic[3 * a] * Tk[4 * j] + Ic[3 * a + 1] * Tk[4 * j + 1] + Ic[3 * a + 2] * Tk[4 * j + 2]);
+                for (int a = 0; a < 3; a++) ig += Tk[4 * i + a] * IcRt[a][j];
                 double cc = C[i][0] * C[j][0] + C[i][1] * C[j][1] + C[i][2] * C[j][2];
                 Ik[6 * i + j] = ig + m * cc; /* dynamics._spatial_inertia */
                 Ik[6 * i + 3 + j] = m * C[i][j];
@@ -589,11 +590,11 @@ static void chain_energy(const double *qd, const double *fpar, const int64_t *ip
 static double closure_error(const work *w) { return max2(max2(fabs(w->Phi[0]), fabs(w->Phi[1])), fabs(w->Phi[2])); }
 
 /* Everything at (q, qd) that eq. (2) and the reactions need: frames, A and e of both chains, G, c,
- * Phi, dPhi/dt (loop.CutJointLoop.mass_and_bias and kinematics) and the joint geometry. q_kept: w holds the
- * terms of q alone (frames, S, I6, A, joint geometry) of the last call, at the same q: the rest only (the
- * trace formulation computes everything). */
+ * Phi, dPhi/dt (loop.CutJointLoop.mass_and_bias and kinematics) and the joint geometry; w->energy: the closure
+ * error, and E_kin, E_pot if with_energy (else 0). q_kept: w holds the terms of q alone (frames, S, I6, A, joint
+ * geometry) of the last call, at the same q: the rest only (the trace formulation computes everything). */
 static int64_t mechanics(const double *q, const double *qd, const double *fpar, const int64_t *ipar, work *w,
-                         int q_kept) {
+                         int q_kept, int with_energy) {
     int64_t n = ipar[I_N1] + ipar[I_N2];
     int trace = ipar[I_TRACE] != 0;
     q_kept = q_kept && !trace;
@@ -614,7 +615,7 @@ static int64_t mechanics(const double *q, const double *qd, const double *fpar, 
         } else {
             recursive(qc, qdc, fpar, ipar, ch, w->T, w->M, w->S, w->I6, w->comp, w->v6, w->a6, w->f6, w->A, w->e,
                       q_kept);
-            chain_energy(qd, fpar, ipar, ch, w->T, w->A, &w->energy[0], &w->energy[1]);
+            if (with_energy) chain_energy(qd, fpar, ipar, ch, w->T, w->A, &w->energy[0], &w->energy[1]);
         }
         v3 b = point_terms(qdc, fpar, ipar, ch, w->T, w->M, w->G, w->P, w->path, ch == 0 ? 1.0 : -1.0);
         bs = sub(b, bs); /* b1, then b2 - b1 */
@@ -1244,7 +1245,7 @@ static int64_t affine_map(const double *q, const double *qd, double applied, con
                           work *w) {
     int64_t n = ipar[I_N1] + ipar[I_N2];
     w->memo[MEMO_KEPT] = 0;
-    int64_t st = mechanics(q, qd, fpar, ipar, w, 0);
+    int64_t st = mechanics(q, qd, fpar, ipar, w, 0, 1);
     if (st) return st;
     st = ipar[I_FORM] == FORM_MINIMAL ? solve_minimal(applied, ipar, w)
                                         : solve_cut(applied, fpar, ipar, w, NULL, n, 0);
@@ -1305,7 +1306,7 @@ static int64_t rest_terms(const double *tau, const double *q, const double *fpar
                           double *applied, double *Q) {
     int64_t n1 = ipar[I_N1], n = n1 + ipar[I_N2];
     *applied = tau[0] - resistance(tau, fpar, ipar, 0.0), *Q = 0.0;
-    int64_t st = mechanics(q, w->zero, fpar, ipar, w, 0);
+    int64_t st = mechanics(q, w->zero, fpar, ipar, w, 0, 1);
     if (st) return st;
     if (j2_inverse(ipar, w)) return ST_J2_SINGULAR;
     double *V = w->Vh;
@@ -1657,7 +1658,7 @@ void fj_spatial_clear(fj_spatial_work *w, int64_t n) {
 
 int64_t fj_spatial_mechanics(const double *q, const double *qd, const double *fpar, const int64_t *ipar,
                              fj_spatial_work *w, int q_kept) {
-    return mechanics(q, qd, fpar, ipar, w, q_kept);
+    return mechanics(q, qd, fpar, ipar, w, q_kept, 0);
 }
 
 int64_t fj_spatial_solve_cut(double tau0, const double *fpar, const int64_t *ipar, fj_spatial_work *w,

@@ -72,7 +72,8 @@ typedef struct fj_spatial_work {
      * direction and iterations */
     double *kept;  /* (2n+6) */
     int64_t *memo; /* (4) */
-    /* E_kin, E_pot and the closure error at the (q, qd) of the last mechanics() (not the trace formulation's) */
+    /* E_kin, E_pot (where asked) and the closure error at the (q, qd) of the last mechanics() (not the trace
+     * formulation's) */
     double *energy; /* (3) */
 } fj_spatial_work;
 
@@ -125,9 +126,11 @@ int64_t fj_spatial_dependent_velocities(const double *fpar, int64_t n_fpar, cons
 void fj_spatial_layout(fj_spatial_work *w, double *f, int64_t *iw, int64_t n, int64_t n1, int64_t *nf, int64_t *ni);
 /* Clears the entries of w the functions read but do not all write (A, G, zero) and w's memo. */
 void fj_spatial_clear(fj_spatial_work *w, int64_t n);
-/* Frames, A and e (with the joints' spring-dampers), G, c, Phi, dPhi/dt and the joint geometry at (q, qd).
- * q_kept (here and below): w holds what the last calls computed at this same q (and cols), and only the terms
- * that depend on qd are computed (the same numbers: the Jacobian's velocity columns, fj_rodas.h). */
+/* Frames, A and e (with the joints' spring-dampers), G, c, Phi, dPhi/dt and the joint geometry at (q, qd);
+ * w->energy: the closure error, E_kin and E_pot left 0 (a right-hand side needs neither; fj_spatial_energy
+ * computes them for a record). q_kept (here and below): w holds what the last calls computed at this same q
+ * (and cols), and only the terms that depend on qd are computed (the same numbers: the Jacobian's velocity
+ * columns, fj_rodas.h). */
 int64_t fj_spatial_mechanics(const double *q, const double *qd, const double *fpar, const int64_t *ipar,
                              fj_spatial_work *w, int q_kept);
 /* Seed 002 eq. (2) with Baumgarte's terms as the affine map of unit joint torques (qdd0, fS0, and the
