@@ -1203,15 +1203,15 @@ void fj_spatial_journals_of(const double *fpar, const int64_t *ipar, const int64
  * the iterate the last step left (from), else that step halved (damped; the passes count on), so the norms'
  * kinks (a load through zero) and a far start do not make it cycle; the gradients only where a step is taken. */
 int64_t fj_spatial_coupling(const double *fpar, const int64_t *ipar, const fj_spatial_work *w,
-                            const fj_spatial_journals *law, double *t_f, double *f_O, double *n_O, int64_t *passes,
-                            int *folded) {
+                            const fj_spatial_journals *law, const double *start, double *t_f, double *f_O,
+                            double *n_O, int64_t *passes, int *folded) {
     double tol = fpar[ipar[I_F_LOOP] + LOOP_COUPLING_TOL], g[FJ_JOURNALS], from[FJ_JOURNALS], step[FJ_JOURNALS];
     double change = 0.0, biggest = 0.0, accepted = INFINITY, damping = 1.0;
     int64_t limit = ipar[I_MAX_COUPLING], it = 0;
     coupling cp;
     coupling_of(fpar, ipar, w, law, &cp);
     *folded = 0;
-    for (int64_t j = 0; j < FJ_JOURNALS; j++) t_f[j] = 0.0; /* the first pass is frictionless */
+    for (int64_t j = 0; j < FJ_JOURNALS; j++) t_f[j] = start ? start[j] : 0.0; /* NULL: the frictionless start */
     for (int64_t pass = 1; pass <= limit; pass++) {
         it = pass;
         coupling_pass(fpar, ipar, &cp, t_f, g);
@@ -1268,7 +1268,7 @@ static int64_t dynamics(const double *q, const double *qd, double applied, const
     fj_spatial_journals law;
     fj_spatial_journals_of(fpar, ipar, joints, qd, &law);
     int folded;
-    st = fj_spatial_coupling(fpar, ipar, w, &law, w->tf, w->fO, w->nO, iterations, &folded);
+    st = fj_spatial_coupling(fpar, ipar, w, &law, NULL, w->tf, w->fO, w->nO, iterations, &folded);
     at_motion(w->tf, FJ_JOURNALS, w->qdd0, w->fS0, w->Sq, w->Sf, w->qdd, w->fS);
     return st;
 }

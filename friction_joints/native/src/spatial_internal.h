@@ -163,7 +163,8 @@ void fj_spatial_journals_of(const double *fpar, const int64_t *ipar, const int64
                             fj_spatial_journals *law);
 /* t_f = g(t_f) on the affine map in w (fO0, nO0 and the columns SfO, SnO of the journals' joints: those of
  * fj_spatial_reaction_map) by Newton's method with the analytic Jacobian I - G, G = dg/dt_f (the gradient of
- * each journal's torque through the norms of eqs 6.1-6.2 times the map's columns), from t_f = 0, stopped where
+ * each journal's torque through the norms of eqs 6.1-6.2 times the map's columns), from start (4; NULL: from the
+ * frictionless t_f = 0), stopped where
  * the change |g(t_f) - t_f| <= tol (1 + max |g(t_f)|) (tol: the loop block's coupling tolerance; the paper's
  * fixed point's test). A step that does not lower the change is halved from the iterate it left; a singular
  * I - G (or a step not finite) takes the fixed point's step g - t_f. Into t_f (4) the solution, f_O, n_O (4, 3)
@@ -171,8 +172,8 @@ void fj_spatial_journals_of(const double *fpar, const int64_t *ipar, const int64
  * fold: where the coupling fails so, it has no solution near, FJ_SPATIAL_NO_SOLUTION). Returns FJ_OK, or
  * ST_COUPLING after ipar[I_MAX_COUPLING] passes. */
 int64_t fj_spatial_coupling(const double *fpar, const int64_t *ipar, const fj_spatial_work *w,
-                            const fj_spatial_journals *law, double *t_f, double *f_O, double *n_O, int64_t *passes,
-                            int *folded);
+                            const fj_spatial_journals *law, const double *start, double *t_f, double *f_O,
+                            double *n_O, int64_t *passes, int *folded);
 /* t_0 (N.m) of journal j (eqs 4-6) under its joint's reactions f_O, n_O (3,); unless grad is NULL, its gradient
  * dt_0/d(f_O, n_O) into grad (6) (0 for the part of a zero load, a kink of its norm): the terms of the coupling's
  * Jacobian at the levels mu_a0 (tests/test_compiled_spatial.py checks them against differences). */
