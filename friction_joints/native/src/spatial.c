@@ -191,7 +191,7 @@ static void layout(work *w, double *f, int64_t *iw, int64_t n, int64_t n1, int64
     w->T = take(f, &u, n * 16), w->M = take(f, &u, n * 16), w->S = take(f, &u, n * 6);
     w->I6 = take(f, &u, n * 36), w->comp = take(f, &u, n * 36);
     w->v6 = take(f, &u, n * 6), w->a6 = take(f, &u, n * 6), w->f6 = take(f, &u, n * 6);
-    w->A = take(f, &u, n * n), w->e = take(f, &u, n);
+    w->A = take(f, &u, n * n), w->e = take(f, &u, n), w->bias = take(f, &u, n), w->tip_bias = take(f, &u, 6);
     w->G = take(f, &u, 3 * n), w->c = take(f, &u, 3), w->Phi = take(f, &u, 3), w->Phid = take(f, &u, 3);
     w->P = take(f, &u, 6);
     w->K = take(f, &u, (n + 3) * (n + 3)), w->X = take(f, &u, (n + 3) * (n + 1));
@@ -591,14 +591,16 @@ static double closure_error(const work *w) { return max2(max2(fabs(w->Phi[0]), f
 
 /* Everything at (q, qd) that eq. (2) and the reactions need: frames, A and e of both chains, G, c,
  * Phi, dPhi/dt (loop.CutJointLoop.mass_and_bias and kinematics) and the joint geometry; w->energy: the closure
- * error, and E_kin, E_pot if with_energy (else 0). q_kept: w holds the terms of q alone (frames, S, I6, A, joint
- * geometry) of the last call, at the same q: the rest only (the trace formulation computes everything). */
+ * error, and E_kin, E_pot if with_energy (else 0). kept (fj_spatial_kept; 0 for the trace formulation, which
+ * computes everything): of a chain whose q is the last call's, w holds the terms of q alone (frames, S, I6, its
+ * block of A, its joint geometry), and of one whose qd is too, its bias e and the acceleration b of its point S
+ * (w->bias, w->tip_bias): the rest only. */
 static int64_t mechanics(const double *q, const double *qd, const double *fpar, const int64_t *ipar, work *w,
-                         int q_kept, int with_energy) {
+                         int kept, int with_energy) {
     int64_t n = ipar[I_N1] + ipar[I_N2];
     int trace = ipar[I_TRACE] != 0;
-    q_kept = q_kept && !trace;
-    if (!q_kept)
+    if (trace) kept = 0;
+    if (!kept)
         for (int64_t i = 0; i < n * n; i++) w->A[i] = 0.0;
     v3 bs = mk3(0.0, 0.0, 0.0);
     w->energy[0] = w->energy[1] = 0.0;
@@ -606,20 +608,25 @@ static int64_t mechanics(const double *q, const double *qd, const double *fpar, 
         int64_t first, nc;
         chain_range(ipar, ch, &first, &nc);
         const double *qc = q + first, *qdc = qd + first;
-        if (!q_kept) frames(qc, fpar, ipar, ch, w->T, w->M, w->R4);
+        int q_same = (kept & (FJ_KEPT_Q << 2 * ch)) != 0, same = q_same && (kept & (FJ_KEPT_QD << 2 * ch)) != 0;
+        if (!q_same) frames(qc, fpar, ipar, ch, w->T, w->M, w->R4);
         if (trace) {
             for (int64_t i = first; i < first + nc; i++) w->e[i] = 0.0;
             int64_t st = lagrange_trace(qc, qdc, fpar, ipar, ch, w->T, w->M, w->A, w->e, w->Delta, w->Ti, w->TiH,
                                         w->on_path);
             if (st) return st;
         } else {
-            recursive(qc, qdc, fpar, ipar, ch, w->T, w->M, w->S, w->I6, w->comp, w->v6, w->a6, w->f6, w->A, w->e,
-                      q_kept);
+            if (!same)
+                recursive(qc, qdc, fpar, ipar, ch, w->T, w->M, w->S, w->I6, w->comp, w->v6, w->a6, w->f6, w->A,
+                          w->bias, q_same);
+            for (int64_t i = first; i < first + nc; i++) w->e[i] = w->bias[i]; /* a caller adds forces to e */
             if (with_energy) chain_energy(qd, fpar, ipar, ch, w->T, w->A, &w->energy[0], &w->energy[1]);
         }
-        v3 b = point_terms(qdc, fpar, ipar, ch, w->T, w->M, w->G, w->P, w->path, ch == 0 ? 1.0 : -1.0);
+        v3 b = same ? row3(w->tip_bias, ch)
+                    : point_terms(qdc, fpar, ipar, ch, w->T, w->M, w->G, w->P, w->path, ch == 0 ? 1.0 : -1.0);
+        put3(w->tip_bias, ch, b);
         bs = sub(b, bs); /* b1, then b2 - b1 */
-        if (!q_kept) ne_geometry(qc, fpar, ipar, ch, w->T, w->Rg, w->rO, w->Rtip);
+        if (!q_same) ne_geometry(qc, fpar, ipar, ch, w->T, w->Rg, w->rO, w->Rtip);
     }
     for (int a = 0; a < 3; a++) {
         w->c[a] = bs.x[a];
@@ -1656,9 +1663,23 @@ void fj_spatial_clear(fj_spatial_work *w, int64_t n) {
     w->memo[MEMO_KEPT] = 0;
 }
 
+int fj_spatial_kept(const int64_t *ipar, const double *q, const double *qd, const double *q_last,
+                    const double *qd_last) {
+    int kept = 0;
+    for (int64_t ch = 0; ch < 2; ch++) {
+        int64_t first, nc;
+        chain_range(ipar, ch, &first, &nc);
+        size_t size = (size_t)nc * sizeof(double);
+        if (memcmp(q + first, q_last + first, size) != 0) continue;
+        kept |= FJ_KEPT_Q << 2 * ch;
+        if (memcmp(qd + first, qd_last + first, size) == 0) kept |= FJ_KEPT_QD << 2 * ch;
+    }
+    return kept;
+}
+
 int64_t fj_spatial_mechanics(const double *q, const double *qd, const double *fpar, const int64_t *ipar,
-                             fj_spatial_work *w, int q_kept) {
-    return mechanics(q, qd, fpar, ipar, w, q_kept, 0);
+                             fj_spatial_work *w, int kept) {
+    return mechanics(q, qd, fpar, ipar, w, kept, 0);
 }
 
 int64_t fj_spatial_solve_cut(double tau0, const double *fpar, const int64_t *ipar, fj_spatial_work *w,

@@ -49,6 +49,8 @@ enum { LOAD_T0, LOAD_PSID0, LOAD_C };
 typedef struct fj_spatial_work {
     /* frames (seed 002 eq. 1) and the open-chain dynamics */
     double *T, *M, *S, *I6, *comp, *v6, *a6, *f6, *A, *e; /* (n,4,4) (n,4,4) (n,6) (n,6,6) (n,6,6) (n,6)x3 (n,n) (n) */
+    /* e as the chains' dynamics gave it (before a caller's forces), b of each chain's point S (mechanics()'s kept) */
+    double *bias, *tip_bias; /* (n) (2,3) */
     /* closure kinematics: G = [J1, -J2], c = b2 - b1, Phi, dPhi/dt, the points S of both chains */
     double *G, *c, *Phi, *Phid, *P; /* (3,n) (3) (3) (3) (2,3) */
     /* eq. (2) and the minimal form: the affine map of qdd and f_S in the friction torques */
@@ -126,13 +128,19 @@ int64_t fj_spatial_dependent_velocities(const double *fpar, int64_t n_fpar, cons
 void fj_spatial_layout(fj_spatial_work *w, double *f, int64_t *iw, int64_t n, int64_t n1, int64_t *nf, int64_t *ni);
 /* Clears the entries of w the functions read but do not all write (A, G, zero) and w's memo. */
 void fj_spatial_clear(fj_spatial_work *w, int64_t n);
+/* What w holds of the last fj_spatial_mechanics, at (q_last, qd_last), for a call at (q, qd): per chain ch,
+ * FJ_KEPT_Q << 2 ch where its q is the same bits, and FJ_KEPT_QD << 2 ch where its qd is too. */
+enum { FJ_KEPT_Q = 1, FJ_KEPT_QD = 2, FJ_KEPT_ALL_Q = FJ_KEPT_Q | FJ_KEPT_Q << 2 };
+int fj_spatial_kept(const int64_t *ipar, const double *q, const double *qd, const double *q_last,
+                    const double *qd_last);
 /* Frames, A and e (with the joints' spring-dampers), G, c, Phi, dPhi/dt and the joint geometry at (q, qd);
  * w->energy: the closure error, E_kin and E_pot left 0 (a right-hand side needs neither; fj_spatial_energy
- * computes them for a record). q_kept (here and below): w holds what the last calls computed at this same q
- * (and cols), and only the terms that depend on qd are computed (the same numbers: the Jacobian's velocity
- * columns, fj_rodas.h). */
+ * computes them for a record). kept: what w holds of the last call (fj_spatial_kept; 0: nothing), whose terms
+ * serve (the same numbers: the Jacobian's columns, fj_rodas.h, each change q or qd of one chain). */
 int64_t fj_spatial_mechanics(const double *q, const double *qd, const double *fpar, const int64_t *ipar,
-                             fj_spatial_work *w, int q_kept);
+                             fj_spatial_work *w, int kept);
+/* q_kept (fj_spatial_solve_cut, fj_spatial_reaction_map): w holds what the last calls computed at this same q
+ * (and cols), and only the terms that depend on qd are computed (the same numbers). */
 /* Seed 002 eq. (2) with Baumgarte's terms as the affine map of unit joint torques (qdd0, fS0, and the
  * columns Sq, Sf of the joints cols, n_cols of them; NULL: every joint), the torque tau0 on joint 0 and the
  * bias w->e (which a caller may add applied forces to). */
