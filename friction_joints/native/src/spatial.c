@@ -191,7 +191,7 @@ static void layout(work *w, double *f, int64_t *iw, int64_t n, int64_t n1, int64
     w->T = take(f, &u, n * 16), w->M = take(f, &u, n * 16), w->S = take(f, &u, n * 6);
     w->I6 = take(f, &u, n * 36), w->comp = take(f, &u, n * 36);
     w->v6 = take(f, &u, n * 6), w->a6 = take(f, &u, n * 6), w->f6 = take(f, &u, n * 6);
-    w->A = take(f, &u, n * n), w->e = take(f, &u, n);
+    w->A = take(f, &u, n * n), w->e = take(f, &u, n), w->bias = take(f, &u, n), w->tip_bias = take(f, &u, 6);
     w->G = take(f, &u, 3 * n), w->c = take(f, &u, 3), w->Phi = take(f, &u, 3), w->Phid = take(f, &u, 3);
     w->P = take(f, &u, 6);
     w->K = take(f, &u, (n + 3) * (n + 3)), w->X = take(f, &u, (n + 3) * (n + 1));
@@ -320,13 +320,14 @@ static void link_terms(const double *fpar, const int64_t *ipar, int64_t first, i
         v3 c = add(rot3(T, k, 4, vec3(fpar, lo + L_C)), origin3(T, k));
         const double C[3][3] = {{0.0, -c.x[2], c.x[1]}, {c.x[2], 0.0, -c.x[0]}, {-c.x[1], c.x[0], 0.0}}; /* skew(c) */
         const double *Tk = T + 16 * k, *Ic = fpar + lo + L_IC;
-        double *Ik = I6 + 36 * k;
+        double *Ik = I6 + 36 * k, IcRt[3][3]; /* I_c R^T */
+        for (int a = 0; a < 3; a++)
+            for (int j = 0; j < 3; j++)
+                IcRt[a][j] = Ic[3 * a] * Tk[4 * j] + Ic[3 * a + 1] * Tk[4 * j + 1] + Ic[3 * a + 2] * Tk[4 * j + 2];
         for (int i = 0; i < 3; i++)
             for (int j = 0; j < 3; j++) {
                 double ig = 0.0; /* R I_c R^T */
-                for (int a = 0; a < 3; a++)
-                    ig += Tk[4 * i + a]
-                          * (Ic[3 * a] * Tk[4 * j] + Ic[3 * a + 1] * Tk[4 * j + 1] + Ic[3 * a + 2] * Tk[4 * j + 2]);
+                for (int a = 0; a < 3; a++) ig += Tk[4 * i + a] * IcRt[a][j];
                 double cc = C[i][0] * C[j][0] + C[i][1] * C[j][1] + C[i][2] * C[j][2];
                 Ik[6 * i + j] = ig + m * cc; /* dynamics._spatial_inertia */
                 Ik[6 * i + 3 + j] = m * C[i][j];
@@ -589,15 +590,17 @@ static void chain_energy(const double *qd, const double *fpar, const int64_t *ip
 static double closure_error(const work *w) { return max2(max2(fabs(w->Phi[0]), fabs(w->Phi[1])), fabs(w->Phi[2])); }
 
 /* Everything at (q, qd) that eq. (2) and the reactions need: frames, A and e of both chains, G, c,
- * Phi, dPhi/dt (loop.CutJointLoop.mass_and_bias and kinematics) and the joint geometry. q_kept: w holds the
- * terms of q alone (frames, S, I6, A, joint geometry) of the last call, at the same q: the rest only (the
- * trace formulation computes everything). */
+ * Phi, dPhi/dt (loop.CutJointLoop.mass_and_bias and kinematics) and the joint geometry; w->energy: the closure
+ * error, and E_kin, E_pot if with_energy (else 0). kept (fj_spatial_kept; 0 for the trace formulation, which
+ * computes everything): of a chain whose q is the last call's, w holds the terms of q alone (frames, S, I6, its
+ * block of A, its joint geometry), and of one whose qd is too, its bias e and the acceleration b of its point S
+ * (w->bias, w->tip_bias): the rest only. */
 static int64_t mechanics(const double *q, const double *qd, const double *fpar, const int64_t *ipar, work *w,
-                         int q_kept) {
+                         int kept, int with_energy) {
     int64_t n = ipar[I_N1] + ipar[I_N2];
     int trace = ipar[I_TRACE] != 0;
-    q_kept = q_kept && !trace;
-    if (!q_kept)
+    if (trace) kept = 0;
+    if (!kept)
         for (int64_t i = 0; i < n * n; i++) w->A[i] = 0.0;
     v3 bs = mk3(0.0, 0.0, 0.0);
     w->energy[0] = w->energy[1] = 0.0;
@@ -605,20 +608,25 @@ static int64_t mechanics(const double *q, const double *qd, const double *fpar, 
         int64_t first, nc;
         chain_range(ipar, ch, &first, &nc);
         const double *qc = q + first, *qdc = qd + first;
-        if (!q_kept) frames(qc, fpar, ipar, ch, w->T, w->M, w->R4);
+        int q_same = (kept & (FJ_KEPT_Q << 2 * ch)) != 0, same = q_same && (kept & (FJ_KEPT_QD << 2 * ch)) != 0;
+        if (!q_same) frames(qc, fpar, ipar, ch, w->T, w->M, w->R4);
         if (trace) {
             for (int64_t i = first; i < first + nc; i++) w->e[i] = 0.0;
             int64_t st = lagrange_trace(qc, qdc, fpar, ipar, ch, w->T, w->M, w->A, w->e, w->Delta, w->Ti, w->TiH,
                                         w->on_path);
             if (st) return st;
         } else {
-            recursive(qc, qdc, fpar, ipar, ch, w->T, w->M, w->S, w->I6, w->comp, w->v6, w->a6, w->f6, w->A, w->e,
-                      q_kept);
-            chain_energy(qd, fpar, ipar, ch, w->T, w->A, &w->energy[0], &w->energy[1]);
+            if (!same)
+                recursive(qc, qdc, fpar, ipar, ch, w->T, w->M, w->S, w->I6, w->comp, w->v6, w->a6, w->f6, w->A,
+                          w->bias, q_same);
+            for (int64_t i = first; i < first + nc; i++) w->e[i] = w->bias[i]; /* a caller adds forces to e */
+            if (with_energy) chain_energy(qd, fpar, ipar, ch, w->T, w->A, &w->energy[0], &w->energy[1]);
         }
-        v3 b = point_terms(qdc, fpar, ipar, ch, w->T, w->M, w->G, w->P, w->path, ch == 0 ? 1.0 : -1.0);
+        v3 b = same ? row3(w->tip_bias, ch)
+                    : point_terms(qdc, fpar, ipar, ch, w->T, w->M, w->G, w->P, w->path, ch == 0 ? 1.0 : -1.0);
+        put3(w->tip_bias, ch, b);
         bs = sub(b, bs); /* b1, then b2 - b1 */
-        if (!q_kept) ne_geometry(qc, fpar, ipar, ch, w->T, w->Rg, w->rO, w->Rtip);
+        if (!q_same) ne_geometry(qc, fpar, ipar, ch, w->T, w->Rg, w->rO, w->Rtip);
     }
     for (int a = 0; a < 3; a++) {
         w->c[a] = bs.x[a];
@@ -1202,15 +1210,15 @@ void fj_spatial_journals_of(const double *fpar, const int64_t *ipar, const int64
  * the iterate the last step left (from), else that step halved (damped; the passes count on), so the norms'
  * kinks (a load through zero) and a far start do not make it cycle; the gradients only where a step is taken. */
 int64_t fj_spatial_coupling(const double *fpar, const int64_t *ipar, const fj_spatial_work *w,
-                            const fj_spatial_journals *law, double *t_f, double *f_O, double *n_O, int64_t *passes,
-                            int *folded) {
+                            const fj_spatial_journals *law, const double *start, double *t_f, double *f_O,
+                            double *n_O, int64_t *passes, int *folded) {
     double tol = fpar[ipar[I_F_LOOP] + LOOP_COUPLING_TOL], g[FJ_JOURNALS], from[FJ_JOURNALS], step[FJ_JOURNALS];
     double change = 0.0, biggest = 0.0, accepted = INFINITY, damping = 1.0;
     int64_t limit = ipar[I_MAX_COUPLING], it = 0;
     coupling cp;
     coupling_of(fpar, ipar, w, law, &cp);
     *folded = 0;
-    for (int64_t j = 0; j < FJ_JOURNALS; j++) t_f[j] = 0.0; /* the first pass is frictionless */
+    for (int64_t j = 0; j < FJ_JOURNALS; j++) t_f[j] = start ? start[j] : 0.0; /* NULL: the frictionless start */
     for (int64_t pass = 1; pass <= limit; pass++) {
         it = pass;
         coupling_pass(fpar, ipar, &cp, t_f, g);
@@ -1244,7 +1252,7 @@ static int64_t affine_map(const double *q, const double *qd, double applied, con
                           work *w) {
     int64_t n = ipar[I_N1] + ipar[I_N2];
     w->memo[MEMO_KEPT] = 0;
-    int64_t st = mechanics(q, qd, fpar, ipar, w, 0);
+    int64_t st = mechanics(q, qd, fpar, ipar, w, 0, 1);
     if (st) return st;
     st = ipar[I_FORM] == FORM_MINIMAL ? solve_minimal(applied, ipar, w)
                                         : solve_cut(applied, fpar, ipar, w, NULL, n, 0);
@@ -1267,7 +1275,7 @@ static int64_t dynamics(const double *q, const double *qd, double applied, const
     fj_spatial_journals law;
     fj_spatial_journals_of(fpar, ipar, joints, qd, &law);
     int folded;
-    st = fj_spatial_coupling(fpar, ipar, w, &law, w->tf, w->fO, w->nO, iterations, &folded);
+    st = fj_spatial_coupling(fpar, ipar, w, &law, NULL, w->tf, w->fO, w->nO, iterations, &folded);
     at_motion(w->tf, FJ_JOURNALS, w->qdd0, w->fS0, w->Sq, w->Sf, w->qdd, w->fS);
     return st;
 }
@@ -1305,7 +1313,7 @@ static int64_t rest_terms(const double *tau, const double *q, const double *fpar
                           double *applied, double *Q) {
     int64_t n1 = ipar[I_N1], n = n1 + ipar[I_N2];
     *applied = tau[0] - resistance(tau, fpar, ipar, 0.0), *Q = 0.0;
-    int64_t st = mechanics(q, w->zero, fpar, ipar, w, 0);
+    int64_t st = mechanics(q, w->zero, fpar, ipar, w, 0, 1);
     if (st) return st;
     if (j2_inverse(ipar, w)) return ST_J2_SINGULAR;
     double *V = w->Vh;
@@ -1655,9 +1663,23 @@ void fj_spatial_clear(fj_spatial_work *w, int64_t n) {
     w->memo[MEMO_KEPT] = 0;
 }
 
+int fj_spatial_kept(const int64_t *ipar, const double *q, const double *qd, const double *q_last,
+                    const double *qd_last) {
+    int kept = 0;
+    for (int64_t ch = 0; ch < 2; ch++) {
+        int64_t first, nc;
+        chain_range(ipar, ch, &first, &nc);
+        size_t size = (size_t)nc * sizeof(double);
+        if (memcmp(q + first, q_last + first, size) != 0) continue;
+        kept |= FJ_KEPT_Q << 2 * ch;
+        if (memcmp(qd + first, qd_last + first, size) == 0) kept |= FJ_KEPT_QD << 2 * ch;
+    }
+    return kept;
+}
+
 int64_t fj_spatial_mechanics(const double *q, const double *qd, const double *fpar, const int64_t *ipar,
-                             fj_spatial_work *w, int q_kept) {
-    return mechanics(q, qd, fpar, ipar, w, q_kept);
+                             fj_spatial_work *w, int kept) {
+    return mechanics(q, qd, fpar, ipar, w, kept, 0);
 }
 
 int64_t fj_spatial_solve_cut(double tau0, const double *fpar, const int64_t *ipar, fj_spatial_work *w,

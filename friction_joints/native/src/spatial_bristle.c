@@ -75,7 +75,7 @@ static int64_t coupling(const fj_args *a, const surfaces *s, double *t_f, double
     int folded;
     fj_spatial_layout(&w, a->work, a->iwork, N_JOINTS, a->ipar[I_N1], NULL, NULL); /* the map of the last affine map */
     journals_of(s, &law);
-    int64_t st = fj_spatial_coupling(a->fpar, a->ipar, &w, &law, t_f, f_O, n_O, iterations, &folded);
+    int64_t st = fj_spatial_coupling(a->fpar, a->ipar, &w, &law, NULL, t_f, f_O, n_O, iterations, &folded);
     return st && folded ? ST_NO_SOLUTION : st;
 }
 

@@ -58,9 +58,12 @@ typedef struct cwork {
     double *Q;                                  /* (n) the contact's generalised forces */
     double *tf;                                 /* (4) the journals' friction torques */
     double *fO, *nO;                            /* (4,3) the journals' reactions */
-    /* the memo: the terms of q alone in s (fj_spatial_mechanics) are those of q_kept if *kept (rhs, rhs_near) */
-    double *q_kept; /* (n) */
-    int64_t *kept;  /* (1) */
+    /* the memo: s holds the terms of the last call's (q_kept, qd_kept) if *kept (fj_spatial_kept) */
+    double *q_kept, *qd_kept; /* (n) each */
+    int64_t *kept;            /* (1) */
+    /* the friction torques of the last rhs call, if *solved: where rhs_near starts the coupling */
+    double *tf_rhs; /* (4) */
+    int64_t *solved; /* (1) */
 } cwork;
 
 /* The clearance contact at one instant (clearance_rsrrr.JointContact): Q_gap, Q_bearing its generalised
@@ -89,8 +92,11 @@ static void layout(cwork *w, double *f, int64_t *iw, const int64_t *ipar, int64_
     w->Q = take(f, &u, n);
     w->tf = take(f, &u, JOURNALS);
     w->fO = take(f, &u, 3 * JOURNALS), w->nO = take(f, &u, 3 * JOURNALS);
-    w->q_kept = take(f, &u, n);
+    w->q_kept = take(f, &u, n), w->qd_kept = take(f, &u, n);
     w->kept = iw ? iw + v : NULL;
+    v += 1;
+    w->tf_rhs = take(f, &u, JOURNALS);
+    w->solved = iw ? iw + v : NULL;
     v += 1;
     if (nf) *nf = u;
     if (ni) *ni = v;
@@ -272,17 +278,18 @@ static int64_t joint_contact(const double *q, const double *qd, double deltad0, 
  * ================================================================================================== */
 
 /* status; *iterations: s.qdd (n), s.fS (3), w->fO, w->nO (4,3) and w->tf (4) at (q, qd) with the net
- * torque `applied` on the driving link and the generalised forces extra (n) or NULL; q_kept: w->s holds the
- * terms of this q (fj_spatial_mechanics). The coupling by Newton's method (fj_spatial_coupling, where
- * ClearanceRSRRR iterates the fixed point with its Newton fallback): ST_NO_SOLUTION where it fails after an
- * iterate with det(I - G) <= 0, as RSRRR._newton_coupling. */
+ * torque `applied` on the driving link and the generalised forces extra (n) or NULL; kept: what w->s holds of
+ * the last call (fj_spatial_kept); start: the coupling's (NULL: t_f = 0). The coupling by Newton's method
+ * (fj_spatial_coupling, where ClearanceRSRRR iterates the fixed point with its Newton fallback): ST_NO_SOLUTION
+ * where it fails after an iterate with det(I - G) <= 0, as RSRRR._newton_coupling. */
 static int64_t dynamics(const double *q, const double *qd, double applied, const double *extra, const double *fpar,
-                        const int64_t *ipar, cwork *w, int64_t *iterations, int q_kept) {
+                        const int64_t *ipar, cwork *w, int64_t *iterations, int kept, const double *start) {
     int64_t n = n_of(ipar);
     const int64_t *J = block(ipar) + CI_JOINTS;
     fj_spatial_work *s = &w->s;
     *iterations = 0;
-    int64_t st = fj_spatial_mechanics(q, qd, fpar, ipar, s, q_kept);
+    int q_kept = (kept & FJ_KEPT_ALL_Q) == FJ_KEPT_ALL_Q;
+    int64_t st = fj_spatial_mechanics(q, qd, fpar, ipar, s, kept);
     if (st) return st;
     for (int64_t i = 0; i < n; i++) s->e[i] += (extra ? extra[i] : 0.0) + (i == J[0] ? applied : 0.0);
     st = fj_spatial_solve_cut(0.0, fpar, ipar, s, J, JOURNALS, q_kept); /* seed 002 eq. (2), e + tau on the right */
@@ -291,7 +298,7 @@ static int64_t dynamics(const double *q, const double *qd, double applied, const
     fj_spatial_journals law;
     fj_spatial_journals_of(fpar, ipar, J, qd, &law);
     int folded;
-    st = fj_spatial_coupling(fpar, ipar, s, &law, w->tf, w->fO, w->nO, iterations, &folded);
+    st = fj_spatial_coupling(fpar, ipar, s, &law, start, w->tf, w->fO, w->nO, iterations, &folded);
     if (st) return folded ? ST_NO_SOLUTION : st;
     for (int64_t i = 0; i < n; i++) {
         double v = s->qdd0[i];
@@ -309,9 +316,9 @@ static int64_t dynamics(const double *q, const double *qd, double applied, const
 static int in_contact(const fj_args *a) { return a->imode[0] != 0; }
 
 /* ClearanceRSRRRSystem.state_of_motion: the contact *k (computed with a clearance; its forces act in
- * Contact only) and the dynamics into w (q_kept as dynamics'). */
+ * Contact only) and the dynamics into w (kept, start as dynamics'). */
 static int64_t state_of_motion(const fj_args *a, const double *y, const double *tau, cwork *w, contact *k,
-                               int64_t *iterations, int q_kept) {
+                               int64_t *iterations, int kept, const double *start) {
     const double *fpar = a->fpar;
     const int64_t *ipar = a->ipar;
     int64_t n = n_of(ipar);
@@ -330,7 +337,7 @@ static int64_t state_of_motion(const fj_args *a, const double *y, const double *
         }
     }
     double applied = tau[0] - fj_spatial_resistance(tau, fpar, ipar, y[n]);
-    return dynamics(q, qd, applied, extra, fpar, ipar, w, iterations, q_kept);
+    return dynamics(q, qd, applied, extra, fpar, ipar, w, iterations, kept, start);
 }
 
 /* -sum d qd^2 (W): the power of the sdes' dampers (ClearanceRSRRR.structural_power). */
@@ -352,8 +359,10 @@ static double strain_energy(const double *q, const double *fpar, const int64_t *
  * ================================================================================================== */
 
 /* dy/dt = [qd, qdd, drive, resistance, friction and dissipated powers] (ClearanceRSRRRSystem.rhs); all NaN
- * if an entry is not finite (contact.modes.rejectable: the error control shrinks the step). near: the memo's
- * terms of q serve if y's q is theirs (bit for bit), and the terms of this q are kept for the next call. */
+ * if an entry is not finite (contact.modes.rejectable: the error control shrinks the step). The terms of this
+ * state are kept for the next call; near: the memo's terms serve a chain whose q (and qd) are theirs (bit for bit:
+ * fj_spatial_kept), and the coupling starts from the last rhs call's friction torques (not near: from zero, its
+ * solution kept). */
 static int64_t rates(const fj_args *a, const double *y, const double *tau, double *dy, int64_t n_out, int near) {
     const double *fpar = a->fpar;
     const int64_t *ipar = a->ipar;
@@ -363,12 +372,16 @@ static int64_t rates(const fj_args *a, const double *y, const double *tau, doubl
     cwork w;
     contact k;
     layout(&w, a->work, a->iwork, ipar, NULL, NULL);
-    int q_kept = near && *w.kept && memcmp(y, w.q_kept, (size_t)n * sizeof(double)) == 0;
-    if (!q_kept) forget(&w, ipar);
-    int64_t st = state_of_motion(a, y, tau, &w, &k, &iterations, q_kept);
+    int kept = near && *w.kept ? fj_spatial_kept(ipar, y, qd, w.q_kept, w.qd_kept) : 0;
+    if (!kept) forget(&w, ipar);
+    *w.kept = 0; /* until this call's terms are all computed */
+    if (!near) *w.solved = 0;
+    int64_t st = state_of_motion(a, y, tau, &w, &k, &iterations, kept, *w.solved ? w.tf_rhs : NULL);
     if (st) return st;
     memcpy(w.q_kept, y, (size_t)n * sizeof(double));
+    memcpy(w.qd_kept, qd, (size_t)n * sizeof(double));
     *w.kept = 1;
+    if (!near) memcpy(w.tf_rhs, w.tf, JOURNALS * sizeof(double)), *w.solved = 1;
     double res = fj_spatial_resistance(tau, fpar, ipar, y[n]), applied = tau[0] - res;
     double P_friction = 0.0, P_damping = structural_power(qd, fpar, ipar);
     for (int64_t j = 0; j < JOURNALS; j++) P_friction += w.tf[j] * qd[J[j]];
@@ -389,9 +402,12 @@ static int64_t rhs(const fj_args *a, double t, const double *y, const double *ta
     return rates(a, y, tau, dy, n_out, 0);
 }
 
-/* rhs (fj_family.rhs_near): the same numbers, the Jacobian's velocity columns (fj_rodas.h) cheaper: they keep
- * q, and the terms of q alone (frames, mass matrix, closure Jacobian, the LU of eq. (2), the reactions' map of
- * unit friction torques) are those of the last call. */
+/* rhs (fj_family.rhs_near) next to the state of the last rhs call, cheaper: the Jacobian's velocity columns
+ * (fj_rodas.h) keep q, and the terms of q alone (frames, mass matrix, closure Jacobian, the LU of eq. (2), the
+ * reactions' map of unit friction torques) are those of the last call, as are the terms of the chain whose q and
+ * qd a column keeps (its bias, its point's acceleration), the same numbers; the coupling's Newton
+ * solve starts from the last rhs's solution, so that it ends within its tolerance in fewer passes (1.4 Newton
+ * steps instead of 3.4 over the planar clearance's run, docs/performance.md). */
 static int64_t rhs_near(const fj_args *a, double t, const double *y, const double *tau, double *dy, int64_t n_out) {
     (void)t;
     return rates(a, y, tau, dy, n_out, 1);
@@ -420,7 +436,7 @@ static int64_t record(const fj_args *a, double t, const double *y, const double 
     cwork w;
     contact k = {0};
     work_of(a, &w);
-    int64_t st = state_of_motion(a, y, tau, &w, &k, &iterations, 0);
+    int64_t st = state_of_motion(a, y, tau, &w, &k, &iterations, 0, NULL);
     if (st) return st;
     int touching = in_contact(a), clearance = cb[CI_MODEL] != MODEL_NONE;
     for (int64_t j = 0; j < JOURNALS; j++) out[o++] = q[J[j]];

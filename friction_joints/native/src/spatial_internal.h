@@ -49,6 +49,8 @@ enum { LOAD_T0, LOAD_PSID0, LOAD_C };
 typedef struct fj_spatial_work {
     /* frames (seed 002 eq. 1) and the open-chain dynamics */
     double *T, *M, *S, *I6, *comp, *v6, *a6, *f6, *A, *e; /* (n,4,4) (n,4,4) (n,6) (n,6,6) (n,6,6) (n,6)x3 (n,n) (n) */
+    /* e as the chains' dynamics gave it (before a caller's forces), b of each chain's point S (mechanics()'s kept) */
+    double *bias, *tip_bias; /* (n) (2,3) */
     /* closure kinematics: G = [J1, -J2], c = b2 - b1, Phi, dPhi/dt, the points S of both chains */
     double *G, *c, *Phi, *Phid, *P; /* (3,n) (3) (3) (3) (2,3) */
     /* eq. (2) and the minimal form: the affine map of qdd and f_S in the friction torques */
@@ -72,7 +74,8 @@ typedef struct fj_spatial_work {
      * direction and iterations */
     double *kept;  /* (2n+6) */
     int64_t *memo; /* (4) */
-    /* E_kin, E_pot and the closure error at the (q, qd) of the last mechanics() (not the trace formulation's) */
+    /* E_kin, E_pot (where asked) and the closure error at the (q, qd) of the last mechanics() (not the trace
+     * formulation's) */
     double *energy; /* (3) */
 } fj_spatial_work;
 
@@ -125,11 +128,19 @@ int64_t fj_spatial_dependent_velocities(const double *fpar, int64_t n_fpar, cons
 void fj_spatial_layout(fj_spatial_work *w, double *f, int64_t *iw, int64_t n, int64_t n1, int64_t *nf, int64_t *ni);
 /* Clears the entries of w the functions read but do not all write (A, G, zero) and w's memo. */
 void fj_spatial_clear(fj_spatial_work *w, int64_t n);
-/* Frames, A and e (with the joints' spring-dampers), G, c, Phi, dPhi/dt and the joint geometry at (q, qd).
- * q_kept (here and below): w holds what the last calls computed at this same q (and cols), and only the terms
- * that depend on qd are computed (the same numbers: the Jacobian's velocity columns, fj_rodas.h). */
+/* What w holds of the last fj_spatial_mechanics, at (q_last, qd_last), for a call at (q, qd): per chain ch,
+ * FJ_KEPT_Q << 2 ch where its q is the same bits, and FJ_KEPT_QD << 2 ch where its qd is too. */
+enum { FJ_KEPT_Q = 1, FJ_KEPT_QD = 2, FJ_KEPT_ALL_Q = FJ_KEPT_Q | FJ_KEPT_Q << 2 };
+int fj_spatial_kept(const int64_t *ipar, const double *q, const double *qd, const double *q_last,
+                    const double *qd_last);
+/* Frames, A and e (with the joints' spring-dampers), G, c, Phi, dPhi/dt and the joint geometry at (q, qd);
+ * w->energy: the closure error, E_kin and E_pot left 0 (a right-hand side needs neither; fj_spatial_energy
+ * computes them for a record). kept: what w holds of the last call (fj_spatial_kept; 0: nothing), whose terms
+ * serve (the same numbers: the Jacobian's columns, fj_rodas.h, each change q or qd of one chain). */
 int64_t fj_spatial_mechanics(const double *q, const double *qd, const double *fpar, const int64_t *ipar,
-                             fj_spatial_work *w, int q_kept);
+                             fj_spatial_work *w, int kept);
+/* q_kept (fj_spatial_solve_cut, fj_spatial_reaction_map): w holds what the last calls computed at this same q
+ * (and cols), and only the terms that depend on qd are computed (the same numbers). */
 /* Seed 002 eq. (2) with Baumgarte's terms as the affine map of unit joint torques (qdd0, fS0, and the
  * columns Sq, Sf of the joints cols, n_cols of them; NULL: every joint), the torque tau0 on joint 0 and the
  * bias w->e (which a caller may add applied forces to). */
@@ -160,7 +171,8 @@ void fj_spatial_journals_of(const double *fpar, const int64_t *ipar, const int64
                             fj_spatial_journals *law);
 /* t_f = g(t_f) on the affine map in w (fO0, nO0 and the columns SfO, SnO of the journals' joints: those of
  * fj_spatial_reaction_map) by Newton's method with the analytic Jacobian I - G, G = dg/dt_f (the gradient of
- * each journal's torque through the norms of eqs 6.1-6.2 times the map's columns), from t_f = 0, stopped where
+ * each journal's torque through the norms of eqs 6.1-6.2 times the map's columns), from start (4; NULL: from the
+ * frictionless t_f = 0), stopped where
  * the change |g(t_f) - t_f| <= tol (1 + max |g(t_f)|) (tol: the loop block's coupling tolerance; the paper's
  * fixed point's test). A step that does not lower the change is halved from the iterate it left; a singular
  * I - G (or a step not finite) takes the fixed point's step g - t_f. Into t_f (4) the solution, f_O, n_O (4, 3)
@@ -168,8 +180,8 @@ void fj_spatial_journals_of(const double *fpar, const int64_t *ipar, const int64
  * fold: where the coupling fails so, it has no solution near, FJ_SPATIAL_NO_SOLUTION). Returns FJ_OK, or
  * ST_COUPLING after ipar[I_MAX_COUPLING] passes. */
 int64_t fj_spatial_coupling(const double *fpar, const int64_t *ipar, const fj_spatial_work *w,
-                            const fj_spatial_journals *law, double *t_f, double *f_O, double *n_O, int64_t *passes,
-                            int *folded);
+                            const fj_spatial_journals *law, const double *start, double *t_f, double *f_O,
+                            double *n_O, int64_t *passes, int *folded);
 /* t_0 (N.m) of journal j (eqs 4-6) under its joint's reactions f_O, n_O (3,); unless grad is NULL, its gradient
  * dt_0/d(f_O, n_O) into grad (6) (0 for the part of a zero load, a kink of its norm): the terms of the coupling's
  * Jacobian at the levels mu_a0 (tests/test_compiled_spatial.py checks them against differences). */
