@@ -10,9 +10,11 @@ at once), so the slip's stop fires again and again at that instant. The same mas
 there (the guard does not fire falsely).
 
 The other guard, a mode that does not settle within MAX_EVENTS_AT_ONE_TIME decisions at one state
-(HybridIntegrator._settle, hybrid.c's settle), is reached by no shipped model: their decisions keep a
-friction set slipping at zero speed slipping in the next pass (``update`` after a breakaway), so the set of
-slipping contacts only grows from pass to pass and the decision settles within one pass per contact.
+(HybridIntegrator._settle, hybrid.c's settle), has no test: no model found reaches it. The shipped decisions
+keep a friction that a pass set slipping at zero speed slipping in the next pass (the ``update`` of the
+lumped models, the steering system and MechanismSystem after a change), so the set of slipping contacts
+only grows from pass to pass, and the lumped models' and the steering system's decisions settle within one
+pass per contact; the guard bounds the loop should a decision cycle.
 """
 
 import re
