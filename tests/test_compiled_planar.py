@@ -511,7 +511,8 @@ def test_unsupported_models_run_on_the_python_engine():
 def test_the_packer_takes_each_joint_types_lipschitz_constant_and_refuses_an_unknown_type():
     """The Lipschitz constants in fpar are the joints' own (Joint.lipschitz; the lipschitz of each joint type
     of planar_joints.h), in every mechanism above (every type, with and without laws and an edge length); a
-    joint type code the engine does not know is refused by the packer, not packed as another type."""
+    joint type code the engine does not know is refused by the packer, not packed as another type, and so is a
+    tree joint of a type that cannot place its body."""
     for factory in FACTORIES.values():
         mech = factory()
         cm = MechanismSystem(mech, [0.0] * len(mech.model.drives)).compiled()
@@ -525,6 +526,9 @@ def test_the_packer_takes_each_joint_types_lipschitz_constant_and_refuses_an_unk
     for code in (-1, packing.PIN_IN_SLOT + 1):
         with pytest.raises(ValueError, match="a joint's type"):
             native.pack_planar(joint_types=[[code, 1, 0]], **one_pendulum)
+    with pytest.raises(ValueError, match="a tree joint of a type that places no body"):  # a pin-in-slot
+        native.pack_planar(joint_types=[[packing.PIN_IN_SLOT, 1, 0]], **{**one_pendulum, "law_kinds": [0, 0],
+                                                                          "laws": [[0.0] * 4] * 2})
 
 
 def test_messages_scratch_and_library():

@@ -103,6 +103,7 @@ int64_t fj_planar_pack(const fj_planar_model *d, double *fpar, int64_t *n_fpar, 
     for (int64_t t = 0; t < k1; t++) {
         int64_t j = d->tree[2 * t], axis = d->tree[2 * t + 1];
         if (j < 0 || j >= nj || axis < 0 || axis > 2) return fail(error, n_error, "a tree joint or its axis");
+        if (type_of(d, j)->place == NULL) return fail(error, n_error, "a tree joint of a type that places no body");
         m1 += type_of(d, j)->n_z;
     }
     for (int64_t c = 0; c < l; c++)
