@@ -508,6 +508,29 @@ def test_unsupported_models_run_on_the_python_engine():
     assert MechanismSystem(slider_crank(), [0.0]).compiled() is not None
 
 
+def test_the_packer_takes_each_joint_types_lipschitz_constant_and_refuses_an_unknown_type():
+    """The Lipschitz constants in fpar are the joints' own (Joint.lipschitz; the lipschitz of each joint type
+    of planar_joints.h), in every mechanism above (every type, with and without laws and an edge length); a
+    joint type code the engine does not know is refused by the packer, not packed as another type, and so is a
+    tree joint of a type that cannot place its body."""
+    for factory in FACTORIES.values():
+        mech = factory()
+        cm = MechanismSystem(mech, [0.0] * len(mech.model.drives)).compiled()
+        lip = cm.fpar[cm.ipar[packing.I_F_LIP]:][:cm.ipar[packing.I_L]]
+        np.testing.assert_array_equal(lip, mech.model.lipschitz)
+    one_pendulum = dict(bodies=[[1.0, 0.1, 0.0, 0.0, 0.0]], joints=[[0.0, 0.5, 0.0, 0.0, 1.0, 0.0, 0.0, 0.01, 0.0]],
+                        law_kinds=[packing.COULOMB], laws=[[0.2, 0.1, 0.0, 0.0]], drive_bodies=[], drives=[],
+                        gravity=[0.0, -9.81], tree=[[0, 2]], partition=[0])
+    fpar, ipar = native.pack_planar(joint_types=[[packing.REVOLUTE, 1, 0]], **one_pendulum)
+    assert fpar[ipar[packing.I_F_LIP]] == 0.2 * 0.01
+    for code in (-1, packing.PIN_IN_SLOT + 1):
+        with pytest.raises(ValueError, match="a joint's type"):
+            native.pack_planar(joint_types=[[code, 1, 0]], **one_pendulum)
+    with pytest.raises(ValueError, match="a tree joint of a type that places no body"):  # a pin-in-slot
+        native.pack_planar(joint_types=[[packing.PIN_IN_SLOT, 1, 0]], **{**one_pendulum, "law_kinds": [0, 0],
+                                                                          "laws": [[0.0] * 4] * 2})
+
+
 def test_messages_scratch_and_library():
     """Every status (ST_*) has its own message, any other is unknown; the scratch is two of the packer's
     workspace tables (the second for the events away from the memo's state); the kernels are the engine

@@ -273,10 +273,10 @@ class Kernel:
         return ws.call(self.which, t, np.ascontiguousarray(y, np.float64), np.ascontiguousarray(tau, np.float64), out)
 
 
-# the statuses of the instance API (fj.h)
-STATUS_OK, STATUS_BAD_ARGUMENT, STATUS_KERNEL_FAILED, STATUS_STEP_TOO_SMALL, STATUS_ZENO, STATUS_NOT_SETTLED = range(6)
+# the statuses of the instance API that Python tells apart (fj.h's fj_status; the others raise alike)
+STATUS_OK, STATUS_BAD_ARGUMENT, STATUS_KERNEL_FAILED, STATUS_ZENO = 0, 1, 2, 4
 ADVANCED_TO_END, ADVANCED_TO_EVENT = 0, 100
-MAX_EVENTS_AT_ONE_TIME = 10
+MAX_EVENTS_AT_ONE_TIME = 10  # fj.h's FJ_MAX_EVENTS_AT_ONE_TIME
 
 
 class InstanceError(RuntimeError):

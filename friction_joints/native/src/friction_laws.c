@@ -27,3 +27,5 @@ double fj_friction_mu(int64_t kind, const double *law, double sd, int stat) {
         [COULOMB] = coulomb, [STRIBECK] = stribeck, [EXPONENTIAL] = exponential, [TANH] = tanh_law};
     return stat ? law[0] : kinetic[kind](law, sd);
 }
+
+double fj_friction_bound(int64_t kind, const double *law) { return kind == NO_LAW ? 0.0 : law[0]; }

@@ -29,4 +29,13 @@ static void friction(const double *par, int64_t edge, const double *f, const dou
     J[ld] = coef[1] * factor * fj_sign(fn);
 }
 
-const fj_planar_joint_type fj_pin_in_slot = {NULL, values, jacobians, xi, friction};
+/* the sliding law, then the turning one with its arm r (PinInSlot.lipschitz) */
+static double lipschitz(const double *par, const int64_t *law_kinds, const double *laws) {
+    double mt = fj_friction_bound(law_kinds[0], laws), mr = fj_friction_bound(law_kinds[1], laws + LAW_WIDTH);
+    double mrr = mr * par[JF_R];
+    return sqrt(mt * mt + mrr * mrr * (1.0 + mt * mt));
+}
+
+const fj_planar_joint_type fj_pin_in_slot = {.n_z = 1, .n_s = 2, .place = NULL, .values = values,
+                                             .jacobians = jacobians, .xi = xi, .friction = friction,
+                                             .lipschitz = lipschitz};

@@ -89,4 +89,13 @@ static void friction(const double *par, int64_t edge, const double *f, const dou
     }
 }
 
-const fj_planar_joint_type fj_prismatic = {place, values, jacobians, xi, friction};
+/* the law times the largest load per unit reaction: 1, or sqrt(1 + 4 / L^2) with two edges (Prismatic.lipschitz) */
+static double lipschitz(const double *par, const int64_t *law_kinds, const double *laws) {
+    if (law_kinds[0] == NO_LAW) return 0.0;
+    double edge = par[JF_EDGE];
+    return fj_friction_bound(law_kinds[0], laws) * (edge > 0.0 ? sqrt(1.0 + 4.0 / (edge * edge)) : 1.0);
+}
+
+const fj_planar_joint_type fj_prismatic = {.n_z = 2, .n_s = 1, .place = place, .values = values,
+                                           .jacobians = jacobians, .xi = xi, .friction = friction,
+                                           .lipschitz = lipschitz};

@@ -59,4 +59,11 @@ static void friction(const double *par, int64_t edge, const double *f, const dou
     }
 }
 
-const fj_planar_joint_type fj_revolute = {place, values, jacobians, xi, friction};
+/* the journal's law times its arm r (Revolute.lipschitz) */
+static double lipschitz(const double *par, const int64_t *law_kinds, const double *laws) {
+    return law_kinds[0] == NO_LAW ? 0.0 : fj_friction_bound(law_kinds[0], laws) * par[JF_R];
+}
+
+const fj_planar_joint_type fj_revolute = {.n_z = 2, .n_s = 1, .place = place, .values = values,
+                                          .jacobians = jacobians, .xi = xi, .friction = friction,
+                                          .lipschitz = lipschitz};

@@ -271,11 +271,9 @@ static void pose(const double *x, int64_t body, double *r) {
     r[2] = x[k + 2];
 }
 
-/* The joint types by code (REVOLUTE, PRISMATIC, PIN_IN_SLOT: planar.packing's) */
-static const fj_planar_joint_type *const JOINT_TYPES[] = {&fj_revolute, &fj_prismatic, &fj_pin_in_slot};
-
+/* The type of joint j (its code checked by the packer). */
 static const fj_planar_joint_type *joint_type(const fj_args *a, int64_t j) {
-    return JOINT_TYPES[a->ipar[a->ipar[I_JOINTS] + JI_WIDTH * j + JI_TYPE]];
+    return fj_planar_joint_type_of(a->ipar[a->ipar[I_JOINTS] + JI_WIDTH * j + JI_TYPE]);
 }
 
 static const double *joint_par(const fj_args *a, int64_t j) { return a->fpar + a->ipar[I_F_JOINTS] + JF_WIDTH * j; }

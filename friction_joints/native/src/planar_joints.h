@@ -1,7 +1,8 @@
 /* planar_joints.h: the joint types and friction laws of the planar family behind one small interface
  * (planar.joints' classes, seed 000 Sect. 2; friction.laws), one C file each: joint_revolute.c,
- * joint_prismatic.c, joint_pin_in_slot.c, friction_laws.c. planar.c loops over the joints and calls
- * them; a new joint type is one file, its code in planar_internal.h and its row in planar.c's table. */
+ * joint_prismatic.c, joint_pin_in_slot.c, friction_laws.c. planar.c and the packer (planar_pack.c) loop
+ * over the joints and call them; a new joint type is one file, its code in planar_internal.h and its row
+ * in planar_joints.c's table. */
 #ifndef FJ_PLANAR_JOINTS_H
 #define FJ_PLANAR_JOINTS_H
 
@@ -26,6 +27,7 @@ typedef struct fj_joint_frame {
 enum { MP_AX, MP_AY, MP_PX, MP_PY, MP_W, MP_VX, MP_VY, MP_WIDTH };
 
 typedef struct fj_planar_joint_type {
+    int64_t n_z, n_s; /* its rows of z = Phi(x) and its free coordinates s (Joint.n_z, n_s) */
     /* Body i's pose ri from body j's pose rj and the tree coordinate q along axis (0 x, 1 y, 2 theta)
      * (tree.JointCoordinates.g, seed 000 eq. 4.2): FJ_OK or ST_GUIDE_AXIS. NULL: not a tree joint. */
     int64_t (*place)(const double *par, int64_t axis, double q, const double rj[3], double ri[3]);
@@ -41,9 +43,16 @@ typedef struct fj_planar_joint_type {
      * edge: 1 if par's edge_length is given. */
     void (*friction)(const double *par, int64_t edge, const double *f, const double *coef, double *f_mu, double *J,
                      int64_t ld);
+    /* The Lipschitz constant L of f_mu(f) over every mu its laws allow, ||f_mu(f) - f_mu(f')|| <= L ||f - f'||
+     * (Joint.lipschitz; the uniqueness test of the coupled equations, planar.coupling), from the law kind
+     * (planar_internal.h's NO_LAW ...) and row (LAW_WIDTH) of each of its free coordinates. */
+    double (*lipschitz)(const double *par, const int64_t *law_kinds, const double *laws);
 } fj_planar_joint_type;
 
 extern const fj_planar_joint_type fj_revolute, fj_prismatic, fj_pin_in_slot;
+
+/* The joint type of a code (planar_internal.h's REVOLUTE ...), NULL for an unknown code. */
+const fj_planar_joint_type *fj_planar_joint_type_of(int64_t code);
 
 /* The normal and sliding rows of a slide (Prismatic and PinInSlot: n . d and e . d, e = R_j e_j,
  * n = perp(e), d = P_i - P_j) into Cz and Ms, and the xi of the normal row (joints.Prismatic._slide_terms,
@@ -56,6 +65,9 @@ double fj_slide_xi(const fj_joint_frame *j, const double *pi, const double *pj);
  * stat, else the kinetic mu(sd). kind: planar_internal's COULOMB ... TANH; law: mu_s and three
  * parameters (LAW_WIDTH). */
 double fj_friction_mu(int64_t kind, const double *law, double sd, int stat);
+
+/* The bound of mu(v) over every slip speed of a law (FrictionLaw.bound: its mu_s), 0 for none (NO_LAW). */
+double fj_friction_bound(int64_t kind, const double *law);
 
 /* R p with rot = (cos theta, sin theta). */
 static inline void fj_turn(const double rot[2], double px, double py, double *ox, double *oy) {

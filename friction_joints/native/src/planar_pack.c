@@ -5,15 +5,11 @@
  * planar.model.PlanarModel (M, h_ext, H, the Lipschitz constants of the joints), planar.tree.JointCoordinates
  * (rows1, rows2, q_index) and the workspace tables below.
  */
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "planar_internal.h"
 #include "planar_joints.h"
-
-/* per joint: its n_z and n_s (planar.joints: Revolute 2, 1; Prismatic 2, 1; PinInSlot 1, 2) */
-static const int64_t N_Z[] = {2, 2, 1}, N_S[] = {1, 1, 2};
 
 /* the dimensions of the workspace fields: the sizes n, m, l, k1, k, m2 of the model, n1 = n - k1,
  * ms = max(m, m2), ls = max(l, m2); rows only: mk = max(m2, k), cols = max(k1, l), kq = k + 5 and iq = 3 (the
@@ -89,22 +85,9 @@ static int64_t fail(char *error, size_t n_error, const char *what) {
 
 static int64_t max2(int64_t a, int64_t b) { return a > b ? a : b; }
 
-/* The Lipschitz constant of f_mu(f) of joint j whose first free coordinate is s (Joint.lipschitz), from the
- * bound mu_s of each of its laws (0 without one). */
-static double lipschitz(const fj_planar_model *d, int64_t j, int64_t s) {
-    const double *jf = d->joints + JF_WIDTH * j;
-    double bound = d->law_kinds[s] == NO_LAW ? 0.0 : d->laws[LAW_WIDTH * s];
-    switch (d->joint_types[JOINT_TYPE_WIDTH * j]) {
-    case REVOLUTE: return d->law_kinds[s] == NO_LAW ? 0.0 : bound * jf[JF_R];
-    case PRISMATIC:
-        if (d->law_kinds[s] == NO_LAW) return 0.0;
-        return bound * (jf[JF_EDGE] > 0.0 ? sqrt(1.0 + 4.0 / (jf[JF_EDGE] * jf[JF_EDGE])) : 1.0);
-    default: { /* pin-in-slot: the sliding law, then the turning one with its arm */
-        double mt = bound, mr = d->law_kinds[s + 1] == NO_LAW ? 0.0 : d->laws[LAW_WIDTH * (s + 1)];
-        double mrr = mr * jf[JF_R];
-        return sqrt(mt * mt + mrr * mrr * (1.0 + mt * mt));
-    }
-    }
+/* The type of joint j of the model (its code checked by fj_planar_pack). */
+static const fj_planar_joint_type *type_of(const fj_planar_model *d, int64_t j) {
+    return fj_planar_joint_type_of(d->joint_types[JOINT_TYPE_WIDTH * j]);
 }
 
 int64_t fj_planar_pack(const fj_planar_model *d, double *fpar, int64_t *n_fpar, int64_t *ipar, int64_t *n_ipar,
@@ -113,14 +96,15 @@ int64_t fj_planar_pack(const fj_planar_model *d, double *fpar, int64_t *n_fpar, 
     if (b < 1 || nj < 0 || nd < 0 || k1 != b) return fail(error, n_error, "the tree must place each body once");
     for (int64_t j = 0; j < nj; j++) {
         const int64_t *jt = d->joint_types + JOINT_TYPE_WIDTH * j;
-        if (jt[0] < REVOLUTE || jt[0] > PIN_IN_SLOT || jt[1] < 1 || jt[1] > b || jt[2] < 0 || jt[2] > b)
-            return fail(error, n_error, "a joint's type or bodies");
-        m += N_Z[jt[0]], l += N_S[jt[0]];
+        if (fj_planar_joint_type_of(jt[0]) == NULL) return fail(error, n_error, "a joint's type (unknown code)");
+        if (jt[1] < 1 || jt[1] > b || jt[2] < 0 || jt[2] > b) return fail(error, n_error, "a joint's bodies");
+        m += type_of(d, j)->n_z, l += type_of(d, j)->n_s;
     }
     for (int64_t t = 0; t < k1; t++) {
         int64_t j = d->tree[2 * t], axis = d->tree[2 * t + 1];
         if (j < 0 || j >= nj || axis < 0 || axis > 2) return fail(error, n_error, "a tree joint or its axis");
-        m1 += N_Z[d->joint_types[JOINT_TYPE_WIDTH * j]];
+        if (type_of(d, j)->place == NULL) return fail(error, n_error, "a tree joint of a type that places no body");
+        m1 += type_of(d, j)->n_z;
     }
     for (int64_t c = 0; c < l; c++)
         if (d->law_kinds[c] < NO_LAW || d->law_kinds[c] > TANH) return fail(error, n_error, "a friction law's kind");
@@ -169,10 +153,11 @@ int64_t fj_planar_pack(const fj_planar_model *d, double *fpar, int64_t *n_fpar, 
     for (int64_t j = 0, z = 0, s = 0; j < nj; j++) {
         const int64_t *jt = d->joint_types + JOINT_TYPE_WIDTH * j;
         int64_t *row = z_first + JI_WIDTH * j;
+        const fj_planar_joint_type *type = type_of(d, j);
         row[JI_TYPE] = jt[0], row[JI_BODY_I] = jt[1], row[JI_BODY_J] = jt[2], row[JI_Z] = z;
-        row[JI_NZ] = N_Z[jt[0]], row[JI_S] = s, row[JI_NS] = N_S[jt[0]];
+        row[JI_NZ] = type->n_z, row[JI_S] = s, row[JI_NS] = type->n_s;
         row[JI_EDGE] = d->joints[JF_WIDTH * j + JF_EDGE] > 0.0;
-        z += N_Z[jt[0]], s += N_S[jt[0]];
+        z += type->n_z, s += type->n_s;
     }
     int64_t *rows1 = ipar + ipar[I_ROWS1], *rows2 = ipar + ipar[I_ROWS2], *xq = ipar + ipar[I_XQ];
     int64_t *xo = ipar + ipar[I_XO], n1 = 0, n2 = 0, n_o = 0;
@@ -216,11 +201,11 @@ int64_t fj_planar_pack(const fj_planar_model *d, double *fpar, int64_t *n_fpar, 
         for (int64_t c = 0; c < 3; c++)
             fpar[ipar[I_F_H] + (3 * (d->drive_bodies[i] - 1) + c) * nd + i] = d->drives[DRIVE_WIDTH * i + c];
     fpar[ipar[I_F_GRAV]] = g[0], fpar[ipar[I_F_GRAV] + 1] = g[1];
-    for (int64_t j = 0, s = 0; j < nj; j++) {
-        int64_t n_s = N_S[d->joint_types[JOINT_TYPE_WIDTH * j]];
-        double L = lipschitz(d, j, s);
-        for (int64_t c = 0; c < n_s; c++) fpar[ipar[I_F_LIP] + s + c] = L;
-        s += n_s;
+    for (int64_t j = 0, s = 0; j < nj; j++) { /* each free coordinate of a joint: the joint's constant */
+        const fj_planar_joint_type *type = type_of(d, j);
+        double L = type->lipschitz(d->joints + JF_WIDTH * j, d->law_kinds + s, d->laws + LAW_WIDTH * s);
+        for (int64_t c = 0; c < type->n_s; c++) fpar[ipar[I_F_LIP] + s + c] = L;
+        s += type->n_s;
     }
     memcpy(fpar + ipar[I_F_JOINTS], d->joints, (size_t)(JF_WIDTH * nj) * sizeof *fpar);
     memcpy(fpar + ipar[I_F_LAWS], d->laws, (size_t)(LAW_WIDTH * l) * sizeof *fpar);
