@@ -233,6 +233,56 @@ def test_tuned_parameters_give_the_twins_results(native_folder, name):
                  f"{name} with {TUNED[name]}, native vs pythonfmu")
 
 
+def libcosim_run(fmu, inputs, h, steps, names):
+    """The Real outputs names (columns) of the FMU (FMI 2.0) after each of its steps of h (s) in libcosim
+    (libcosimpy), its inputs {name: function of t} set to their values at the start of each step."""
+    from libcosimpy.CosimExecution import CosimExecution
+    from libcosimpy.CosimLogging import CosimLogLevel, log_output_level
+    from libcosimpy.CosimManipulator import CosimManipulator
+    from libcosimpy.CosimObserver import CosimObserver
+    from libcosimpy.CosimSlave import CosimLocalSlave
+
+    log_output_level(CosimLogLevel.WARNING)
+    execution = CosimExecution.from_step_size(int(round(h * 1e9)))  # nanoseconds
+    index = execution.add_local_slave(CosimLocalSlave(str(fmu), "model"))
+    refs = {v.name.decode(): v.reference for v in execution.slave_variables(index)}
+    manipulator, observer = CosimManipulator.create_override(), CosimObserver.create_last_value()
+    execution.add_manipulator(manipulator)
+    execution.add_observer(observer)
+    rows = []
+    for k in range(steps):
+        manipulator.slave_real_values(index, [refs[n] for n in inputs], [float(f(k * h)) for f in inputs.values()])
+        execution.step()
+        rows.append(observer.last_real_values(index, [refs[n] for n in names]))
+    return np.array(rows)
+
+
+@pytest.mark.parametrize("name", MODELS)
+def test_libcosim_runs_the_native_fmu_as_fmpy_does(native_folder, tmp_path, name):
+    """The native FMU (FMI 2.0) in libcosim on its default experiment: every Real output at every step bit for bit
+    that of the FMU stepped through FMPy's API with the same inputs and libcosim's communication points (its time is
+    whole nanoseconds: t_k = k h_ns / 1e9 in double, each step t_k+1 - t_k); so libcosim runs it as FMPy does, whose
+    runs test_native_fmu_is_its_twin_in_description_and_results compares with the twin's."""
+    pytest.importorskip("libcosimpy")
+    folder = extracted(native_folder, name, 2, tmp_path)
+    cls, _ = experiment(name)
+    e = cls.experiment
+    inst = Instance(folder)
+    names = [v.name for v in inst.md.modelVariables if v.causality == "output" and v.type == "Real"]
+    steps, h_ns = round(e.stop_time / e.step_size), round(e.step_size * 1e9)
+    t = [k * h_ns / 1e9 for k in range(steps + 1)]
+    inst.start()
+    rows = []
+    for k in range(steps):
+        for key, function in e.inputs.items():
+            inst.set(key, float(function(k * e.step_size)))
+        inst.fmu.doStep(t[k], t[k + 1] - t[k])
+        rows.append(inst.get(names))
+    inst.free()
+    assert np.array_equal(libcosim_run(fmu_path(native_folder, name, 2), e.inputs, e.step_size, steps, names),
+                          np.array(rows)), f"{name}: libcosim's run differs"
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("cmake") is None, reason="needs cmake (FMPy compiles source FMUs with it)")
 @pytest.mark.parametrize("version", [2, 3])
