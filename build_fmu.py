@@ -56,6 +56,11 @@ PLOT = "default_experiment.png"
 DRAWING = "mechanism.png"
 
 
+def shipped_scripts() -> list[Path]:
+    """The fmu_src scripts of the shipped FMUs, by name."""
+    return sorted(SOURCES.glob("[A-Z]*.py"))
+
+
 def slave_class(script: Path):
     """The MechanismSlave subclass defined in a fmu_src script."""
     sys.path.insert(0, str(HERE))
@@ -629,12 +634,12 @@ def main(argv=None):
         parser.error("--name needs --mechanism")
     if args.jobs is not None and args.jobs < 1:
         parser.error(f"--jobs {args.jobs}: must be at least 1")
-    scripts = sorted(SOURCES.glob("[A-Z]*.py"))
+    scripts = shipped_scripts()
     if args.only:
         scripts = [s for s in scripts if s.stem == args.only]
         if not scripts:
             raise SystemExit(f"--only {args.only}: no such FMU in fmu_src/ "
-                             f"(have {', '.join(s.stem for s in sorted(SOURCES.glob('[A-Z]*.py')))})")
+                             f"(have {', '.join(s.stem for s in shipped_scripts())})")
     jobs = min(args.jobs or os.cpu_count() or 1, len(scripts))
     if args.native:
         job, job_args = build_native_versions, (Path(args.out), versions)

@@ -4,6 +4,7 @@ ClearanceRSRRRSystem that fmu_src/RSRRRLinkage.py builds, bit for bit; Clearance
 rounding; the twin's messages), and the native RSRRRLinkage FMU that runs it where clearance > 0 or n_rfe > 0:
 step for step the twin's engine, its state restored, its failures the twin's."""
 
+import re
 import subprocess
 import zipfile
 
@@ -196,6 +197,67 @@ def test_a_clearance_runs_state_restores_bit_identically_and_bad_parameters_fail
         inst.start(n_rfe=11)
     assert inst.errors()[-1].endswith("n_rfe = 11 is outside its allowed range [0, 10]"), inst.errors()
     inst.free()
+
+
+#: the flexible link under tau = 10 N.m held (the experiment's largest value): its reaction-friction coupling meets a
+#: Painleve fold at 0.077 s, which no step size passes
+FOLD = {"n_rfe": 2, "rfem": 2}
+FOLD_CAUSE = "the reaction-friction coupling has no solution (Painleve-type)"
+#: s: the fold's time as the two FMUs locate it, from initial states 4e-16 apart (their loops closed in C and in
+#: numpy) through other RODAS steps at rtol 1e-6: 1.3e-8 s apart measured in steps of 10 ms (none in steps of 1 ms)
+FOLD_TIME = 1e-7
+
+
+def fold_of(message, call):
+    """(the cause, the time it names) of the message of a failed step from 0.07 s."""
+    found = re.fullmatch(f"{call} at t=0.07: (.*) at t=([0-9.]+) \\(integration\\)", message)
+    assert found, message
+    return found[1], float(found[2])
+
+
+@pytest.mark.parametrize("version", [2, 3])
+def test_a_failed_step_is_an_error_with_the_twins_message_and_the_twins_state_rules(native_folder, tmp_path, version):
+    """The flexible link stepped by 10 ms into its Painleve fold (FOLD): in the native FMU and in its pythonfmu twin the
+    step over 0.077 s returns fmi2Error / fmi3Error with the same message after the function's name (the cause and
+    where), and the next step is refused with an error that repeats it (the state rules of hosts.md: every later step
+    fails until the state is set or the instance reset); the state saved before the fold, set, fails the same step
+    alike; after a reset the instance initialises again and steps. Every message has a category."""
+    from fmpy.fmi1 import FMICallException
+    from test_native_fmus import Instance, fmu_path
+
+    h, k_fold = 0.01, 7
+
+    def failed_step(inst, k):
+        with pytest.raises(FMICallException, match="failed with status 3"):
+            inst.step(k * h, h)
+        return inst.errors()[-1]
+
+    logged = {}
+    for label in ("native", "twin"):
+        with zipfile.ZipFile(fmu_path(native_folder, "RSRRRLinkage", version, twin=label == "twin")) as z:
+            z.extractall(tmp_path / label)
+        inst = Instance(tmp_path / label, label)
+        inst.start(**FOLD)
+        inst.set("tau", 10.0)
+        for k in range(k_fold):
+            inst.step(k * h, h)
+        saved = inst.get_state()
+        logged[label] = [failed_step(inst, k_fold), failed_step(inst, k_fold + 1)]
+        inst.set_state(saved)
+        logged[label].append(failed_step(inst, k_fold))
+        inst.fmu.reset()
+        inst.start()
+        inst.step(0.0, h)
+        assert len(inst.errors()) == 3, inst.errors()
+        inst.free()
+    call = f"fmi{version}DoStep"
+    native, twin = logged["native"], logged["twin"]
+    (cause, t_fold), (twin_cause, twin_fold) = (fold_of(m, step) for m, step in ((native[0], call), (twin[0], "doStep")))
+    assert cause == twin_cause and cause.startswith(FOLD_CAUSE), logged
+    assert round(t_fold, 3) == 0.077 and abs(t_fold - twin_fold) < FOLD_TIME, (t_fold, twin_fold)
+    assert native[1] == f"{call}: illegal call sequence: not allowed in the error state, after: {native[0]}", native
+    assert twin[1] == f"doStep at t=0.08: not stepped, an earlier call failed: {twin[0]}", twin
+    assert native[2] == native[0] and twin[2] == twin[0]
 
 
 #: the runs under wine64: the FMU's parameters, steps and their size (s), the first input held at its experiment's

@@ -28,7 +28,7 @@ from valgrind import valgrind_errors
 import build_fmu
 from friction_joints import native
 from friction_joints.errors import FrictionJointsError
-from friction_joints.fmi.native import ENGINE_DIR, FMI_DIR, NotNative, model_table, without_comments
+from friction_joints.fmi.native import ENGINE_DIR, FMI_DIR, without_comments
 from friction_joints.fmi.regression import input_table
 from friction_joints.lumped import SingleMassParameters, TwoMassParameters
 from friction_joints.planar import MechanismSystem
@@ -47,20 +47,29 @@ INSTALL_WINE = ("needs wine64 and mingw-w64 (Debian: apt-get install gcc-mingw-w
                 "them)")
 
 
-def why_not_native(name):
-    try:
-        model_table(build_fmu.slave_class(build_fmu.SOURCES / f"{name}.py"))
-    except NotNative as why:
-        return str(why)
-    return None
-
-
 def fmu_path(folder, name, version, twin=False):
-    """The built native (or twin) FMU of the model, or skip saying why the native build does not cover it."""
-    path = folder / ("twins" if twin else "native") / ("fmi3" if version == 3 else "") / f"{name}.fmu"
-    if not path.exists():
-        pytest.skip(f"{name} has no native FMU yet: {why_not_native(name)}")
-    return path
+    """The built native (or twin) FMU of the model (native_folder builds every shipped model)."""
+    return folder / ("twins" if twin else "native") / ("fmi3" if version == 3 else "") / f"{name}.fmu"
+
+
+def test_native_folder_has_every_shipped_model_and_a_failed_build_fails_alike_on_a_retry(native_folder,
+                                                                                         tmp_path_factory):
+    """native_folder (conftest) holds the native FMUs of every fmu_src model, both versions; its build, failing after
+    it made the twins' link, fails with the same error when built again (another pytest-xdist worker's retry)."""
+    from conftest import built_once
+
+    shipped = {script.stem for script in build_fmu.shipped_scripts()}
+    assert set(MODELS) == shipped
+    for version in (2, 3):
+        assert {p.stem for p in (native_folder / "native" / ("fmi3" if version == 3 else "")).glob("*.fmu")} == shipped
+
+    def failing_build(folder):
+        (folder / "twins").symlink_to(folder, target_is_directory=True)  # as native_folder's build starts
+        raise RuntimeError("the build failed")
+
+    for _ in range(2):
+        with pytest.raises(RuntimeError, match="^the build failed$"):
+            built_once(tmp_path_factory, "failing_build", failing_build)
 
 
 def experiment(name):
@@ -233,6 +242,56 @@ def test_tuned_parameters_give_the_twins_results(native_folder, name):
                  f"{name} with {TUNED[name]}, native vs pythonfmu")
 
 
+def libcosim_run(fmu, inputs, h, steps, names):
+    """The Real outputs names (columns) of the FMU (FMI 2.0) after each of its steps of h (s) in libcosim
+    (libcosimpy), its inputs {name: function of t} set to their values at the start of each step."""
+    from libcosimpy.CosimExecution import CosimExecution
+    from libcosimpy.CosimLogging import CosimLogLevel, log_output_level
+    from libcosimpy.CosimManipulator import CosimManipulator
+    from libcosimpy.CosimObserver import CosimObserver
+    from libcosimpy.CosimSlave import CosimLocalSlave
+
+    log_output_level(CosimLogLevel.WARNING)
+    execution = CosimExecution.from_step_size(int(round(h * 1e9)))  # nanoseconds
+    index = execution.add_local_slave(CosimLocalSlave(str(fmu), "model"))
+    refs = {v.name.decode(): v.reference for v in execution.slave_variables(index)}
+    manipulator, observer = CosimManipulator.create_override(), CosimObserver.create_last_value()
+    execution.add_manipulator(manipulator)
+    execution.add_observer(observer)
+    rows = []
+    for k in range(steps):
+        manipulator.slave_real_values(index, [refs[n] for n in inputs], [float(f(k * h)) for f in inputs.values()])
+        execution.step()
+        rows.append(observer.last_real_values(index, [refs[n] for n in names]))
+    return np.array(rows)
+
+
+@pytest.mark.parametrize("name", MODELS)
+def test_libcosim_runs_the_native_fmu_as_fmpy_does(native_folder, tmp_path, name):
+    """The native FMU (FMI 2.0) in libcosim on its default experiment: every Real output at every step bit for bit
+    that of the FMU stepped through FMPy's API with the same inputs and libcosim's communication points (its time is
+    whole nanoseconds: t_k = k h_ns / 1e9 in double, each step t_k+1 - t_k); so libcosim runs it as FMPy does, whose
+    runs test_native_fmu_is_its_twin_in_description_and_results compares with the twin's."""
+    pytest.importorskip("libcosimpy")
+    folder = extracted(native_folder, name, 2, tmp_path)
+    cls, _ = experiment(name)
+    e = cls.experiment
+    inst = Instance(folder)
+    names = [v.name for v in inst.md.modelVariables if v.causality == "output" and v.type == "Real"]
+    steps, h_ns = round(e.stop_time / e.step_size), round(e.step_size * 1e9)
+    t = [k * h_ns / 1e9 for k in range(steps + 1)]
+    inst.start()
+    rows = []
+    for k in range(steps):
+        for key, function in e.inputs.items():
+            inst.set(key, float(function(k * e.step_size)))
+        inst.fmu.doStep(t[k], t[k + 1] - t[k])
+        rows.append(inst.get(names))
+    inst.free()
+    assert np.array_equal(libcosim_run(fmu_path(native_folder, name, 2), e.inputs, e.step_size, steps, names),
+                          np.array(rows)), f"{name}: libcosim's run differs"
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("cmake") is None, reason="needs cmake (FMPy compiles source FMUs with it)")
 @pytest.mark.parametrize("version", [2, 3])
@@ -241,7 +300,7 @@ def test_fmpy_compiles_the_sources_and_the_result_runs_as_the_shipped_binary(nat
     gives the shipped binary's results."""
     from fmpy.build import build_platform_binary
 
-    name = next(n for n in reversed(MODELS) if (native_folder / "native" / f"{n}.fmu").exists())
+    name = MODELS[-1]
     fmu = fmu_path(native_folder, name, version)
     shipped, compiled = tmp_path / "shipped", tmp_path / "compiled"
     for folder in (shipped, compiled):
@@ -264,7 +323,8 @@ def test_fmpy_compiles_the_sources_and_the_result_runs_as_the_shipped_binary(nat
 
 class Instance:
     """An instance of an extracted native FMU through FMPy's low-level API, with the messages it logged
-    ((status, category, message): the logger fails the test on a NULL category)."""
+    ((status, category, message); category None where the FMU passed NULL, which ``errors`` fails on: an
+    assertion inside the logger, a ctypes callback, would only be printed)."""
 
     def __init__(self, folder, name="native", token=None):
         self.md = read_model_description(str(folder / "modelDescription.xml"))
@@ -290,10 +350,11 @@ class Instance:
             self.fmu.instantiate(callbacks=self.callbacks, loggingOn=True)
 
     def _log(self, status, category, message):
-        assert category is not None, f"logged with a NULL category: {message!r}"
-        self.messages.append((status, category.decode(), message.decode()))
+        self.messages.append((status, None if category is None else category.decode(), message.decode()))
 
     def errors(self):
+        """The error messages logged; fails if any message was logged with a NULL category."""
+        assert all(category is not None for _, category, _ in self.messages), f"a NULL category: {self.messages}"
         return [m for status, category, m in self.messages if status == 3 and category == "logStatusError"]
 
     def start(self, **parameters):
@@ -668,10 +729,7 @@ def host_arguments(folder, version, platform, steps, h=0.01, cls=None, values=No
 def test_c_host_under_valgrind_has_no_error_and_no_leak(native_folder, hosts, tmp_path, version):
     """Every native FMU in the plain C host, in an empty environment, under valgrind: its rows are those
     without valgrind, no error, nothing lost, over 3 instantiations and 100 steps."""
-    ran = 0
     for name in MODELS:
-        if not (native_folder / "native" / f"{name}.fmu").exists():
-            continue
         folder = extracted(native_folder, name, version, tmp_path)
         args = host_arguments(folder, version, "linux64" if version == 2 else "x86_64-linux", 100)
         plain = subprocess.run([str(hosts[version]), "-q", *args], capture_output=True, text=True, env={},
@@ -687,9 +745,6 @@ def test_c_host_under_valgrind_has_no_error_and_no_leak(native_folder, hosts, tm
             checked.stderr[-2000:])
         rows = [line for line in checked.stdout.splitlines() if not line.startswith("cycle")]
         assert rows == plain.stdout.splitlines()
-        ran += 1
-    if not ran:
-        pytest.skip("no native FMU built")
 
 
 def test_the_speed_controller_fmu_and_the_fmi_layer_under_sanitizers(native_folder, hosts, tmp_path):
@@ -726,17 +781,11 @@ def test_win64_binaries_under_wine64_reproduce_the_linux64_results(native_folder
     error control turns those bits into another step sequence (errors of the order of rtol); the same for
     BristleOscillator (the Stribeck curve's exp and pow at every evaluation, RODAS at rtol 1e-8: 6e-9 of
     the ranges measured), within 1e-8."""
-    ran = 0
     for name in MODELS:
-        if not (native_folder / "native" / f"{name}.fmu").exists():
-            continue
         folder = extracted(native_folder, name, version, tmp_path)
         # mingw's libm rounds sin, cos, asin, hypot, exp, pow otherwise
         tolerance = 1e-9 if name in PLANAR else 1e-8 if name == "BristleOscillator" else 1e-12
         assert_win64_reproduces_linux64(folder, version, hosts, win64, tolerance)
-        ran += 1
-    if not ran:
-        pytest.skip("no native FMU built")
 
 
 #: the models whose bristle assemblies run under wine64: their steps of 0.01 s and tolerance. The held torque

@@ -1,6 +1,6 @@
 """The SteeringSystem and SingleTrackVehicle FMUs co-simulated: two independent masters (the
-project's on FMPy, libcosim through libcosimpy) give the same result, and the on-centre hysteresis
-grows with the king-pin friction level."""
+project's on FMPy, libcosim through libcosimpy) give the same result, on the pythonfmu FMUs and on
+the native ones, and the on-centre hysteresis grows with the king-pin friction level."""
 
 import numpy as np
 import pytest
@@ -9,9 +9,11 @@ from friction_joints.vehicle import SteeringParameters, VehicleParameters
 from friction_joints.fmi.steering_vehicle import hysteresis_width, run_fmpy, run_libcosim, sine_sweep
 
 
-def test_two_masters_give_the_same_result(fmus):
+@pytest.mark.parametrize("build", ["pythonfmu", "native"])
+def test_two_masters_give_the_same_result(request, fmus, build):
+    """On the pythonfmu FMUs and on the native ones (build_fmu.py --native, conftest's native_folder)."""
     pytest.importorskip("libcosimpy")
-    dist = fmus["SteeringSystem"].parent
+    dist = fmus["SteeringSystem"].parent if build == "pythonfmu" else request.getfixturevalue("native_folder") / "native"
     tau = sine_sweep(3.0, 0.5, 1.5, 2.0)
     # the masters' inputs differ at rounding level, which moves the stick-slip events by ~1e-10 s; a
     # comparison of the masters at 1e-9 is only meaningful where each FMU's own integration error is below
