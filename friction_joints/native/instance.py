@@ -44,6 +44,7 @@ class CompiledIntegrator:
         self.results = Results()
         self._breakpoints = system.breakpoints()  # fixed: the inputs' types do not change
         self._modes = {}  # (fmode bytes, imode bytes) -> the system's mode
+        self._event_names = {}  # (fmode bytes, imode bytes) -> the names of that mode's events
         self._restart_pending = False
         self._no_grid = np.zeros(0)
         self._no_rows = np.zeros((0, self.model.n_record))
@@ -195,7 +196,12 @@ class CompiledIntegrator:
 
     def _event_name(self, report) -> str:
         _, event, modes, *_ = report
-        return self.system.events(self._mode(*modes[0]))[event].name
+        fmode, imode = modes[0]
+        key = (fmode.tobytes(), imode.tobytes())
+        names = self._event_names.get(key)
+        if names is None:
+            names = self._event_names[key] = [ev.name for ev in self.system.events(self._mode(fmode, imode))]
+        return names[event]
 
     def _kind(self, report) -> str | None:
         """The kind of a decision, as HybridIntegrator._settle joins it: the kinds of its passes."""
