@@ -124,7 +124,7 @@ class CompiledIntegrator:
                 self._forms(t, seg_end, instance.forms)
                 instance.set_input_forms(None, 1 if self._restart_pending else 0)
                 self._restart_pending = False
-                seg_grid = np.ascontiguousarray(grid[(grid > t) & (grid <= seg_end)]) if grid.size else grid
+                seg_grid = self._grid_within(grid, t, seg_end) if grid.size else grid
                 rows = np.empty((seg_grid.size, self.model.n_record)) if seg_grid.size else self._no_rows
                 status, n_rows = instance.advance(seg_end, seg_grid, rows)
                 if n_rows:
@@ -178,6 +178,11 @@ class CompiledIntegrator:
             raise ValueError("the compiled engine needs inputs that are numbers, tables, sines or held values, "
                              "not callables of time: use the Python engine (HybridIntegrator) for those")
         return forms
+
+    @staticmethod
+    def _grid_within(grid, t, t_end) -> np.ndarray:
+        """The times of grid (sorted, unique) in (t, t_end]: a slice of it."""
+        return grid[np.searchsorted(grid, t, "right"):np.searchsorted(grid, t_end, "right")]
 
     def _segment_end(self, t, t_end) -> float:
         """The first input breakpoint in (t, t_end), else t_end (s)."""
