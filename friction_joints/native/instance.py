@@ -44,6 +44,7 @@ class CompiledIntegrator:
         self.results = Results()
         self._breakpoints = system.breakpoints()  # fixed: the inputs' types do not change
         self._modes = {}  # (fmode bytes, imode bytes) -> the system's mode
+        self._event_names = {}  # (fmode bytes, imode bytes) -> the names of that mode's events
         self._restart_pending = False
         self._no_grid = np.zeros(0)
         self._no_rows = np.zeros((0, self.model.n_record))
@@ -123,7 +124,7 @@ class CompiledIntegrator:
                 self._forms(t, seg_end, instance.forms)
                 instance.set_input_forms(None, 1 if self._restart_pending else 0)
                 self._restart_pending = False
-                seg_grid = np.ascontiguousarray(grid[(grid > t) & (grid <= seg_end)]) if grid.size else grid
+                seg_grid = self._grid_within(grid, t, seg_end) if grid.size else grid
                 rows = np.empty((seg_grid.size, self.model.n_record)) if seg_grid.size else self._no_rows
                 status, n_rows = instance.advance(seg_end, seg_grid, rows)
                 if n_rows:
@@ -178,6 +179,11 @@ class CompiledIntegrator:
                              "not callables of time: use the Python engine (HybridIntegrator) for those")
         return forms
 
+    @staticmethod
+    def _grid_within(grid, t, t_end) -> np.ndarray:
+        """The times of grid (sorted, unique) in (t, t_end]: a slice of it."""
+        return grid[np.searchsorted(grid, t, "right"):np.searchsorted(grid, t_end, "right")]
+
     def _segment_end(self, t, t_end) -> float:
         """The first input breakpoint in (t, t_end), else t_end (s)."""
         bps = self._breakpoints
@@ -195,7 +201,12 @@ class CompiledIntegrator:
 
     def _event_name(self, report) -> str:
         _, event, modes, *_ = report
-        return self.system.events(self._mode(*modes[0]))[event].name
+        fmode, imode = modes[0]
+        key = (fmode.tobytes(), imode.tobytes())
+        names = self._event_names.get(key)
+        if names is None:
+            names = self._event_names[key] = [ev.name for ev in self.system.events(self._mode(fmode, imode))]
+        return names[event]
 
     def _kind(self, report) -> str | None:
         """The kind of a decision, as HybridIntegrator._settle joins it: the kinds of its passes."""

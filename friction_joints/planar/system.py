@@ -432,8 +432,9 @@ class MechanismSystem(DrivenSystem):
 
         if event == "breakaway":
             return "breakaway"
-        Z = [int(c) for c in np.flatnonzero(change == packing.CHANGE_Z)]
-        kinematic = [int(c) for c in np.flatnonzero(change == packing.CHANGE_KINEMATIC)]
+        flags = np.asarray(change).tolist()
+        Z = [c for c, flag in enumerate(flags) if flag == packing.CHANGE_Z]
+        kinematic = [c for c, flag in enumerate(flags) if flag == packing.CHANGE_KINEMATIC]
         return self._kind(mode, new, Z, kinematic, event or "")
 
     def decode_record(self, out):
