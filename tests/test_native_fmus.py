@@ -790,8 +790,13 @@ def test_win64_binaries_under_wine64_reproduce_the_linux64_results(native_folder
 
 #: the models whose bristle assemblies run under wine64: their steps of 0.01 s and tolerance. The held torque
 #: drives OffsetSliderCrank's crank into Painleve configurations: with LuGre an inconsistency at 0.933 s, with
-#: law 3 an indeterminacy at 1.69 s that rtol 0.99e-8 meets and 1e-8 passes (on linux64): 0.9 s.
-WIN64_BRISTLE = {"SteeringSystem": (200, 1e-12), "SliderCrank": (200, 4e-7), "OffsetSliderCrank": (90, 4e-7)}
+#: law 3 an indeterminacy at 1.69 s that rtol 0.99e-8 meets and 1e-8 passes (on linux64): 0.9 s. RSRRRLinkage's
+#: spatial_bristle (rtol 1e-11, BRISTLE_RUNS) over 0.3 s: 9.8e-10 and 3.4e-10 of the ranges measured.
+WIN64_BRISTLE = {"SteeringSystem": (200, 1e-12), "SliderCrank": (200, 4e-7), "OffsetSliderCrank": (90, 4e-7),
+                 "RSRRRLinkage": (30, 2e-9)}
+#: the rounding floors of RESIDUALS where a bristle run leaves more: RSRRRLinkage's loop closure, 1.2e-13 and
+#: 3.9e-13 over the runs, 5e-14 and 1.2e-13 apart win64 vs linux64 (its range is its rounding)
+WIN64_BRISTLE_RESIDUALS = {"RSRRRLinkage": {"closure": 1e-12}}
 
 
 @pytest.mark.slow
@@ -819,15 +824,16 @@ def test_win64_bristle_friction_under_wine64_reproduces_the_linux64_results(nati
         args = host_arguments(folder, version, "linux64" if version == 2 else "x86_64-linux", 1, values=values)
         logged = subprocess.run([str(hosts[version]), *args], capture_output=True, text=True, timeout=120)
         assert f"the C engine's family {BRISTLE_OF[name][0]}," in logged.stderr, logged.stdout + logged.stderr
-        assert_win64_reproduces_linux64(folder, version, hosts, win64, tolerance, steps=steps, values=values)
+        assert_win64_reproduces_linux64(folder, version, hosts, win64, tolerance, steps=steps, values=values,
+                                        residuals=WIN64_BRISTLE_RESIDUALS.get(name))
 
 
 def assert_win64_reproduces_linux64(folder, version, hosts, win64, tolerance, cls=None, steps=200,
-                                    values=None):
+                                    values=None, residuals=None):
     """The extracted native FMU (of the slave class cls, with the start values: host_arguments) in the C host
     cross-compiled with mingw-w64 under wine64 (its win64 binary; win64: the fixture) and in the Linux host (its
     linux64 one): `steps` steps of 0.01 s, every Real output within tolerance of its range (after RESIDUALS'
-    rounding)."""
+    rounding, updated by residuals)."""
     exes, env = win64
     linux = host_arguments(folder, version, "linux64" if version == 2 else "x86_64-linux", steps, cls=cls,
                            values=values)
@@ -841,7 +847,8 @@ def assert_win64_reproduces_linux64(folder, version, hosts, win64, tolerance, cl
     b = np.array([[float(x) for x in line.split()] for line in expected.stdout.splitlines()])
     assert a.shape == b.shape and a.shape[0] == steps, (a.shape, b.shape)
     md = read_model_description(str(folder / "modelDescription.xml"))
-    floor = np.array([0.0] + [RESIDUALS.get(v.name, 0.0) for v in md.modelVariables  # (time, outputs)
+    floors = {**RESIDUALS, **(residuals or {})}
+    floor = np.array([0.0] + [floors.get(v.name, 0.0) for v in md.modelVariables  # (time, outputs)
                               if v.causality == "output" and v.type in ("Real", "Float64")])
     scale = np.maximum(np.ptp(b, axis=0), 1e-300)
     worst = np.max(np.maximum(np.abs(a - b) - floor, 0.0) / scale, axis=0)
