@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 BENCHMARKS = ROOT / "benchmarks"
 FMUS = ("SliderCrank", "DupontTwoMass")
-ENGINE_CALLS = ("fj_instance_set_input_forms", "fj_instance_step", "fj_instance_outputs")  # fj_instance_step_forms'
+ENGINE_CALLS = ("fj_instance_set_input_forms", "fj_instance_step", "fj_instance_outputs")  # what step_forms calls
 
 FMPY_RUN = """
 import sys; sys.path.insert(0, {benchmarks!r})
@@ -51,12 +51,13 @@ for _ in range({steps}):
 
 def callgrind(code: str, engine: bool = False) -> int:
     """Instructions of the run of python -c code under callgrind; engine: only those inside ENGINE_CALLS."""
-    out = Path(tempfile.mkdtemp()) / "callgrind.out"
     env = dict(os.environ, OPENBLAS_NUM_THREADS="1", PYTHONPATH=str(ROOT), PYTHONHASHSEED="0")  # the same start-up
     only = ["--collect-atstart=no", *(f"--toggle-collect={name}" for name in ENGINE_CALLS)] if engine else []
-    subprocess.run(["valgrind", "--tool=callgrind", *only, f"--callgrind-out-file={out}", sys.executable, "-c", code],
-                   env=env, capture_output=True, text=True, check=True)
-    summary = next(line for line in out.read_text().splitlines() if line.startswith("summary:"))
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder) / "callgrind.out"
+        subprocess.run(["valgrind", "--tool=callgrind", *only, f"--callgrind-out-file={out}", sys.executable, "-c",
+                        code], env=env, capture_output=True, text=True, check=True)
+        summary = next(line for line in out.read_text().splitlines() if line.startswith("summary:"))
     return int(summary.split()[1])
 
 
@@ -83,7 +84,8 @@ def main():
     for name in FMUS:
         fmpy = per_step(FMPY_RUN, args.short, args.long, name=name, path=str(Path(args.dist) / f"{name}.fmu"),
                            **fields)
-        slave, engine = (per_step(SLAVE_RUN, args.short, args.long, only, name=name, **fields) for only in (False, True))
+        slave, engine = (per_step(SLAVE_RUN, args.short, args.long, only, name=name, **fields)
+                         for only in (False, True))
         print(f"  {name:14s} {fmpy:10,.0f} {fmpy / floor:8.2f} {slave:10,.0f} {engine:10,.0f}", flush=True)
 
 
