@@ -135,6 +135,7 @@ def publish_elements(rec: dict, elements, out: dict) -> dict:
     return out
 
 
+_INF = math.inf  # a module's constant: cheaper than math.inf in the checks of every step
 DERIVATIVE_ORDER_SHIFT = 28  # set_real: value reference = order << 28 | vr for a derivative of input vr (loader_fmi2.c)
 
 
@@ -191,7 +192,11 @@ class VarSlave(Fmi2Slave):
             self._gettable[type(var)][vr] = var.name
             if var.name in self._limits:
                 self._settable[type(var)][vr] = var.name
+        # value reference: (name, low, high) of the Real inputs, which set_real takes without a further call
+        self._real_inputs = {vr: (name, *self._limits[name][:2]) for vr, name in self._settable[Real].items()
+                             if not self._limits[name][2]}
         # pythonfmu calls these by name: the checked versions wrap whatever the class defines
+        self._unchecked_do_step = type(self).do_step.__get__(self)
         self.do_step = self._checked_do_step
         self.enter_initialization_mode = self._checked_enter_initialization_mode
         self.exit_initialization_mode = self._checked_exit_initialization_mode
@@ -267,6 +272,15 @@ class VarSlave(Fmi2Slave):
         return f"{var.name} (value reference {vr}) is an {var.causality.name}: it cannot be set"
 
     def set_real(self, vrs, values):
+        if not self.terminated:  # the usual call, at every step: Real inputs' values in range, stored here
+            inputs, store = self._real_inputs, self.values
+            for vr, value in zip(vrs, values):
+                bounds = inputs.get(vr)
+                if bounds is None or not bounds[1] <= value <= bounds[2]:
+                    break
+                store[bounds[0]] = value
+            else:
+                return
         if vrs and max(vrs) >> DERIVATIVE_ORDER_SHIFT:  # from the loader's fmi2SetRealInputDerivatives
             self._set_rates(vrs, values)
         else:
@@ -399,10 +413,10 @@ class VarSlave(Fmi2Slave):
         self.initialized = True
 
     def _checked_do_step(self, current_time, step_size):
-        if (self.error is None and self.initialized and not self.terminated and 0.0 < step_size < math.inf
-                and math.isfinite(current_time)):
+        if (self.error is None and self.initialized and not self.terminated and 0.0 < step_size < _INF
+                and -_INF < current_time < _INF):
             try:
-                return type(self).do_step(self, current_time, step_size)
+                return self._unchecked_do_step(current_time, step_size)
             except Exception as exc:  # a bug: pythonfmu would destroy the instance (fmi2Fatal)
                 return self._fail(f"doStep at t={current_time!r}", _internal_error(exc))
         where = f"doStep at t={current_time!r}"
@@ -536,7 +550,9 @@ class MechanismSlave(VarSlave):
         if rates:
             self.rates = {}  # the derivatives hold for this step only
             rates = [rates.get(n, 0.0) for n in self.inputs]
-        inputs = [values[n] for n in self.inputs]
+        inputs = []  # a loop, not a list comprehension: that is a function call of its own, at every step
+        for name in self.inputs:
+            inputs.append(values[name])
         try:
             if publication is None:
                 rec = self.stepper.step(current_time, step_size, inputs, rates or None)

@@ -312,15 +312,21 @@ class Instance:
         self._n_rows = _c_int64()
         # a co-simulation step's calls: bound once, with the addresses of buffers of their own (numpy's
         # array.ctypes.data costs more than the call)
-        self._time = _c_double.from_address(self.lib.fj_instance_time_address(handle))  # t without a call
+        self.time_cell = _c_double.from_address(self.lib.fj_instance_time_address(handle))  # t without a call
         self._advance = self.lib.fj_instance_advance
-        self._step, self._step_forms = self.lib.fj_instance_step, self.lib.fj_instance_step_forms
+        self._step = self.lib.fj_instance_step
         self._set_input_forms, self._outputs = self.lib.fj_instance_set_input_forms, self.lib.fj_instance_outputs
         self.forms = np.zeros((self.n_tau, 5))
         self._forms_address = self.forms.ctypes.data
         self._form_entries = memoryview(self.forms.reshape(-1))  # flat: cheaper to write than numpy's
         self._record = np.zeros(self.n_record)
         self._record_address = self._record.ctypes.data
+        # step_held's call: fj_instance_step_forms without argtypes, its pointers and t_end prebuilt ctypes
+        # objects (ctypes passes those as they are; the argtypes' conversions cost more than the rest of the call)
+        self._step_held = self.lib["fj_instance_step_forms"]  # a function object of its own
+        self._step_held.restype = ctypes.c_int
+        self._step_held_args = (_c_void_p(handle), _c_void_p(self._forms_address), _c_void_p(self._record_address))
+        self._t_end = _c_double()
         self._n_rows_ref = ctypes.byref(self._n_rows)
 
     def __del__(self):
@@ -376,7 +382,9 @@ class Instance:
         for value, rate in zip(values, rates):
             entries[i], entries[i + 1] = value, rate
             i += 5
-        status = self._step_forms(self.handle, self._forms_address, jump, t_end, self._record_address)
+        self._t_end.value = t_end
+        handle, forms, record = self._step_held_args
+        status = self._step_held(handle, forms, jump, self._t_end, record)
         if status:
             self._checked(status)
         return self._record
@@ -417,7 +425,7 @@ class Instance:
 
     @property
     def t(self) -> float:
-        return self._time.value
+        return self.time_cell.value
 
     @property
     def step_size(self) -> float:

@@ -54,6 +54,7 @@ class CompiledIntegrator:
         self.instance = native.Instance(self.model.family, self.model.fpar, self.model.ipar, y0.size, forms.shape[0],
                                         self.model.n_record, rtol=rtol, atol=atol, max_step=max_step,
                                         hold_step=hold_step)
+        self._time = self.instance.time_cell  # the engine's time, read by ``time`` at every step
         self._call(self.instance.set_input_forms, forms, 0)
         self._call(self.instance.start, t0, y0)
         self.results.rows.append(self.decoded(self._outputs(), t0))
@@ -71,7 +72,7 @@ class CompiledIntegrator:
     @property
     def time(self) -> float:
         """The time reached (s)."""
-        return self.instance.t
+        return self._time.value
 
     def get_state(self) -> CompiledState:
         return CompiledState(self.instance.get_state())
