@@ -66,11 +66,11 @@ MINGW = "x86_64-w64-mingw32-gcc"
 #: same arithmetic; no slower in bench_native.py); on linux64 also the sections nothing uses dropped, and no
 #: unwind tables (C code that nothing unwinds: the FMI functions return a status, and FMI callbacks must not throw)
 SMALLER = ("-fno-inline-functions",)
-#: the files that run once per instance (the assemblies, the FMI layer, model.c's table) or for a few hundred
-#: instructions a step (fj_fmu.c: 0.1 % of a step), compiled for size: 3-8 kB less of an FMU, 0.1 % more
+#: the files that run once per instance (the assemblies, the planar packer, the FMI layer, model.c's table) or for a
+#: few hundred instructions a step (fj_fmu.c: 0.1 % of a step), compiled for size: 3-8 kB less of an FMU, 0.1 % more
 #: instructions a step (SliderCrank and RSRRRLinkage in the C host under callgrind; the same results)
-ONCE = ("assembly*.c", "planar_assemble.c", "planar_mechanism.c", "model.c", "fj_fmu.c", "fmi2Functions.c",
-        "fmi3Functions.c")
+ONCE = ("assembly*.c", "planar_assemble.c", "planar_mechanism.c", "planar_pack.c", "model.c", "fj_fmu.c",
+        "fmi2Functions.c", "fmi3Functions.c")
 FOR_SIZE = ("-Os",)
 #: the bristle laws' parameters (FrictionModelSlave), used only with friction_model > 0, which the C assembly of a
 #: model takes only where it has a bristle assembly (BRISTLE_ASSEMBLIES)

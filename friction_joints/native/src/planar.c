@@ -44,6 +44,16 @@ static int64_t py_imin(int64_t a, int64_t b) { return b < a ? b : a; }
  * The workspace (the fields of WORK_FIELDS and IWORK_FIELDS, their rows in ipar[I_WORK], ipar[I_IWORK])
  * ================================================================================================ */
 
+double *fj_planar_field(const fj_args *a, int64_t field) {
+    const int64_t *ip = a->ipar;
+    return a->work + ip[ip[I_WORK] + 3 * field] * ip[I_WIDTH];
+}
+
+int64_t *fj_planar_ifield(const fj_args *a, int64_t field) {
+    const int64_t *ip = a->ipar;
+    return a->iwork + ip[ip[I_IWORK] + 3 * field] * ip[I_WIDTH];
+}
+
 static double *field(const fj_args *a, int64_t f) { return fj_planar_field(a, f); }
 static int64_t *ifield(const fj_args *a, int64_t f) { return fj_planar_ifield(a, f); }
 

@@ -134,18 +134,19 @@ void fj_file_direction(fj_problems *report, const char *where, double *direction
 void fj_file_own_law(fj_problems *report, const char *where, const char *prefix, const double *given, double *law);
 int64_t fj_file_report(const fj_problems *report, const char *file, fj_problems *pr);
 
+/* The kernels look their fields up at every evaluation: where the engine is a shared library whose symbols
+ * are exported (ELF, the Python package's), these stay hidden, so that the calls are direct, not through the
+ * library's symbol table. Not inline: a native FMU's binary stays within its size goal. */
+#if defined(__GNUC__) && !defined(_WIN32)
+#define FJ_HIDDEN __attribute__((visibility("hidden")))
+#else
+#define FJ_HIDDEN
+#endif
 /* Field `field` of WORK_FIELDS: its first row in a->work (the row that fj_planar_pack's table
- * at ipar[I_WORK] gives); every field has the row stride ipar[I_WIDTH]. Static inline: the kernels look
- * fields up at every evaluation (a call through the library's symbol table cost more than the lookup). */
-static inline double *fj_planar_field(const fj_args *a, int64_t field) {
-    const int64_t *ip = a->ipar;
-    return a->work + ip[ip[I_WORK] + 3 * field] * ip[I_WIDTH];
-}
+ * at ipar[I_WORK] gives); every field has the row stride ipar[I_WIDTH]. */
+FJ_HIDDEN double *fj_planar_field(const fj_args *a, int64_t field);
 /* Field `field` of IWORK_FIELDS in a->iwork (its table at ipar[I_IWORK]). */
-static inline int64_t *fj_planar_ifield(const fj_args *a, int64_t field) {
-    const int64_t *ip = a->ipar;
-    return a->iwork + ip[ip[I_IWORK] + 3 * field] * ip[I_WIDTH];
-}
+FJ_HIDDEN int64_t *fj_planar_ifield(const fj_args *a, int64_t field);
 /* C = dPhi/dx (m x n) and C_mu = dPsi/dx (l x n), row stride ld (model.constraints; seed 000 eqs 2.1-2.2). */
 void fj_planar_jacobians(const fj_args *a, const double *x, double *C, double *Cmu, int64_t ld);
 /* xi = -Cdot xdot (m) (model.xi; seed 000 eq. 2.9). */
