@@ -96,15 +96,17 @@ int64_t fj_planar_pack(const fj_planar_model *d, double *fpar, int64_t *n_fpar, 
     if (b < 1 || nj < 0 || nd < 0 || k1 != b) return fail(error, n_error, "the tree must place each body once");
     for (int64_t j = 0; j < nj; j++) {
         const int64_t *jt = d->joint_types + JOINT_TYPE_WIDTH * j;
-        if (fj_planar_joint_type_of(jt[0]) == NULL) return fail(error, n_error, "a joint's type (unknown code)");
+        const fj_planar_joint_type *type = fj_planar_joint_type_of(jt[0]);
+        if (type == NULL) return fail(error, n_error, "a joint's type (unknown code)");
         if (jt[1] < 1 || jt[1] > b || jt[2] < 0 || jt[2] > b) return fail(error, n_error, "a joint's bodies");
-        m += type_of(d, j)->n_z, l += type_of(d, j)->n_s;
+        m += type->n_z, l += type->n_s;
     }
     for (int64_t t = 0; t < k1; t++) {
         int64_t j = d->tree[2 * t], axis = d->tree[2 * t + 1];
         if (j < 0 || j >= nj || axis < 0 || axis > 2) return fail(error, n_error, "a tree joint or its axis");
-        if (type_of(d, j)->place == NULL) return fail(error, n_error, "a tree joint of a type that places no body");
-        m1 += type_of(d, j)->n_z;
+        const fj_planar_joint_type *type = type_of(d, j);
+        if (type->place == NULL) return fail(error, n_error, "a tree joint of a type that places no body");
+        m1 += type->n_z;
     }
     for (int64_t c = 0; c < l; c++)
         if (d->law_kinds[c] < NO_LAW || d->law_kinds[c] > TANH) return fail(error, n_error, "a friction law's kind");
